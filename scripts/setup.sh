@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/setup.sh: install what is missing, then build lifeheap in the source
+# tree. Idempotent: quick when everything is already installed and built.
+# Used by scripts/test.sh and scripts/demo.sh.
+#   LIFEHEAP_SETUP_BROWSER=1  also install Chromium and the viewer's npm packages
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+
+need=()
+for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev python3 python3-jsonschema clang; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+done
+if [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ]; then
+  for pkg in chromium nodejs npm; do
+    # node/npm may come from outside Debian's packages: only install when absent.
+    case $pkg in nodejs|npm) command -v "${pkg/nodejs/node}" >/dev/null && continue ;; esac
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+  done
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${need[@]}" >/dev/null
+fi
+
+# autotools: regenerate only when the inputs changed.
+stale() { [ ! -e "$1" ] || [ -n "$(find configure.ac Makefile.am */Makefile.am -newer "$1" 2>/dev/null | head -1)" ]; }
+if stale configure; then
+  echo "setup: autoreconf" >&2
+  autoreconf -i >/dev/null 2>&1 || autoreconf -i
+fi
+if stale config.status || [ configure -nt config.status ]; then
+  echo "setup: configure" >&2
+  ./configure -q
+fi
+make -s -j"$(nproc)" >/dev/null
+
+if [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && [ -f viewer/package.json ]; then
+  if [ ! -d viewer/node_modules ] || [ viewer/package-lock.json -nt viewer/node_modules ]; then
+    echo "setup: npm ci (viewer)" >&2
+    (cd viewer && npm ci --no-audit --no-fund --loglevel=error >/dev/null && touch node_modules)
+  fi
+  if [ -x viewer/build.sh ]; then viewer/build.sh >/dev/null; fi
+fi

@@ -1,0 +1,52 @@
+# tests/lib.sh: shared helpers for the shell test suites (source it).
+#
+# Every suite prints one line per test, "PASS name" or "FAIL name: reason",
+# and ends with the line "N passed, N failed"; scripts/test.sh sums them.
+#
+#   . "$(dirname "$0")/../lib.sh"
+#   check "realloc keeps its site" test "$x" -eq 3
+#   pass "name" / fail "name" "reason"
+#   summary            # prints the closing line, returns 1 on any failure
+
+TESTS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TESTS_BUILD="$TESTS_TOP/tests/bin"          # compiled test programs (git-ignored)
+TESTS_OUT="$TESTS_TOP/tests/artifacts"        # profiles and logs kept for inspection
+mkdir -p "$TESTS_BUILD" "$TESTS_OUT"
+LH_PASSED=0
+LH_FAILED=0
+
+pass() { LH_PASSED=$((LH_PASSED + 1)); echo "PASS $1"; }
+fail() { LH_FAILED=$((LH_FAILED + 1)); echo "FAIL $1: ${2:-failed}"; }
+
+# check NAME COMMAND...: passes when COMMAND succeeds.
+check() {
+  local name=$1; shift
+  if "$@"; then pass "$name"; else fail "$name" "$*"; fi
+}
+
+# check_eq NAME EXPECTED ACTUAL
+check_eq() {
+  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
+}
+
+# compile_c OUT SRC [FLAGS...]: compiles a C test program once (again only when
+# the source is newer). -O0 keeps malloc/free pairs that gcc would delete.
+compile_c() {
+  local out=$1 src=$2; shift 2
+  if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+    gcc -O0 -g -fno-builtin -pthread -I"$TESTS_TOP/tool" "$@" -o "$out" "$src" -pthread || return 1
+  fi
+}
+
+# run_lifeheap OUTFILE PROG [ARGS...]: profiles PROG with the tool from the
+# build tree, writing the profile to OUTFILE and valgrind's stderr to OUTFILE.log.
+run_lifeheap() {
+  local out=$1; shift
+  VALGRIND_LIB="$TESTS_TOP/tool/vglib" valgrind --tool=lifeheap \
+    --lifeheap-out-file="$out" "$@" 2>"$out.log"
+}
+
+summary() {
+  echo "$LH_PASSED passed, $LH_FAILED failed"
+  [ "$LH_FAILED" -eq 0 ]
+}
