@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Formats bench results as a text table (stdout) and optionally markdown.
+
+Usage: table.py RESULTS_TSV RUNS [MD_FILE]
+
+RESULTS_TSV has one line per measured cell, tab separated:
+    WORKLOAD  TOOL  WALL_SECONDS  RSS_MB  RUNS_DONE  NOTE
+WALL_SECONDS and RSS_MB are "-" when the cell was not measured; NOTE is
+"-" or a short reason ("not built", "FAIL 1", "output differs").
+Lines starting with "#=" are printed above the tables (date, machine) and
+other lines starting with "#" are notes printed under them.
+
+Two tables come out: wall seconds, then peak RSS, each with the ratios of
+lifeheap to --tool=none and to DHAT (and, for wall time, memcheck's and
+DHAT's own ratio to none, to set lifeheap's numbers in context).
+"""
+import sys
+
+TOOLS = ["native", "none", "memcheck", "dhat", "lifeheap"]
+
+
+def read_results(path):
+    cells, order, headings, notes = {}, [], [], []
+    with open(path) as results:
+        for line in results:
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            if line.startswith("#="):
+                headings.append(line[2:].strip())
+                continue
+            if line.startswith("#"):
+                notes.append(line[1:].strip())
+                continue
+            workload, tool, wall, rss, runs_done, note = line.split("\t")
+            if workload not in order:
+                order.append(workload)
+            cells[(workload, tool)] = {
+                "wall": None if wall == "-" else float(wall),
+                "rss": None if rss == "-" else float(rss),
+                "runs": int(runs_done),
+                "note": None if note == "-" else note,
+            }
+    return cells, order, headings, notes
+
+
+def ratio(numerator, denominator):
+    if numerator is None or denominator is None or denominator <= 0:
+        return "n/a"
+    return "%.1fx" % (numerator / denominator)
+
+
+def cell_text(cell, metric, runs, markers):
+    if cell is None:
+        return "-"
+    if cell[metric] is None:
+        return cell["note"] or "n/a"
+    text = ("%.2f" if metric == "wall" else "%.0f") % cell[metric]
+    if cell["note"]:
+        markers.add("!")
+        text += " !"
+    if cell["runs"] < runs:
+        markers.add("*")
+        text += " *"
+    return text
+
+
+def build_tables(cells, order, tools, runs):
+    """Returns [(title, header, rows)] and the set of footnote markers used."""
+    markers = set()
+    tables = []
+    for metric, title, ratios in (
+            ("wall", "Wall seconds (median of %d)" % runs,
+             [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"), ("lifeheap", "dhat")]),
+            ("rss", "Peak RSS, MB (ru_maxrss, median of %d)" % runs,
+             [("lifeheap", "none"), ("lifeheap", "dhat")])):
+        ratios = [(a, b) for a, b in ratios if a in tools and b in tools]
+        header = ["workload"] + tools + ["%s/%s" % pair for pair in ratios]
+        rows = []
+        for workload in order:
+            row = [workload]
+            for tool in tools:
+                row.append(cell_text(cells.get((workload, tool)), metric, runs, markers))
+            for numerator, denominator in ratios:
+                top = cells.get((workload, numerator))
+                bottom = cells.get((workload, denominator))
+                row.append(ratio(top and top[metric], bottom and bottom[metric]))
+            rows.append(row)
+        tables.append((title, header, rows))
+    return tables, markers
+
+
+def footnotes(markers, runs, notes):
+    lines = []
+    if "*" in markers:
+        lines.append("* fewer than %d runs: the cell's time budget was used up "
+                     "(see --cell-budget)" % runs)
+    if "!" in markers:
+        lines.append("! the run completed but its note applies (e.g. output differs from native)")
+    return lines + notes
+
+
+def as_text(headings, tables, extra_lines):
+    out = headings + [""] if headings else []
+    for title, header, rows in tables:
+        widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+        out.append(title)
+        for row in [header] + rows:
+            out.append("  ".join(text.ljust(widths[i]) if i == 0 else text.rjust(widths[i])
+                                 for i, text in enumerate(row)))
+        out.append("")
+    out.extend(extra_lines)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def as_markdown(headings, tables, extra_lines):
+    out = []
+    for line in headings:
+        out.extend([line, ""])
+    for title, header, rows in tables:
+        out.append("**%s**" % title)
+        out.append("")
+        out.append("| " + " | ".join(header) + " |")
+        out.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
+        for row in rows:
+            out.append("| " + " | ".join(text.replace("|", "\\|") for text in row) + " |")
+        out.append("")
+    for line in extra_lines:
+        out.append("- " + line.replace("*", "\\*"))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main():
+    if len(sys.argv) not in (3, 4) or not sys.argv[2].isdigit():
+        sys.exit("usage: table.py RESULTS_TSV RUNS [MD_FILE]")
+    runs = int(sys.argv[2])
+    cells, order, headings, notes = read_results(sys.argv[1])
+    tools = [tool for tool in TOOLS if any(key[1] == tool for key in cells)]
+    tables, markers = build_tables(cells, order, tools, runs)
+    extra_lines = footnotes(markers, runs, notes)
+    sys.stdout.write(as_text(headings, tables, extra_lines))
+    if len(sys.argv) == 4:
+        with open(sys.argv[3], "w") as md:
+            md.write(as_markdown(headings, tables, extra_lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Runs each benchmark workload natively and under --tool=none, memcheck, dhat
+# and lifeheap, side by side in one run, and prints wall time, peak RSS and
+# lifeheap's ratios to none and to DHAT. See bench/README.md.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: bench/run.sh [options]
+
+  --runs N          runs per cell; the median is reported (default 3)
+  --quick           1 run and smaller inputs (a smoke test, not a measurement)
+  --only LIST       comma-separated workloads; a name or its prefix before '-'
+                    (e.g. "bintree" selects bintree-12, bintree-14, bintree-16)
+  --tools LIST      comma-separated subset of native,none,memcheck,dhat,lifeheap
+                    (default: all five)
+  --md FILE         also write the tables as markdown to FILE
+  --cell-budget S   stop repeating one cell once its runs add up to S seconds
+                    (default 120; 0 = always do all runs)
+  -h, --help        this text
+
+Workloads: bintree-12 bintree-14 bintree-16 csvparse compute python-json sqlite3
+EOF
+}
+
+die() {
+    echo "bench/run.sh: $*" >&2
+    exit 2
+}
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$BENCH_DIR/.." && pwd)
+ALL_TOOLS="native none memcheck dhat lifeheap"
+
+runs=3
+runs_given=0
+quick=0
+only=""
+tools_list="native,none,memcheck,dhat,lifeheap"
+md_file=""
+cell_budget=120
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) [ $# -ge 2 ] || die "--runs needs a value"; runs=$2; runs_given=1; shift 2 ;;
+        --quick) quick=1; shift ;;
+        --only) [ $# -ge 2 ] || die "--only needs a value"; only=$2; shift 2 ;;
+        --tools) [ $# -ge 2 ] || die "--tools needs a value"; tools_list=$2; shift 2 ;;
+        --md) [ $# -ge 2 ] || die "--md needs a value"; md_file=$2; shift 2 ;;
+        --cell-budget) [ $# -ge 2 ] || die "--cell-budget needs a value"; cell_budget=$2; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; die "unknown option: $1" ;;
+    esac
+done
+
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "--runs must be a positive integer, not '$runs'"
+[[ "$cell_budget" =~ ^[0-9]+$ ]] || die "--cell-budget must be a whole number of seconds, not '$cell_budget'"
+if [ "$quick" = 1 ] && [ "$runs_given" = 0 ]; then
+    runs=1
+fi
+if [ -n "$md_file" ]; then
+    md_dir=$(dirname "$md_file")
+    [ -d "$md_dir" ] || die "--md: directory '$md_dir' does not exist"
+fi
+
+tools=()
+IFS=',' read -r -a requested_tools <<< "$tools_list"
+for tool in "${requested_tools[@]}"; do
+    case " $ALL_TOOLS " in
+        *" $tool "*) tools+=("$tool") ;;
+        *) die "unknown tool '$tool' (choose from: ${ALL_TOOLS// /,})" ;;
+    esac
+done
+[ ${#tools[@]} -gt 0 ] || die "--tools is empty"
+
+wants_tool() {
+    case " ${tools[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
+# --- Input sizes ---------------------------------------------------------
+# Full sizes keep a complete run (all five columns, 3 runs) near 10-15
+# minutes on a 2-core machine; DHAT at depth 16 is most of it.
+if [ "$quick" = 1 ]; then
+    bintree_depths=(10 12)
+    csv_rows=30000; csv_batch_rows=8000
+    compute_size=200000; compute_passes=5
+    json_records=2000; json_rounds=2
+    sqlite_rows=20000
+else
+    bintree_depths=(12 14 16)
+    csv_rows=150000; csv_batch_rows=40000     # 1.8M fields, 480k live at the peak
+    compute_size=1000000; compute_passes=20
+    json_records=10000; json_rounds=3
+    sqlite_rows=200000
+fi
+
+workloads=()
+for depth in "${bintree_depths[@]}"; do workloads+=("bintree-$depth"); done
+workloads+=(csvparse compute python-json sqlite3)
+
+selected=()
+if [ -z "$only" ]; then
+    selected=("${workloads[@]}")
+else
+    IFS=',' read -r -a only_names <<< "$only"
+    for wanted in "${only_names[@]}"; do
+        matched=0
+        for name in "${workloads[@]}"; do
+            if [ "$name" = "$wanted" ] || [ "${name%%-*}" = "$wanted" ]; then
+                case " ${selected[*]} " in *" $name "*) ;; *) selected+=("$name") ;; esac
+                matched=1
+            fi
+        done
+        [ "$matched" = 1 ] || die "--only: no workload named '$wanted' (have: ${workloads[*]})"
+    done
+fi
+
+is_selected() {
+    case " ${selected[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
+# --- Build and prepare ---------------------------------------------------
+command -v valgrind >/dev/null || die "valgrind not found on PATH"
+make -s -C "$BENCH_DIR" >&2 || die "building the workloads failed (make -C bench)"
+BUILD="$BENCH_DIR/build"
+
+work_dir=$(mktemp -d "${TMPDIR:-/tmp}/lifeheap-bench.XXXXXX")
+trap 'rm -rf "$work_dir"' EXIT
+profile_dir="$work_dir/profiles"
+mkdir -p "$profile_dir"
+results="$work_dir/results.tsv"
+: > "$results"
+
+note() {
+    echo "bench: $*" >&2
+    echo "# $*" >> "$results"
+}
+
+# The lifeheap tool is run from the build tree: tool/vglib mirrors Valgrind's
+# tool directory with lifeheap added (see scripts/run-lifeheap).
+lifeheap_lib="$REPO_ROOT/tool/vglib"
+lifeheap_ready=0
+if wants_tool lifeheap; then
+    if [ -x "$lifeheap_lib/lifeheap-amd64-linux" ] && [ -f "$lifeheap_lib/vgpreload_lifeheap-amd64-linux.so" ]; then
+        lifeheap_ready=1
+    else
+        note "lifeheap is not built ($lifeheap_lib/lifeheap-amd64-linux or vgpreload_lifeheap-amd64-linux.so missing): build the tool first; its column is skipped"
+    fi
+fi
+
+# python3 must be the interpreter itself: a wrapper script (pyenv's shim)
+# would put bash, not python, under Valgrind (children are not traced).
+python_bin=""
+if is_selected python-json; then
+    if [ -x /usr/bin/python3 ]; then
+        python_bin=$(readlink -f /usr/bin/python3)
+    else
+        python_bin=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null || true)
+    fi
+    [ -n "$python_bin" ] || note "python3 not found; python-json is skipped"
+fi
+
+sqlite_bin=""
+if is_selected sqlite3; then
+    if ! command -v sqlite3 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "bench: sqlite3 missing; installing Debian's sqlite3 package" >&2
+        { apt-get update -qq && apt-get install -y -qq sqlite3; } >&2 || true
+    fi
+    if command -v sqlite3 >/dev/null; then
+        sqlite_bin=$(readlink -f "$(command -v sqlite3)")
+        sed "s/@ROWS@/$sqlite_rows/g" "$BENCH_DIR/workloads/sqlite_insert.sql" > "$work_dir/sqlite_insert.sql"
+    else
+        note "sqlite3 is not installed and could not be installed; sqlite3 is skipped"
+    fi
+fi
+
+if is_selected csvparse; then
+    python3 "$BENCH_DIR/lib/make_csv.py" "$work_dir/input.csv" "$csv_rows" \
+        || die "generating the CSV input failed"
+fi
+
+# Sets the array workload_argv to the command line of workload $1; returns 1
+# when the workload cannot run here (its reason was already noted).
+workload_command() {
+    case "$1" in
+        bintree-*) workload_argv=("$BUILD/bintree" "${1#bintree-}") ;;
+        csvparse) workload_argv=("$BUILD/csvparse" "$work_dir/input.csv" "$csv_batch_rows") ;;
+        compute) workload_argv=("$BUILD/compute" "$compute_size" "$compute_passes") ;;
+        python-json)
+            [ -n "$python_bin" ] || return 1
+            workload_argv=("$python_bin" "$BENCH_DIR/workloads/json_work.py" "$json_records" "$json_rounds") ;;
+        sqlite3)
+            [ -n "$sqlite_bin" ] || return 1
+            workload_argv=("$sqlite_bin" ":memory:" ".read $work_dir/sqlite_insert.sql") ;;
+        *) die "internal: no command for workload '$1'" ;;
+    esac
+}
+
+# Sets the array tool_prefix to what runs a command under tool $1.
+tool_command() {
+    case "$1" in
+        native) tool_prefix=() ;;
+        none|memcheck) tool_prefix=(valgrind "--tool=$1") ;;
+        dhat) tool_prefix=(valgrind --tool=dhat "--dhat-out-file=$profile_dir/dhat.out") ;;
+        lifeheap)
+            local options=(--tool=lifeheap "--lifeheap-out-file=$profile_dir/lifeheap.json")
+            if [ -x "$REPO_ROOT/scripts/run-lifeheap" ]; then
+                tool_prefix=("$REPO_ROOT/scripts/run-lifeheap" "${options[@]:1}")
+            else
+                tool_prefix=(env "VALGRIND_LIB=$lifeheap_lib" valgrind "${options[@]}")
+            fi ;;
+    esac
+}
+
+# --- Measure ---------------------------------------------------------------
+# Python's hash seed changes its allocation pattern from run to run; fix it.
+export PYTHONHASHSEED=0
+
+echo "bench: ${#selected[@]} workloads x ${#tools[@]} tools, $runs run(s) each" >&2
+for name in "${selected[@]}"; do
+    if ! workload_command "$name"; then
+        continue
+    fi
+    reference_tool=""
+    for tool in "${tools[@]}"; do
+        if [ "$tool" = lifeheap ] && [ "$lifeheap_ready" = 0 ]; then
+            printf '%s\t%s\t-\t-\t0\tnot built\n' "$name" "$tool" >> "$results"
+            continue
+        fi
+        tool_command "$tool"
+        stdout_file="$work_dir/$name.$tool.stdout"
+        stderr_file="$work_dir/$name.$tool.stderr"
+        printf 'bench: %-12s %-9s ... ' "$name" "$tool" >&2
+        measured=$(python3 "$BENCH_DIR/lib/measure.py" "$BUILD/runstat" "$runs" "$cell_budget" \
+            "$stdout_file" "$stderr_file" -- "${tool_prefix[@]}" "${workload_argv[@]}") || true
+        rm -f "$profile_dir"/*
+        read -r first second third <<< "$measured"
+        if [ "$first" = FAIL ]; then
+            echo "FAILED (status $second); last lines of its stderr:" >&2
+            tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
+            printf '%s\t%s\t-\t-\t0\tFAIL %s\n' "$name" "$tool" "$second" >> "$results"
+            continue
+        fi
+        echo "$first s, $second MB ($third run(s))" >&2
+        cell_note="-"
+        # Every tool must leave the program's output unchanged; compare with
+        # the first tool that ran (native when it is selected).
+        if [ -z "$reference_tool" ]; then
+            reference_tool=$tool
+        elif ! cmp -s "$work_dir/$name.$reference_tool.stdout" "$stdout_file"; then
+            cell_note="output differs"
+            note "$name under $tool: stdout differs from the $reference_tool run"
+        fi
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$first" "$second" "$third" "$cell_note" >> "$results"
+    done
+done
+
+echo >&2
+{
+    echo "#= $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(valgrind --version)"
+    if [ "$quick" = 1 ]; then echo "#= --quick: smaller inputs and 1 run; a smoke test, not a measurement"; fi
+} >> "$results"
+if [ -n "$md_file" ]; then
+    python3 "$BENCH_DIR/lib/table.py" "$results" "$runs" "$md_file"
+    echo "bench: markdown written to $md_file" >&2
+else
+    python3 "$BENCH_DIR/lib/table.py" "$results" "$runs"
+fi
