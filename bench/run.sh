@@ -92,7 +92,7 @@ else
     bintree_depths=(12 14 16)
     csv_rows=150000; csv_batch_rows=40000     # 1.8M fields, 480k live at the peak
     compute_size=1000000; compute_passes=20
-    json_records=10000; json_rounds=3
+    json_records=6000; json_rounds=3
     sqlite_rows=200000
 fi
 
@@ -236,7 +236,7 @@ for name in "${selected[@]}"; do
         measured=$(python3 "$BENCH_DIR/lib/measure.py" "$BUILD/runstat" "$runs" "$cell_budget" \
             "$stdout_file" "$stderr_file" -- "${tool_prefix[@]}" "${workload_argv[@]}") || true
         rm -f "$profile_dir"/*
-        read -r first second third <<< "$measured"
+        read -r first second third <<< "${measured:-FAIL helper}"
         if [ "$first" = FAIL ]; then
             echo "FAILED (status $second); last lines of its stderr:" >&2
             tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
