@@ -13,8 +13,9 @@
  *     incremented and read.
  *   - cumulative_new: 1 block of 1,024 bytes (256 x 4), written once and
  *     read in full.
- *   - 3 blocks, 202,048 bytes in total, all live from start-up to just before
- *     exit, all freed: 0 bytes live at exit.
+ *   - 3 blocks, 202,048 bytes in total, each allocated right before it is
+ *     filled, all three freed together just before exit: 0 bytes live at
+ *     exit. All three are live at the peak (202,048 bytes).
  *
  * Output (deterministic): the median bin and a checksum.
  *
