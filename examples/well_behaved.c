@@ -1,4 +1,4 @@
-/* clean.c - a well-behaved program: no finding should fire on it.
+/* well_behaved.c - a well-behaved program: no finding should fire on it.
  *
  * It loads 50,000 samples, builds a 256-bin histogram and its cumulative
  * form, and prints the median bin and a checksum. Every allocation is made
@@ -19,7 +19,7 @@
  *
  * Output (deterministic): the median bin and a checksum.
  *
- * Build: cc -O0 -g -fno-builtin clean.c -o clean
+ * Build: cc -O0 -g -fno-builtin well_behaved.c -o well_behaved
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <stdint.h>
@@ -95,7 +95,7 @@ int main(void)
     for (size_t i = 0; i < SAMPLE_COUNT; i++)
         checksum = checksum * 31u + samples[i];
 
-    printf("clean: %d samples, median bin %d, checksum %08x\n", SAMPLE_COUNT,
+    printf("well_behaved: %d samples, median bin %d, checksum %08x\n", SAMPLE_COUNT,
            median_bin(cumulative, SAMPLE_COUNT), (unsigned)checksum);
     free(cumulative);
     free(bins);
