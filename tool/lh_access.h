@@ -1,16 +1,93 @@
-/* lh_access.h: per-block and per-site access state (issue 3).
-   Placeholder types until lh_access.c lands; the prototypes are final. */
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_access.h: per-block and per-site access state,  ---*/
+/*--- and the hooks the heap (lh_heap.c) and output call.          ---*/
+/*--------------------------------------------------------------------*/
 #ifndef LH_ACCESS_H
 #define LH_ACCESS_H
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-typedef struct { ULong bytes_read, bytes_written; } LH_BlockAccess;
-typedef struct { ULong bytes_read, bytes_written; } LH_SiteAccess;
+struct LH_Block;
+struct LH_Site;
+struct LH_Json;
 
-/* lh_instrument.c: the IR pass that lh_main.c registers with
-   VG_(basic_tool_funcs).  It maintains the clock LH_(now). */
+/* Number of equal parts a "buckets" access map divides a block into. */
+#define LH_ACCESS_MAP_BUCKETS 64
+/* Largest block size that gets an exact per-byte map. */
+#define LH_ACCESS_MAP_MAX_BYTES 4096
+
+/* What one live block has done so far.  The per-byte "ever read" and
+   "ever written" bits live in the shadow map (lh_shadow.c), not here. */
+typedef struct {
+   ULong bytes_read;
+   ULong bytes_written;
+   ULong first_access_time;      /* valid when accessed */
+   ULong last_access_time;       /* valid when accessed */
+   SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
+   UInt  shadow_index;           /* owner slot in the shadow map */
+   Bool  accessed;
+} LH_BlockAccess;
+
+typedef enum {
+   LH_MAP_NONE = 0,              /* the site has no block yet */
+   LH_MAP_BYTES,                 /* all blocks one size <= 4096: per offset */
+   LH_MAP_BUCKETS                /* LH_ACCESS_MAP_BUCKETS parts of each block */
+} LH_MapKind;
+
+/* Access figures of a set of blocks, folded block by block. */
+typedef struct {
+   ULong bytes_read, bytes_written;
+   ULong measured_bytes;
+   ULong never_read_bytes, never_written_bytes, never_accessed_bytes;
+   ULong written_never_read_bytes;
+   ULong unused_capacity_bytes;
+   ULong idle_before_free;
+   ULong first_access_delay;
+   /* The blocks live at the latest global peak: valid only while
+      at_peak_seq == LH_(peak_seq).  A newer peak makes them stale and the
+      next fold resets them, so nothing is walked when a peak is reached. */
+   ULong at_peak_seq;
+   ULong at_peak_bytes, at_peak_never_read, at_peak_never_written,
+         at_peak_never_accessed, at_peak_unused_capacity;
+} LH_AccessFold;
+
+/* What all blocks of one site did.  'retired' holds the blocks already
+   freed (folded when freed); 'live' is recomputed from the live blocks
+   each time a profile is written, so a dump while the program runs
+   and the final profile both cover every block.  The map is updated by
+   the accesses themselves. */
+typedef struct {
+   LH_AccessFold retired;
+   LH_AccessFold live;
+   LH_MapKind map_kind;
+   SizeT  map_block_size;        /* LH_MAP_BYTES: the one block size */
+   ULong* map_reads;             /* NULL until the first access */
+   ULong* map_writes;
+} LH_SiteAccess;
+
+/*--- Hooks CORE calls (lh_access.c) -------------------------------*/
+
+void  LH_(access_init)(void);                        /* in post_clo_init */
+void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
+void  LH_(access_block_resized)(struct LH_Block* b, Addr old_payload,
+                                SizeT old_size);
+void  LH_(access_block_retire)(struct LH_Block* b, Bool live_at_peak);
+void  LH_(access_write_site_json)(struct LH_Json* json, struct LH_Site* site);
+ULong LH_(access_total_read)(void);
+ULong LH_(access_total_written)(void);
+Bool  LH_(access_process_option)(const HChar* arg);
+void  LH_(access_print_usage)(void);
+
+/*--- The instrumentation's helpers (called from generated code) ---*/
+
+VG_REGPARM(2) void LH_(note_read)(Addr a, UWord size);
+VG_REGPARM(2) void LH_(note_write)(Addr a, UWord size);
+
+/*--- lh_instrument.c ------------------------------------------------*/
+
+/* The IR pass that lh_main.c registers with VG_(basic_tool_funcs).  It
+   maintains the clock LH_(now) and reports every guest memory access. */
 IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
                       const VexGuestExtents* vge,

@@ -26,12 +26,42 @@
    No helper call is involved, so the clock costs a few host instructions
    per superblock.  Only one thread runs at a time under Valgrind, so the
    unlocked read-modify-write is exact.
+
+   Memory accesses
+   ---------------
+   Every guest access becomes an event (address, size, read or write,
+   guard).  For each event the pass emits, before the access (after it for
+   the write half of a CAS or an SC, whose success is only known then):
+
+      t1 = LDle:I64(&LH_(filter_base))
+      t2 = Sub64(addr, t1)
+      t3 = LDle:I64(&LH_(filter_span))
+      t4 = CmpLT64U(t2, t3)              -- may the address be in the heap?
+      t5 = And1(t4, guard)               -- only for guarded accesses
+      DIRTY t5 ::: LH_(note_read|note_write)(addr, size)
+
+   so a stack or global access costs a few inline instructions and no
+   call.  The filter is a superset of every live block (lh_shadow.c); the
+   helper decides exactly, with the shadow map.  Events of more than
+   LH_FILTER_MAX_ACCESS bytes (dirty helpers such as FXSAVE) always call.
+
+      statement                 events
+      WrTmp(t, Load)            read  (size of the loaded type)
+      Store                     write
+      LoadG / StoreG            read / write when the guard holds
+      CAS (single, double)      read; write when the old value equalled
+                                the expected one (the swap happened)
+      LLSC: LL / SC             read / write when the SC succeeded
+      Dirty with mFx            read and/or write of mSize bytes at mAddr,
+                                when the dirty call's guard holds
 */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_machine.h"
 #include "lh_include.h"
+#include "lh_shadow.h"
 
 ULong LH_(now) = 0;
 
@@ -42,6 +72,7 @@ ULong LH_(now) = 0;
 #define mkexpr(_tmp)             IRExpr_RdTmp((_tmp))
 #define mkU64(_n)                IRExpr_Const(IRConst_U64(_n))
 #define assign(_t, _e)           IRStmt_WrTmp((_t), (_e))
+#define binop(_op, _a1, _a2)     IRExpr_Binop((_op), (_a1), (_a2))
 
 /* Appends "LH_(now) += n" to sbOut. */
 static void add_clock_update(IRSB* sbOut, Int n)
@@ -53,6 +84,102 @@ static void add_clock_update(IRSB* sbOut, Int n)
    addStmtToIRSB(sbOut, assign(new_now, IRExpr_Binop(Iop_Add64, mkexpr(old_now),
                                                      mkU64((ULong)n))));
    addStmtToIRSB(sbOut, IRStmt_Store(Iend_LE, now_addr, mkexpr(new_now)));
+}
+
+/*------------------------------------------------------------*/
+/*--- Memory access events                                 ---*/
+/*------------------------------------------------------------*/
+
+/* A new I1 temp holding e. */
+static IRExpr* bind_bit(IRSB* sbOut, IRExpr* e)
+{
+   IRTemp t = newIRTemp(sbOut->tyenv, Ity_I1);
+   addStmtToIRSB(sbOut, assign(t, e));
+   return mkexpr(t);
+}
+
+/* Makes addr an atom of the host word type (64-bit on amd64). */
+static IRExpr* addr_atom(IRSB* sbOut, IRExpr* addr)
+{
+   IRType ty = typeOfIRExpr(sbOut->tyenv, addr);
+   if (ty == Ity_I32) {
+      IRTemp t = newIRTemp(sbOut->tyenv, Ity_I64);
+      addStmtToIRSB(sbOut, assign(t, IRExpr_Unop(Iop_32Uto64, addr)));
+      return mkexpr(t);
+   }
+   tl_assert(ty == Ity_I64);
+   return addr;
+}
+
+/* Appends a call to the read or write helper for size bytes at addr,
+   made only when guard (an I1 atom, or NULL for "always") holds and the
+   address passes the inline heap filter. */
+static void add_access_event(IRSB* sbOut, Bool is_write, IRExpr* addr,
+                             Int size, IRExpr* guard)
+{
+   IRExpr* call_guard = guard;
+   IRDirty* di;
+   IRExpr* a = addr_atom(sbOut, addr);
+
+   if (size <= 0) return;
+   if (size <= LH_FILTER_MAX_ACCESS) {
+      IRTemp base = newIRTemp(sbOut->tyenv, Ity_I64);
+      IRTemp delta = newIRTemp(sbOut->tyenv, Ity_I64);
+      IRTemp span = newIRTemp(sbOut->tyenv, Ity_I64);
+      IRExpr* in_heap;
+      addStmtToIRSB(sbOut, assign(base, IRExpr_Load(Iend_LE, Ity_I64,
+                               mkIRExpr_HWord((HWord)&LH_(filter_base)))));
+      addStmtToIRSB(sbOut, assign(delta, binop(Iop_Sub64, a, mkexpr(base))));
+      addStmtToIRSB(sbOut, assign(span, IRExpr_Load(Iend_LE, Ity_I64,
+                               mkIRExpr_HWord((HWord)&LH_(filter_span)))));
+      in_heap = bind_bit(sbOut, binop(Iop_CmpLT64U, mkexpr(delta), mkexpr(span)));
+      call_guard = guard == NULL ? in_heap
+                                 : bind_bit(sbOut, binop(Iop_And1, in_heap, guard));
+   }
+   di = unsafeIRDirty_0_N(2,
+                          is_write ? "LH_(note_write)" : "LH_(note_read)",
+                          VG_(fnptr_to_fnentry)(is_write ? (void*)&LH_(note_write)
+                                                         : (void*)&LH_(note_read)),
+                          mkIRExprVec_2(a, mkIRExpr_HWord((HWord)size)));
+   if (call_guard != NULL) di->guard = call_guard;
+   addStmtToIRSB(sbOut, IRStmt_Dirty(di));
+}
+
+/* I1 atom: "value == expected" for an integer type of any width. */
+static IRExpr* equal_bit(IRSB* sbOut, IRType ty, IRExpr* value, IRExpr* expected)
+{
+   IROp op;
+   switch (ty) {
+      case Ity_I8:  op = Iop_CmpEQ8;  break;
+      case Ity_I16: op = Iop_CmpEQ16; break;
+      case Ity_I32: op = Iop_CmpEQ32; break;
+      case Ity_I64: op = Iop_CmpEQ64; break;
+      default: return NULL;     /* unknown width: count the write anyway */
+   }
+   return bind_bit(sbOut, binop(op, value, expected));
+}
+
+/* The write half of a CAS: it wrote only if the old value(s) equalled the
+   expected one(s).  Emitted after the CAS statement. */
+static void add_cas_write(IRSB* sbOut, IRCAS* cas, Int size)
+{
+   IRType ty = typeOfIRExpr(sbOut->tyenv, cas->dataLo);
+   IRExpr* ok = equal_bit(sbOut, ty, mkexpr(cas->oldLo), cas->expdLo);
+   if (ok != NULL && cas->dataHi != NULL) {
+      IRExpr* ok_hi = equal_bit(sbOut, ty, mkexpr(cas->oldHi), cas->expdHi);
+      ok = ok_hi == NULL ? NULL : bind_bit(sbOut, binop(Iop_And1, ok, ok_hi));
+   }
+   add_access_event(sbOut, True, cas->addr, size, ok);
+}
+
+/* The dirty call's own guard, or NULL when it always runs. */
+static IRExpr* dirty_guard(IRDirty* d)
+{
+   if (d->guard == NULL) return NULL;
+   if (d->guard->tag == Iex_Const && d->guard->Iex.Const.con->tag == Ico_U1
+       && d->guard->Iex.Const.con->Ico.U1 == True)
+      return NULL;
+   return d->guard;
 }
 
 /*------------------------------------------------------------*/
@@ -95,6 +222,66 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                pending_instrs = 0;
             }
             break;
+         case Ist_WrTmp: {
+            IRExpr* data = st->Ist.WrTmp.data;
+            if (data->tag == Iex_Load)
+               add_access_event(sbOut, False, data->Iex.Load.addr,
+                                sizeofIRType(data->Iex.Load.ty), NULL);
+            break;
+         }
+         case Ist_Store: {
+            IRExpr* data = st->Ist.Store.data;
+            add_access_event(sbOut, True, st->Ist.Store.addr,
+                             sizeofIRType(typeOfIRExpr(sbIn->tyenv, data)), NULL);
+            break;
+         }
+         case Ist_LoadG: {
+            IRLoadG* lg = st->Ist.LoadG.details;
+            IRType loaded = Ity_INVALID, widened = Ity_INVALID;
+            typeOfIRLoadGOp(lg->cvt, &widened, &loaded);
+            add_access_event(sbOut, False, lg->addr, sizeofIRType(loaded), lg->guard);
+            break;
+         }
+         case Ist_StoreG: {
+            IRStoreG* sg = st->Ist.StoreG.details;
+            add_access_event(sbOut, True, sg->addr,
+                             sizeofIRType(typeOfIRExpr(sbIn->tyenv, sg->data)),
+                             sg->guard);
+            break;
+         }
+         case Ist_CAS: {
+            IRCAS* cas = st->Ist.CAS.details;
+            Int size = sizeofIRType(typeOfIRExpr(sbIn->tyenv, cas->dataLo));
+            if (cas->dataHi != NULL) size *= 2;    /* double-word CAS */
+            add_access_event(sbOut, False, cas->addr, size, NULL);
+            addStmtToIRSB(sbOut, st);
+            add_cas_write(sbOut, cas, size);
+            continue;
+         }
+         case Ist_LLSC: {
+            if (st->Ist.LLSC.storedata == NULL) {         /* load-linked */
+               add_access_event(sbOut, False, st->Ist.LLSC.addr,
+                  sizeofIRType(typeOfIRTemp(sbIn->tyenv, st->Ist.LLSC.result)), NULL);
+            } else {                                      /* store-conditional */
+               addStmtToIRSB(sbOut, st);
+               add_access_event(sbOut, True, st->Ist.LLSC.addr,
+                  sizeofIRType(typeOfIRExpr(sbIn->tyenv, st->Ist.LLSC.storedata)),
+                  mkexpr(st->Ist.LLSC.result));
+               continue;
+            }
+            break;
+         }
+         case Ist_Dirty: {
+            IRDirty* d = st->Ist.Dirty.details;
+            if (d->mFx != Ifx_None) {
+               IRExpr* guard = dirty_guard(d);
+               if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+                  add_access_event(sbOut, False, d->mAddr, d->mSize, guard);
+               if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+                  add_access_event(sbOut, True, d->mAddr, d->mSize, guard);
+            }
+            break;
+         }
          default:
             break;
       }

@@ -1,0 +1,470 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: heap lifetime and access profiler.                 ---*/
+/*--- lh_access.c: what the program did with each block's bytes,   ---*/
+/*--- folded into its site.                                        ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later (it links Valgrind's core).
+
+   Life of a block's access state
+   ------------------------------
+
+     malloc ──► access_block_new: the block's granules are owned in the
+                shadow map (lh_shadow.c), counters zero
+        │
+        │  every load/store that passes the inline filter calls
+        │  LH_(note_read)/LH_(note_write) (lh_instrument.c); the kernel's
+        │  reads/writes during syscalls arrive through the core's
+        │  pre_mem_read/post_mem_write events.  For each granule touched:
+        │     owner = shadow granule's block; clip to [payload, payload+size)
+        │     set the read/written bits of those bytes, add the counts,
+        │     first/last access time, written high-water mark, site map
+        ▼
+     realloc ─► access_block_resized: bits move with the data (the tool's
+                copy is not a program access); counts and times stay
+        ▼
+     free ────► access_block_retire: census of the bits (never read, never
+                written, ...) folded into site->access.retired; the
+                granules are forgotten
+     end/dump ► live blocks are folded, without being forgotten, into
+                site->access.live (recomputed at every output)
+
+   Blocks live at the global peak (the "at_peak" figures) are recognised
+   with CORE's peak sequence number: a block folded with live_at_peak was
+   live at the latest peak so far.  Each site keeps its at-peak sums
+   tagged with the peak_seq they belong to; a fold that arrives with a
+   newer seq resets them first.  Nothing is walked when a peak happens.
+
+   The access map
+   --------------
+   While every block of a site has the same size N <= 4096, the site keeps
+   exact per-offset counts (2 x N 64-bit counters).  Otherwise the map has
+   LH_ACCESS_MAP_BUCKETS parts per block: byte offset o of a block of size
+   S falls in part ((o+1)*K - 1) / S, which is exactly the part j whose
+   range [j*S/K, (j+1)*S/K) (integer division) holds o.  When a site that
+   had one size sees another, its per-offset counts are converted into
+   parts of that size, so both kinds stay exact sums.  Each access is
+   placed by the block's size at the time of the access.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_tooliface.h"
+#include "lh_include.h"
+#include "lh_shadow.h"
+
+static ULong total_read = 0;
+static ULong total_written = 0;
+
+/* Bumped by every block event, so that an output can tell whether the
+   live fold it made earlier is still current. */
+static ULong block_events = 0;
+
+/*------------------------------------------------------------*/
+/*--- The access map                                       ---*/
+/*------------------------------------------------------------*/
+
+#define K LH_ACCESS_MAP_BUCKETS
+
+static inline UWord bucket_of(SizeT offset, SizeT size)
+{
+   return (UWord)(((ULong)(offset + 1) * K - 1) / size);
+}
+
+static ULong* new_counters(UWord n)
+{
+   ULong* c = VG_(malloc)("lh.access.map", (n ? n : 1) * sizeof(ULong));
+   VG_(memset)(c, 0, (n ? n : 1) * sizeof(ULong));
+   return c;
+}
+
+static void bytes_to_buckets(LH_SiteAccess* sa)
+{
+   tl_assert(sa->map_kind == LH_MAP_BYTES);
+   if (sa->map_reads != NULL) {
+      ULong* reads = new_counters(K);
+      ULong* writes = new_counters(K);
+      SizeT size = sa->map_block_size, o;
+      for (o = 0; o < size; o++) {
+         UWord j = bucket_of(o, size);
+         reads[j] += sa->map_reads[o];
+         writes[j] += sa->map_writes[o];
+      }
+      VG_(free)(sa->map_reads);
+      VG_(free)(sa->map_writes);
+      sa->map_reads = reads;
+      sa->map_writes = writes;
+   }
+   sa->map_kind = LH_MAP_BUCKETS;
+}
+
+/* A block of 'size' bytes now belongs to the site (new, or resized). */
+static void map_note_block_size(LH_SiteAccess* sa, SizeT size)
+{
+   switch (sa->map_kind) {
+      case LH_MAP_NONE:
+         sa->map_kind = size <= LH_ACCESS_MAP_MAX_BYTES ? LH_MAP_BYTES : LH_MAP_BUCKETS;
+         sa->map_block_size = size;
+         break;
+      case LH_MAP_BYTES:
+         if (size != sa->map_block_size) bytes_to_buckets(sa);
+         break;
+      case LH_MAP_BUCKETS:
+         break;
+   }
+}
+
+static void map_allocate(LH_SiteAccess* sa)
+{
+   UWord n = sa->map_kind == LH_MAP_BYTES ? sa->map_block_size : K;
+   sa->map_reads = new_counters(n);
+   sa->map_writes = new_counters(n);
+}
+
+/* n bytes at offset 'offset' of a block of 'size' bytes were accessed. */
+static inline void map_add(LH_SiteAccess* sa, SizeT offset, UWord n, SizeT size,
+                           Bool is_write)
+{
+   ULong* counts;
+   if (UNLIKELY(sa->map_reads == NULL)) map_allocate(sa);
+   counts = is_write ? sa->map_writes : sa->map_reads;
+   if (sa->map_kind == LH_MAP_BYTES) {
+      ULong* c = counts + offset;
+      ULong* end = c + n;
+      for (; c < end; c++) (*c)++;
+   } else {
+      UWord first = bucket_of(offset, size);
+      UWord last = bucket_of(offset + n - 1, size);
+      if (LIKELY(first == last)) {
+         counts[first] += n;
+      } else {
+         SizeT o;
+         for (o = offset; o < offset + n; o++) counts[bucket_of(o, size)]++;
+      }
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- The hot path: one access                             ---*/
+/*------------------------------------------------------------*/
+
+/* Records the access of [a, a+size) for every live block it touches.
+   Almost always one granule and one block: a wide or misaligned access
+   may cross granules, and bytes outside a block's [payload, payload+size)
+   (the allocator's slack in the last granule) are not counted. */
+static inline void note_access(Addr a, UWord size, Bool is_write)
+{
+   Addr end = a + size;
+   while (a < end) {
+      Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < granule_end ? end : granule_end;
+      LH_Granule* g = LH_(shadow_granule)(a);
+      if (g != NULL) {
+         LH_Block* b = LH_(shadow_blocks)[g->block_index];
+         Addr block_end = b->payload + b->req_size;
+         Addr s = a > b->payload ? a : b->payload;
+         Addr e = stop < block_end ? stop : block_end;
+         if (LIKELY(s < e)) {
+            UWord n = e - s;
+            UShort mask = (UShort)(((1u << n) - 1) << (s & (LH_GRANULE_SIZE - 1)));
+            SizeT offset = s - b->payload;
+            LH_BlockAccess* ba = &b->access;
+            if (is_write) {
+               g->written_bits |= mask;
+               ba->bytes_written += n;
+               total_written += n;
+               if (offset + n > ba->written_high_water)
+                  ba->written_high_water = offset + n;
+            } else {
+               g->read_bits |= mask;
+               ba->bytes_read += n;
+               total_read += n;
+            }
+            if (UNLIKELY(!ba->accessed)) {
+               ba->accessed = True;
+               ba->first_access_time = LH_(now);
+            }
+            ba->last_access_time = LH_(now);
+            map_add(&b->site->access, offset, n, b->req_size, is_write);
+         }
+      }
+      a = stop;
+   }
+}
+
+VG_REGPARM(2) void LH_(note_read)(Addr a, UWord size)
+{
+   note_access(a, size, False);
+}
+
+VG_REGPARM(2) void LH_(note_write)(Addr a, UWord size)
+{
+   note_access(a, size, True);
+}
+
+/*------------------------------------------------------------*/
+/*--- The kernel's accesses during system calls            ---*/
+/*------------------------------------------------------------*/
+
+/* Only system calls and client requests are program accesses; the core
+   also writes signal frames, which the program did not ask for. */
+static Bool is_program_part(CorePart part)
+{
+   return part == Vg_CoreSysCall || part == Vg_CoreClientReq;
+}
+
+static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
+                          Addr a, SizeT size)
+{
+   if (is_program_part(part) && size > 0) note_access(a, size, False);
+}
+
+static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
+                                 Addr str)
+{
+   /* The string and its terminating NUL; the core has checked that it is
+      readable before calling us. */
+   if (is_program_part(part))
+      note_access(str, VG_(strlen)((const HChar*)str) + 1, False);
+}
+
+/* Writes are counted after the call, with the size the kernel actually
+   wrote (read() returning 10 for a 4096-byte request writes 10 bytes).
+   The pre_mem_write event announces the most the call MAY write and is
+   ignored. */
+static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
+{
+   if (is_program_part(part) && size > 0) note_access(a, size, True);
+}
+
+/*------------------------------------------------------------*/
+/*--- Block events                                         ---*/
+/*------------------------------------------------------------*/
+
+void LH_(access_init)(void)
+{
+   VG_(track_pre_mem_read)(syscall_reads);
+   VG_(track_pre_mem_read_asciiz)(syscall_reads_string);
+   VG_(track_post_mem_write)(syscall_wrote);
+}
+
+void LH_(access_block_new)(LH_Block* b, Bool zeroed)
+{
+   /* calloc's zero fill was done by the tool (lh_heap.c), not by the
+      program: it is not a write, so nothing more happens for 'zeroed'. */
+   LH_BlockAccess* ba = &b->access;
+   VG_(memset)(ba, 0, sizeof(*ba));
+   ba->shadow_index = LH_(shadow_new_index)(b);
+   LH_(shadow_own)(ba->shadow_index, b->payload, b->payload + b->req_size);
+   map_note_block_size(&b->site->access, b->req_size);
+   block_events++;
+}
+
+void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
+{
+   LH_BlockAccess* ba = &b->access;
+   Addr new_payload = b->payload;
+   SizeT new_size = b->req_size;
+   SizeT kept = old_size < new_size ? old_size : new_size;
+
+   if (new_payload == old_payload) {
+      Addr old_owned_end = (old_payload + old_size + LH_GRANULE_SIZE - 1)
+                           & ~(LH_GRANULE_SIZE - 1);
+      Addr new_owned_end = (new_payload + new_size + LH_GRANULE_SIZE - 1)
+                           & ~(LH_GRANULE_SIZE - 1);
+      if (new_owned_end > old_owned_end)
+         LH_(shadow_own)(ba->shadow_index, old_owned_end, new_payload + new_size);
+      else if (new_owned_end < old_owned_end)
+         LH_(shadow_disown)(new_owned_end, old_payload + old_size);
+      /* Bytes cut off inside the last granule must not look accessed if
+         the block grows back over them. */
+      if (new_size < old_size)
+         LH_(shadow_clear_bits_from)(new_payload + new_size);
+   } else {
+      /* Moved: the old granules are still ours (the allocator gave the new
+         payload while the old was live, so the ranges do not overlap). */
+      LH_(shadow_own)(ba->shadow_index, new_payload, new_payload + new_size);
+      LH_(shadow_copy_bits)(new_payload, old_payload, kept);
+      LH_(shadow_disown)(old_payload, old_payload + old_size);
+   }
+   if (ba->written_high_water > new_size)
+      ba->written_high_water = new_size;
+   if (new_size != old_size)
+      map_note_block_size(&b->site->access, new_size);
+   block_events++;
+}
+
+/* Adds block b's figures to 'fold'; 'freed' when the program freed it. */
+static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
+                       Bool live_at_peak)
+{
+   const LH_BlockAccess* ba = &b->access;
+   LH_ByteCensus census;
+   ULong unused_capacity = b->req_size - ba->written_high_water;
+
+   LH_(shadow_census)(b->payload, b->req_size, &census);
+   fold->bytes_read += ba->bytes_read;
+   fold->bytes_written += ba->bytes_written;
+   fold->measured_bytes += b->req_size;
+   fold->never_read_bytes += census.never_read;
+   fold->never_written_bytes += census.never_written;
+   fold->never_accessed_bytes += census.never_accessed;
+   fold->written_never_read_bytes += census.written_never_read;
+   fold->unused_capacity_bytes += unused_capacity;
+   if (freed)
+      fold->idle_before_free += LH_(now) - (ba->accessed ? ba->last_access_time
+                                                         : b->alloc_time);
+   if (ba->accessed)
+      fold->first_access_delay += ba->first_access_time - b->alloc_time;
+   if (live_at_peak) {
+      if (fold->at_peak_seq != LH_(peak_seq)) {
+         fold->at_peak_seq = LH_(peak_seq);
+         fold->at_peak_bytes = 0;
+         fold->at_peak_never_read = 0;
+         fold->at_peak_never_written = 0;
+         fold->at_peak_never_accessed = 0;
+         fold->at_peak_unused_capacity = 0;
+      }
+      fold->at_peak_bytes += b->req_size;
+      fold->at_peak_never_read += census.never_read;
+      fold->at_peak_never_written += census.never_written;
+      fold->at_peak_never_accessed += census.never_accessed;
+      fold->at_peak_unused_capacity += unused_capacity;
+   }
+}
+
+void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
+{
+   LH_BlockAccess* ba = &b->access;
+   /* lh_heap.c removes a block from its table before retiring it when the
+      program frees it; a block still in the table is being retired at the
+      end of the run, which is not a free (no idle-before-free time). */
+   Bool freed = LH_(find_block)(b->payload) != b;
+   fold_block(&b->site->access.retired, b, freed, live_at_peak);
+   LH_(shadow_disown)(b->payload, b->payload + b->req_size);
+   LH_(shadow_free_index)(ba->shadow_index);
+   ba->shadow_index = 0;
+   block_events++;
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+/* Recomputes every site's 'live' fold from the live blocks, unless
+   nothing changed since the last time. */
+static ULong live_fold_now = ~0ULL, live_fold_events = ~0ULL;
+
+static void refresh_live_folds(void)
+{
+   UInt i, n;
+   LH_Block* b;
+   if (live_fold_now == LH_(now) && live_fold_events == block_events)
+      return;
+   n = LH_(n_sites)();
+   for (i = 0; i < n; i++)
+      VG_(memset)(&LH_(site_at)(i)->access.live, 0, sizeof(LH_AccessFold));
+   LH_(blocks_iter_reset)();
+   while ((b = LH_(blocks_iter_next)()) != NULL)
+      fold_block(&b->site->access.live, b, False,
+                 LH_(block_live_at_peak)(b, LH_(peak_seq)));
+   live_fold_now = LH_(now);
+   live_fold_events = block_events;
+}
+
+static void write_counts(LH_Json* j, const HChar* key, const ULong* c, UWord n)
+{
+   UWord i;
+   LH_(json_array_begin)(j, key);
+   for (i = 0; i < n; i++) LH_(json_u64)(j, NULL, c[i]);
+   LH_(json_array_end)(j);
+}
+
+static void write_map(LH_Json* j, const LH_SiteAccess* sa)
+{
+   if (sa->map_reads == NULL) {
+      LH_(json_null)(j, "map");
+      return;
+   }
+   LH_(json_object_begin)(j, "map");
+   if (sa->map_kind == LH_MAP_BYTES) {
+      LH_(json_string)(j, "kind", "bytes");
+      LH_(json_u64)(j, "block_size", sa->map_block_size);
+      write_counts(j, "reads", sa->map_reads, sa->map_block_size);
+      write_counts(j, "writes", sa->map_writes, sa->map_block_size);
+   } else {
+      LH_(json_string)(j, "kind", "buckets");
+      LH_(json_u64)(j, "buckets", K);
+      write_counts(j, "reads", sa->map_reads, K);
+      write_counts(j, "writes", sa->map_writes, K);
+   }
+   LH_(json_object_end)(j);
+}
+
+void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
+{
+   const LH_SiteAccess* sa = &site->access;
+   const LH_AccessFold* r = &sa->retired;
+   const LH_AccessFold* l = &sa->live;
+   Bool r_peak, l_peak;
+
+   refresh_live_folds();
+   r_peak = r->at_peak_seq == LH_(peak_seq);
+   l_peak = l->at_peak_seq == LH_(peak_seq);
+
+   LH_(json_object_begin)(j, "access");
+   LH_(json_u64)(j, "bytes_read", r->bytes_read + l->bytes_read);
+   LH_(json_u64)(j, "bytes_written", r->bytes_written + l->bytes_written);
+   LH_(json_u64)(j, "measured_bytes", r->measured_bytes + l->measured_bytes);
+   LH_(json_u64)(j, "never_read_bytes", r->never_read_bytes + l->never_read_bytes);
+   LH_(json_u64)(j, "never_written_bytes",
+                 r->never_written_bytes + l->never_written_bytes);
+   LH_(json_u64)(j, "never_accessed_bytes",
+                 r->never_accessed_bytes + l->never_accessed_bytes);
+   LH_(json_u64)(j, "written_never_read_bytes",
+                 r->written_never_read_bytes + l->written_never_read_bytes);
+   LH_(json_u64)(j, "unused_capacity_bytes",
+                 r->unused_capacity_bytes + l->unused_capacity_bytes);
+   LH_(json_u64)(j, "idle_before_free", r->idle_before_free + l->idle_before_free);
+   LH_(json_u64)(j, "first_access_delay",
+                 r->first_access_delay + l->first_access_delay);
+   LH_(json_object_begin)(j, "at_peak");
+   LH_(json_u64)(j, "bytes", (r_peak ? r->at_peak_bytes : 0)
+                             + (l_peak ? l->at_peak_bytes : 0));
+   LH_(json_u64)(j, "never_read_bytes", (r_peak ? r->at_peak_never_read : 0)
+                                        + (l_peak ? l->at_peak_never_read : 0));
+   LH_(json_u64)(j, "never_written_bytes",
+                 (r_peak ? r->at_peak_never_written : 0)
+                 + (l_peak ? l->at_peak_never_written : 0));
+   LH_(json_u64)(j, "never_accessed_bytes",
+                 (r_peak ? r->at_peak_never_accessed : 0)
+                 + (l_peak ? l->at_peak_never_accessed : 0));
+   LH_(json_u64)(j, "unused_capacity_bytes",
+                 (r_peak ? r->at_peak_unused_capacity : 0)
+                 + (l_peak ? l->at_peak_unused_capacity : 0));
+   LH_(json_object_end)(j);
+   write_map(j, sa);
+   LH_(json_object_end)(j);
+}
+
+ULong LH_(access_total_read)(void)    { return total_read; }
+ULong LH_(access_total_written)(void) { return total_written; }
+
+Bool LH_(access_process_option)(const HChar* arg) { return False; }
+void LH_(access_print_usage)(void) {}
+
+/*------------------------------------------------------------*/
+/*--- Until lh_heap.c and lh_sites.c are in the build      ---*/
+/*------------------------------------------------------------*/
+
+/* Weak: the real ones (lh_heap.c, lh_sites.c) replace these at link time.
+   Remove once those files are in tool/Makefile.am. */
+__attribute__((weak)) LH_Block* LH_(find_block)(Addr payload) { return NULL; }
+__attribute__((weak)) void LH_(blocks_iter_reset)(void) {}
+__attribute__((weak)) LH_Block* LH_(blocks_iter_next)(void) { return NULL; }
+__attribute__((weak)) UInt LH_(n_sites)(void) { return 0; }
+__attribute__((weak)) LH_Site* LH_(site_at)(UInt i) { return NULL; }
+__attribute__((weak)) ULong LH_(peak_seq) = 0;
