@@ -18,8 +18,9 @@
  *     being processed by the consumer): at most 41,120 bytes, against ~1,000
  *     messages (~4 MB) in queue_unbounded. Live bytes stay flat through the
  *     run and each message lives a tiny fraction of it.
- *   - main's one 4,096-byte staging buffer (producer_main) is the only other
- *     allocation; everything is freed before exit.
+ *   - producer_main's one 4,096-byte staging buffer is the program's only other
+ *     allocation (libc's thread and stdio bookkeeping aside); everything is
+ *     freed before exit.
  *
  * Output (deterministic): same count and checksum as queue_unbounded.
  *

@@ -15,7 +15,8 @@
  *   - 2,000 blocks of 4,112 bytes (16-byte header + 4,096-byte payload),
  *     8,224,000 bytes in total; every block allocated on the producer thread
  *     and freed on the consumer thread (consume_messages), each payload byte
- *     read exactly once there (4,096 bytes read per block, 8,192,000 in all).
+ *     read exactly once there (4,096 payload bytes + the 16-byte header read
+ *     per block, 8,224,000 bytes read in all).
  *   - the consumer costs about 2.2x the producer per message (4,096 + 5,000
  *     mix_word rounds against 4,096), so about half of all messages
  *     (2,000 x (1 - 1/2.2) = ~1,090) are still queued when the producer
@@ -27,8 +28,9 @@
  *     lifetime of 20-24% of the run. A test should assert a floor (say at
  *     least 500 blocks live at the peak), not an exact count. Natively the
  *     pile-up depends on the OS scheduler; the output below does not.
- *   - main's one 4,096-byte staging buffer (producer_main) is the only other
- *     allocation; everything is freed before exit.
+ *   - producer_main's one 4,096-byte staging buffer is the program's only other
+ *     allocation (libc's thread and stdio bookkeeping aside); everything is
+ *     freed before exit.
  *
  * Output (deterministic): the message count and a checksum of all payloads.
  *
