@@ -1,0 +1,545 @@
+/* `lifeheap diff BASE NEW [--sort METRIC] [--top N] [--format text|json]
+ * [--fail-on RULE]...`: what changed between a baseline run and a changed
+ * run, whole-run and per site (sites matched by match.c), and whether the
+ * change passes the rules (rules.c).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "match.h"
+#include "rules.h"
+#include "util.h"
+
+const char diff_usage[] =
+    "usage: lifeheap diff BASE NEW [--sort METRIC] [--top N]\n"
+    "                     [--format text|json] [--fail-on RULE]...\n"
+    "\n"
+    "Compares a baseline profile with a changed one: whole-run deltas for\n"
+    "every metric, per-site deltas (sites matched by function and file of\n"
+    "each frame, so rebuilds that move addresses or lines still match), new\n"
+    "and vanished sites, new and resolved findings.\n"
+    "\n"
+    "  --sort METRIC    order sites by the size of their change in METRIC\n"
+    "                   (default peak_bytes)\n"
+    "  --top N          list the N most changed sites (default 10; 0 = all)\n"
+    "  --format F       text (default) or json\n"
+    "  --fail-on RULE   exit 1 when RULE fails (repeatable). RULE is\n"
+    "                     [site:]METRIC OP THRESHOLD  with OP one of > >= < <=\n"
+    "                     finding:KIND               (or finding:any)\n"
+    "                   A signed threshold is a change from BASE: +10% (of\n"
+    "                   BASE), +1MiB, -5%. An unsigned one is NEW's value:\n"
+    "                   0, 64KiB, 50% (lifetimes). site: applies the rule to\n"
+    "                   every site. finding:KIND fails on a KIND finding in\n"
+    "                   NEW whose site had no such finding in BASE.\n"
+    "                   Examples: peak_bytes>+10%  end_bytes>0\n"
+    "                   site:peak_bytes>+1MiB  finding:missing-backpressure\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Exit status: 0 when every rule holds, 1 when a rule fails (each failure\n"
+    "is printed with its numbers), 2 on a usage error, a bad profile, or\n"
+    "profiles of different format versions.\n";
+
+static int usage_error(const char *message)
+{
+    fprintf(stderr, "lifeheap diff: %s\n(see lifeheap diff --help)\n",
+            message);
+    return EXIT_USAGE;
+}
+
+/*--- Per-site changes ----------------------------------------------------*/
+
+struct site_change {
+    const struct site *base_site;     /* NULL for a new site */
+    const struct site *changed_site;  /* NULL for a vanished site */
+    double change;                    /* in the sort metric */
+};
+
+static double site_metric(const struct metric *metric,
+                          const struct profile *profile,
+                          const struct site *site, bool *available)
+{
+    double value = 0;
+    *available = site ? metric->site_value(profile, site, &value) : true;
+    return value;
+}
+
+static int compare_changes(const void *left, const void *right)
+{
+    const struct site_change *a = left, *b = right;
+    if (fabs(a->change) != fabs(b->change))
+        return fabs(a->change) > fabs(b->change) ? -1 : 1;
+    /* Ties: matched and new sites by NEW id, then vanished by BASE id. */
+    if (!a->changed_site != !b->changed_site)
+        return a->changed_site ? -1 : 1;
+    size_t id_a = a->changed_site ? a->changed_site->id : a->base_site->id;
+    size_t id_b = b->changed_site ? b->changed_site->id : b->base_site->id;
+    return id_a < id_b ? -1 : id_a > id_b;
+}
+
+struct diff {
+    const struct profile *base, *changed;
+    struct site_matching matching;
+    struct site_change *changes;
+    size_t change_count, matched, added, vanished;
+};
+
+static bool build_changes(struct diff *diff, const struct metric *sort)
+{
+    const struct profile *base = diff->base, *changed = diff->changed;
+    diff->changes = calloc(base->site_count + changed->site_count + 1,
+                           sizeof *diff->changes);
+    if (!diff->changes)
+        return false;
+    for (size_t i = 0; i < changed->site_count; i++) {
+        size_t b = diff->matching.new_to_base[i];
+        struct site_change *change = &diff->changes[diff->change_count++];
+        change->changed_site = &changed->sites[i];
+        change->base_site = b == NO_MATCH ? NULL : &base->sites[b];
+        if (b == NO_MATCH)
+            diff->added++;
+        else
+            diff->matched++;
+    }
+    for (size_t i = 0; i < base->site_count; i++) {
+        if (diff->matching.base_to_new[i] != NO_MATCH)
+            continue;
+        struct site_change *change = &diff->changes[diff->change_count++];
+        change->base_site = &base->sites[i];
+        diff->vanished++;
+    }
+    for (size_t i = 0; i < diff->change_count; i++) {
+        struct site_change *change = &diff->changes[i];
+        bool base_has, changed_has;
+        double before = site_metric(sort, base, change->base_site, &base_has);
+        double after = site_metric(sort, changed, change->changed_site,
+                                   &changed_has);
+        change->change = base_has && changed_has ? after - before : 0;
+    }
+    qsort(diff->changes, diff->change_count, sizeof *diff->changes,
+          compare_changes);
+    return true;
+}
+
+static const char *change_status(const struct site_change *change)
+{
+    return !change->base_site      ? "new"
+           : !change->changed_site ? "vanished"
+                                   : "matched";
+}
+
+static void format_change(const struct metric *metric, double before,
+                          double after, char *buffer, size_t size)
+{
+    char amount[32];
+    double delta = after - before;
+    if (metric->unit == UNIT_BYTES)
+        format_size_delta(delta, amount, sizeof amount);
+    else if (metric->unit == UNIT_PERCENT_OF_RUN)
+        snprintf(amount, sizeof amount, "%+.1f pts", delta);
+    else
+        snprintf(amount, sizeof amount, "%+.0f", delta);
+    if (before != 0 && metric->unit != UNIT_PERCENT_OF_RUN)
+        snprintf(buffer, size, "%s (%+.1f%%)", amount,
+                 100.0 * delta / before);
+    else
+        snprintf(buffer, size, "%s", amount);
+}
+
+/*--- Text output ----------------------------------------------------------*/
+
+static void print_site_label(FILE *out, const struct diff *diff,
+                             const struct site_change *change)
+{
+    char name[1024];
+    if (change->changed_site)
+        format_site_name(diff->changed, change->changed_site, name,
+                         sizeof name);
+    else
+        format_site_name(diff->base, change->base_site, name, sizeof name);
+    print_text(out, name);
+}
+
+static void print_text_diff(FILE *out, const struct diff *diff,
+                            const struct metric *sort, size_t top)
+{
+    const struct profile *base = diff->base, *changed = diff->changed;
+    fprintf(out, "base  ");
+    print_text(out, base->path);
+    fprintf(out, "\nnew   ");
+    print_text(out, changed->path);
+    fprintf(out, "\n\n%-28s %12s %12s  %s\n", "metric", "base", "new",
+            "change");
+    for (unsigned m = 0; m < metric_count; m++) {
+        const struct metric *metric = &metrics[m];
+        if (!metric->global_value)
+            continue;
+        double before = 0, after = 0;
+        bool base_has = metric->global_value(base, &before);
+        bool changed_has = metric->global_value(changed, &after);
+        char a[32], b[32], c[64];
+        format_metric(metric, base_has, before, a, sizeof a);
+        format_metric(metric, changed_has, after, b, sizeof b);
+        if (base_has && changed_has)
+            format_change(metric, before, after, c, sizeof c);
+        else
+            snprintf(c, sizeof c, "-");
+        fprintf(out, "%-28s %12s %12s  %s\n", metric->name, a, b, c);
+    }
+
+    size_t shown = top && top < diff->change_count ? top : diff->change_count;
+    fprintf(out, "\nsites: %zu matched, %zu new, %zu vanished; %zu most "
+                 "changed in %s:\n",
+            diff->matched, diff->added, diff->vanished, shown, sort->name);
+    fprintf(out, "%-9s %6s %6s %12s %12s  %-22s %s\n", "status", "base", "new",
+            "base", "new", "change", "name");
+    for (size_t i = 0; i < shown; i++) {
+        const struct site_change *change = &diff->changes[i];
+        bool base_has, changed_has;
+        double before = site_metric(sort, base, change->base_site, &base_has);
+        double after = site_metric(sort, changed, change->changed_site,
+                                   &changed_has);
+        char base_id[24] = "-", new_id[24] = "-", a[32], b[32], c[64];
+        if (change->base_site)
+            snprintf(base_id, sizeof base_id, "%zu", change->base_site->id);
+        if (change->changed_site)
+            snprintf(new_id, sizeof new_id, "%zu", change->changed_site->id);
+        format_metric(sort, base_has, before, a, sizeof a);
+        format_metric(sort, changed_has, after, b, sizeof b);
+        format_change(sort, before, after, c, sizeof c);
+        fprintf(out, "%-9s %6s %6s %12s %12s  %-22s ", change_status(change),
+                base_id, new_id, a, b, c);
+        print_site_label(out, diff, change);
+        fputc('\n', out);
+        /* Every other metric that changed, so a site's story is complete. */
+        for (unsigned m = 0; m < metric_count; m++) {
+            const struct metric *metric = &metrics[m];
+            if (!metric->site_value || metric == sort)
+                continue;
+            double x = site_metric(metric, base, change->base_site, &base_has);
+            double y = site_metric(metric, changed, change->changed_site,
+                                   &changed_has);
+            if (!base_has || !changed_has || x == y)
+                continue;
+            format_metric(metric, true, x, a, sizeof a);
+            format_metric(metric, true, y, b, sizeof b);
+            format_change(metric, x, y, c, sizeof c);
+            fprintf(out, "%23s%-26s %12s -> %-12s %s\n", "", metric->name, a,
+                    b, c);
+        }
+    }
+}
+
+static bool site_has_finding(const struct profile *profile, size_t site,
+                             const char *kind)
+{
+    for (size_t i = 0; i < profile->finding_count; i++)
+        if (profile->findings[i].site == site &&
+            strcmp(profile->findings[i].kind, kind) == 0)
+            return true;
+    return false;
+}
+
+/* Findings of `from` with no finding of the same kind on the matching site
+ * of `to`: new findings (from = NEW) or resolved ones (from = BASE). */
+static void print_finding_changes(FILE *out, const char *label,
+                                  const struct profile *from,
+                                  const struct profile *to,
+                                  const size_t *from_to_to)
+{
+    for (size_t i = 0; i < from->finding_count; i++) {
+        const struct finding *finding = &from->findings[i];
+        size_t other = from_to_to[finding->site];
+        if (other != NO_MATCH && site_has_finding(to, other, finding->kind))
+            continue;
+        char name[1024];
+        format_site_name(from, &from->sites[finding->site], name, sizeof name);
+        fprintf(out, "  %s [", label);
+        print_text(out, finding->severity);
+        fprintf(out, "] ");
+        print_text(out, finding->kind);
+        fprintf(out, " at site %zu, ", finding->site);
+        print_text(out, name);
+        fputc('\n', out);
+    }
+}
+
+/*--- JSON output ----------------------------------------------------------*/
+
+static void print_json_value(FILE *out, const struct metric *metric,
+                             bool available, double value)
+{
+    if (!available)
+        fprintf(out, "null");
+    else if (metric->unit == UNIT_PERCENT_OF_RUN)
+        fprintf(out, "%.4f", value);
+    else
+        fprintf(out, "%.0f", value);
+}
+
+static void print_json_metric(FILE *out, const struct metric *metric,
+                              bool base_has, double before, bool changed_has,
+                              double after)
+{
+    fprintf(out, "\"%s\": {\"base\": ", metric->name);
+    print_json_value(out, metric, base_has, before);
+    fprintf(out, ", \"new\": ");
+    print_json_value(out, metric, changed_has, after);
+    fprintf(out, ", \"change\": ");
+    print_json_value(out, metric, base_has && changed_has, after - before);
+    fprintf(out, ", \"change_percent\": ");
+    if (base_has && changed_has && before != 0)
+        fprintf(out, "%.4f", 100.0 * (after - before) / before);
+    else
+        fprintf(out, "null");
+    fprintf(out, "}");
+}
+
+static void print_json_findings(FILE *out, const struct profile *from,
+                                const struct profile *to,
+                                const size_t *from_to_to)
+{
+    const char *separator = "";
+    fputc('[', out);
+    for (size_t i = 0; i < from->finding_count; i++) {
+        const struct finding *finding = &from->findings[i];
+        size_t other = from_to_to[finding->site];
+        if (other != NO_MATCH && site_has_finding(to, other, finding->kind))
+            continue;
+        fprintf(out, "%s{\"kind\": ", separator);
+        print_json_string(out, finding->kind);
+        fprintf(out, ", \"severity\": ");
+        print_json_string(out, finding->severity);
+        fprintf(out, ", \"site\": %zu, \"summary\": ", finding->site);
+        print_json_string(out, finding->summary);
+        fputc('}', out);
+        separator = ", ";
+    }
+    fputc(']', out);
+}
+
+static void print_json_diff(FILE *out, const struct diff *diff,
+                            const struct metric *sort, size_t top,
+                            const char *rule_text, const struct rule *rules,
+                            const bool *holds, size_t rule_count)
+{
+    const struct profile *base = diff->base, *changed = diff->changed;
+    fprintf(out, "{\n  \"format\": \"lifeheap-diff\",\n"
+                 "  \"format_version\": 1,\n  \"base\": ");
+    print_json_string(out, base->path);
+    fprintf(out, ",\n  \"new\": ");
+    print_json_string(out, changed->path);
+    fprintf(out, ",\n  \"sort\": \"%s\",\n  \"global\": {", sort->name);
+    const char *separator = "";
+    for (unsigned m = 0; m < metric_count; m++) {
+        const struct metric *metric = &metrics[m];
+        if (!metric->global_value)
+            continue;
+        double before = 0, after = 0;
+        bool base_has = metric->global_value(base, &before);
+        bool changed_has = metric->global_value(changed, &after);
+        fprintf(out, "%s\n    ", separator);
+        print_json_metric(out, metric, base_has, before, changed_has, after);
+        separator = ",";
+    }
+    fprintf(out, "\n  },\n  \"matched_sites\": %zu,\n  \"new_sites\": %zu,\n"
+                 "  \"vanished_sites\": %zu,\n  \"sites\": [",
+            diff->matched, diff->added, diff->vanished);
+    size_t shown = top && top < diff->change_count ? top : diff->change_count;
+    for (size_t i = 0; i < shown; i++) {
+        const struct site_change *change = &diff->changes[i];
+        char name[1024];
+        if (change->changed_site)
+            format_site_name(changed, change->changed_site, name, sizeof name);
+        else
+            format_site_name(base, change->base_site, name, sizeof name);
+        fprintf(out, "%s\n    {\"status\": \"%s\", \"base_id\": ",
+                i ? "," : "", change_status(change));
+        if (change->base_site)
+            fprintf(out, "%zu", change->base_site->id);
+        else
+            fprintf(out, "null");
+        fprintf(out, ", \"new_id\": ");
+        if (change->changed_site)
+            fprintf(out, "%zu", change->changed_site->id);
+        else
+            fprintf(out, "null");
+        fprintf(out, ", \"name\": ");
+        print_json_string(out, name);
+        fprintf(out, ",\n     \"metrics\": {");
+        separator = "";
+        for (unsigned m = 0; m < metric_count; m++) {
+            const struct metric *metric = &metrics[m];
+            if (!metric->site_value)
+                continue;
+            bool base_has, changed_has;
+            double before = site_metric(metric, base, change->base_site,
+                                        &base_has);
+            double after = site_metric(metric, changed, change->changed_site,
+                                       &changed_has);
+            fprintf(out, "%s\n       ", separator);
+            print_json_metric(out, metric, base_has, before, changed_has,
+                              after);
+            separator = ",";
+        }
+        fprintf(out, "}}");
+    }
+    fprintf(out, "\n  ],\n  \"findings\": {\"new\": ");
+    print_json_findings(out, changed, base, diff->matching.new_to_base);
+    fprintf(out, ", \"resolved\": ");
+    print_json_findings(out, base, changed, diff->matching.base_to_new);
+    fprintf(out, "},\n  \"rules\": [");
+    for (size_t i = 0; i < rule_count; i++) {
+        fprintf(out, "%s\n    {\"rule\": ", i ? "," : "");
+        print_json_string(out, rules[i].text);
+        fprintf(out, ", \"holds\": %s}", holds[i] ? "true" : "false");
+    }
+    fprintf(out, "\n  ],\n  \"failures\": ");
+    print_json_string(out, rule_text ? rule_text : "");
+    fprintf(out, "\n}\n");
+}
+
+/*--- The command ----------------------------------------------------------*/
+
+int cmd_diff(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"sort", required_argument, NULL, 's'},
+        {"top", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"fail-on", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *sort_name = "peak_bytes", *format = "text";
+    uint64_t top = 10;
+    struct rule *rules = calloc((size_t)argc + 1, sizeof *rules);
+    bool *holds = calloc((size_t)argc + 1, sizeof *holds);
+    size_t rule_count = 0;
+    int status = EXIT_USAGE, option;
+    struct profile *base = NULL, *changed = NULL;
+    struct diff diff = {0};
+    char *rule_text = NULL;
+    if (!rules || !holds) {
+        fprintf(stderr, "lifeheap diff: out of memory\n");
+        goto done;
+    }
+    opterr = 0;
+    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        switch (option) {
+        case 's': sort_name = optarg; break;
+        case 'f': format = optarg; break;
+        case 't':
+            if (!parse_count(optarg, &top)) {
+                status = usage_error("--top needs a number");
+                goto done;
+            }
+            break;
+        case 'r':
+            if (!rule_parse(optarg, &rules[rule_count++]))
+                goto done;
+            break;
+        case 'h': fputs(diff_usage, stdout); status = EXIT_OK; goto done;
+        case ':': status = usage_error("an option is missing its value"); goto done;
+        default: status = usage_error("unknown option"); goto done;
+        }
+    }
+    if (optind + 2 != argc) {
+        status = usage_error(optind + 2 > argc ? "needs BASE and NEW"
+                                               : "too many arguments");
+        goto done;
+    }
+    bool json = strcmp(format, "json") == 0;
+    if (!json && strcmp(format, "text") != 0) {
+        status = usage_error("--format must be text or json");
+        goto done;
+    }
+    const struct metric *sort = metric_find(sort_name);
+    if (!sort || !sort->site_value) {
+        fprintf(stderr, "lifeheap diff: unknown site metric '%s'; one of: ",
+                sort_name);
+        metric_list_names(stderr, true);
+        goto done;
+    }
+
+    char error[1024];
+    base = profile_load(argv[optind], error, sizeof error);
+    if (!base) {
+        print_error(error);
+        goto done;
+    }
+    changed = profile_load(argv[optind + 1], error, sizeof error);
+    if (!changed) {
+        print_error(error);
+        goto done;
+    }
+    if (base->format_version != changed->format_version) {
+        fprintf(stderr, "lifeheap diff: cannot compare format version %lld "
+                        "with format version %lld\n",
+                (long long)base->format_version,
+                (long long)changed->format_version);
+        goto done;
+    }
+    diff.base = base;
+    diff.changed = changed;
+    if (!match_sites(base, changed, &diff.matching) ||
+        !build_changes(&diff, sort)) {
+        fprintf(stderr, "lifeheap diff: out of memory\n");
+        goto done;
+    }
+
+    /* Rule verdicts are printed after the comparison (text) or embedded in
+     * it (json), so collect them first. */
+    size_t rule_text_size = 0;
+    FILE *verdicts = open_memstream(&rule_text, &rule_text_size);
+    if (!verdicts) {
+        fprintf(stderr, "lifeheap diff: out of memory\n");
+        goto done;
+    }
+    bool all_hold = true;
+    for (size_t i = 0; i < rule_count; i++) {
+        holds[i] = rule_evaluate(&rules[i], base, changed, &diff.matching,
+                                 verdicts);
+        if (holds[i])
+            fprintf(verdicts, "PASS %s\n", rules[i].text);
+        all_hold &= holds[i];
+    }
+    fclose(verdicts);
+
+    if (json) {
+        print_json_diff(stdout, &diff, sort, (size_t)top, rule_text, rules,
+                        holds, rule_count);
+    } else {
+        print_text_diff(stdout, &diff, sort, (size_t)top);
+        fprintf(stdout, "\nfindings:\n");
+        print_finding_changes(stdout, "new     ", changed, base,
+                              diff.matching.new_to_base);
+        print_finding_changes(stdout, "resolved", base, changed,
+                              diff.matching.base_to_new);
+        if (rule_count) {
+            fprintf(stdout, "\nrules:\n");
+            fputs(rule_text, stdout);
+        }
+    }
+    if (!all_hold)
+        fprintf(stderr, "lifeheap diff: %s\n", "a rule failed");
+    status = all_hold ? EXIT_OK : EXIT_RULE_FAILED;
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "lifeheap diff: error writing the output\n");
+        status = EXIT_USAGE;
+    }
+
+done:
+    free(rule_text);
+    free(diff.changes);
+    site_matching_free(&diff.matching);
+    profile_free(base);
+    profile_free(changed);
+    free(rules);
+    free(holds);
+    return status;
+}

@@ -1,0 +1,120 @@
+/* `lifeheap report FILE [--sort METRIC] [--top N] [--format FORMAT]`.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report_output.h"
+#include "util.h"
+
+const char report_usage[] =
+    "usage: lifeheap report FILE [--sort METRIC] [--top N] [--format FORMAT]\n"
+    "\n"
+    "Shows a profile: the run, the top sites with every metric, their stacks\n"
+    "and the findings. FILE may be - for standard input.\n"
+    "\n"
+    "  --sort METRIC   order sites by METRIC, largest first (default\n"
+    "                  peak_bytes); with --format collapsed, the weight\n"
+    "  --top N         show the N top sites (default 10; 0 = all)\n"
+    "  --format F      text (default), json (the same for scripts),\n"
+    "                  collapsed (folded stacks for flamegraph.pl, inferno,\n"
+    "                  speedscope; every site), or dhat (DHAT's JSON format\n"
+    "                  version 2, for dh_view.html and the Firefox Profiler)\n"
+    "  -h, --help      this text\n"
+    "\n"
+    "Exit status: 0 on success, 2 on a usage error or a bad profile.\n";
+
+static int usage_error(const char *message)
+{
+    fprintf(stderr, "lifeheap report: %s\n(see lifeheap report --help)\n",
+            message);
+    return EXIT_USAGE;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"sort", required_argument, NULL, 's'},
+        {"top", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *sort_name = "peak_bytes", *format = "text";
+    uint64_t top = 10;
+    int option;
+    opterr = 0;
+    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        switch (option) {
+        case 's': sort_name = optarg; break;
+        case 'f': format = optarg; break;
+        case 't':
+            if (!parse_count(optarg, &top))
+                return usage_error("--top needs a number");
+            break;
+        case 'h': fputs(report_usage, stdout); return EXIT_OK;
+        case ':': return usage_error("an option is missing its value");
+        default: return usage_error("unknown option");
+        }
+    }
+    if (optind + 1 != argc)
+        return usage_error(optind == argc ? "missing FILE"
+                                          : "too many arguments");
+    const struct metric *sort = metric_find(sort_name);
+    if (!sort || !sort->site_value) {
+        fprintf(stderr, "lifeheap report: unknown site metric '%s'; one of: ",
+                sort_name);
+        metric_list_names(stderr, true);
+        return EXIT_USAGE;
+    }
+    enum { TEXT, JSON, COLLAPSED, DHAT } kind;
+    if (strcmp(format, "text") == 0)
+        kind = TEXT;
+    else if (strcmp(format, "json") == 0)
+        kind = JSON;
+    else if (strcmp(format, "collapsed") == 0)
+        kind = COLLAPSED;
+    else if (strcmp(format, "dhat") == 0)
+        kind = DHAT;
+    else
+        return usage_error("--format must be text, json, collapsed or dhat");
+
+    char error[1024];
+    struct profile *profile = profile_load(argv[optind], error, sizeof error);
+    if (!profile) {
+        print_error(error);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_OK;
+    if (kind == COLLAPSED) {
+        if (!report_collapsed(stdout, profile, sort))
+            status = EXIT_USAGE;
+    } else if (kind == DHAT) {
+        if (!report_dhat(stdout, profile))
+            status = EXIT_USAGE;
+    } else {
+        size_t *order = sites_sorted_by(profile, sort);
+        if (!order) {
+            fprintf(stderr, "lifeheap report: out of memory\n");
+            status = EXIT_USAGE;
+        } else {
+            size_t count = profile->site_count;
+            if (top && top < count)
+                count = (size_t)top;
+            if (kind == TEXT)
+                report_text(stdout, profile, sort, order, count);
+            else
+                report_json(stdout, profile, sort, order, count);
+            free(order);
+        }
+    }
+    profile_free(profile);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "lifeheap report: error writing the output\n");
+        return EXIT_USAGE;
+    }
+    return status;
+}

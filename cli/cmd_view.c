@@ -1,0 +1,683 @@
+/* `lifeheap view FILE [-o report.html]`: one self-contained HTML file with
+ * the viewer and the profile inlined, to attach to a CI run or a bug.
+ *
+ * The built viewer is a directory (viewer/dist in the build tree,
+ * $(pkgdatadir)/viewer when installed, or $LIFEHEAP_VIEWER_DIR) whose
+ * index.html refers only to classic <script src=...> files and
+ * <link rel=stylesheet href=...> files in that directory, and which loads
+ * the profile found in <script type="application/json"
+ * id="lifeheap-profile"> on start. This command rewrites index.html:
+ *
+ *   <script src="app.js"></script>         ->  <script>…app.js…</script>
+ *   <link rel="stylesheet" href="a.css">   ->  <style>…a.css…</style>
+ *   (before the first script)              +  <script type="application/json"
+ *                                                id="lifeheap-profile">…</script>
+ *   <meta http-equiv=Content-Security-Policy>  gains 'sha256-…' sources for
+ *                                              each inlined script and style,
+ *                                              so a strict policy still
+ *                                              allows exactly those.
+ *
+ * Inlined text cannot end its element early: in the profile every '<'
+ * becomes \u003c (JSON has '<' only inside strings, where the escape means
+ * the same), in scripts "</script" becomes "<\/script" and "<!--" becomes
+ * "<\!--", in styles "</style" becomes "<\/style". A hostile function name
+ * in the profile stays data.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands.h"
+#include "sha256.h"
+#include "util.h"
+
+#ifndef LIFEHEAP_DATADIR
+#define LIFEHEAP_DATADIR "/usr/local/share/lifeheap"
+#endif
+
+const char view_usage[] =
+    "usage: lifeheap view FILE [-o OUTPUT]\n"
+    "\n"
+    "Writes one self-contained HTML file: the lifeheap viewer with the\n"
+    "profile FILE inlined. It opens offline in any browser and can be\n"
+    "attached to a CI run or a bug report.\n"
+    "\n"
+    "  -o, --output OUTPUT  the HTML file to write (default: FILE with .json\n"
+    "                       replaced by .html; - writes standard output)\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "The viewer is taken from $LIFEHEAP_VIEWER_DIR when set, else from the\n"
+    "build tree (viewer/dist next to this lifeheap), else from the installed\n"
+    "copy (" LIFEHEAP_DATADIR "/viewer).\n"
+    "\n"
+    "Exit status: 0 on success, 2 on a usage error, a bad profile or a\n"
+    "missing viewer.\n";
+
+/*--- A growing byte buffer ----------------------------------------------*/
+
+struct buffer {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+};
+
+static void append(struct buffer *buffer, const char *data, size_t length)
+{
+    if (buffer->failed)
+        return;
+    if (buffer->length + length + 1 > buffer->capacity) {
+        size_t capacity = (buffer->capacity + length + 1) * 2;
+        char *bigger = realloc(buffer->data, capacity);
+        if (!bigger) {
+            buffer->failed = true;
+            return;
+        }
+        buffer->data = bigger;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->length, data, length);
+    buffer->length += length;
+    buffer->data[buffer->length] = '\0';
+}
+
+static void append_text(struct buffer *buffer, const char *text)
+{
+    append(buffer, text, strlen(text));
+}
+
+static bool read_whole_file(const char *path, struct buffer *contents)
+{
+    FILE *stream = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!stream)
+        return false;
+    char chunk[65536];
+    size_t got;
+    append(contents, "", 0);
+    while ((got = fread(chunk, 1, sizeof chunk, stream)) > 0)
+        append(contents, chunk, got);
+    bool ok = !ferror(stream) && !contents->failed;
+    if (stream != stdin)
+        fclose(stream);
+    return ok;
+}
+
+/*--- Finding the viewer -------------------------------------------------*/
+
+static bool has_index(const char *directory)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/index.html", directory);
+    return is_regular_file(path);
+}
+
+static bool find_viewer(char *directory, size_t size)
+{
+    const char *override = getenv("LIFEHEAP_VIEWER_DIR");
+    if (override && *override) {
+        snprintf(directory, size, "%s", override);
+        return has_index(directory);
+    }
+    char self[3072];
+    if (executable_directory(self, sizeof self)) {
+        snprintf(directory, size, "%s/../viewer/dist", self);
+        if (has_index(directory))
+            return true;
+    }
+    snprintf(directory, size, "%s/viewer", LIFEHEAP_DATADIR);
+    return has_index(directory);
+}
+
+/*--- A minimal HTML tag reader --------------------------------------------*/
+
+enum { MAX_ATTRIBUTES = 32 };
+
+struct tag {
+    char name[16];                 /* lower case */
+    size_t attribute_count;
+    char *names[MAX_ATTRIBUTES];   /* lower case */
+    char *values[MAX_ATTRIBUTES];
+    const char *end;               /* just after '>' */
+};
+
+static void free_tag(struct tag *tag)
+{
+    for (size_t i = 0; i < tag->attribute_count; i++) {
+        free(tag->names[i]);
+        free(tag->values[i]);
+    }
+    tag->attribute_count = 0;
+}
+
+static char *copy_range(const char *start, size_t length, bool lower)
+{
+    char *copy = malloc(length + 1);
+    if (!copy)
+        return NULL;
+    for (size_t i = 0; i < length; i++)
+        copy[i] = lower ? (char)tolower((unsigned char)start[i]) : start[i];
+    copy[length] = '\0';
+    return copy;
+}
+
+/* Reads the start tag at `p` ('<' followed by a name). False when it is
+ * not a well-formed start tag. */
+static bool read_tag(const char *p, struct tag *tag)
+{
+    memset(tag, 0, sizeof *tag);
+    p++;
+    size_t n = 0;
+    while (isalnum((unsigned char)*p) && n + 1 < sizeof tag->name)
+        tag->name[n++] = (char)tolower((unsigned char)*p++);
+    if (n == 0)
+        return false;
+    for (;;) {
+        while (isspace((unsigned char)*p) || *p == '/')
+            p++;
+        if (*p == '>') {
+            tag->end = p + 1;
+            return true;
+        }
+        if (!*p || tag->attribute_count == MAX_ATTRIBUTES)
+            return false;
+        const char *name = p;
+        while (*p && !isspace((unsigned char)*p) && *p != '=' && *p != '>' &&
+               *p != '/')
+            p++;
+        const char *value = p;
+        size_t value_length = 0;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '=') {
+            p++;
+            while (isspace((unsigned char)*p))
+                p++;
+            if (*p == '"' || *p == '\'') {
+                char quote = *p++;
+                value = p;
+                while (*p && *p != quote)
+                    p++;
+                if (!*p)
+                    return false;
+                value_length = (size_t)(p - value);
+                p++;
+            } else {
+                value = p;
+                while (*p && !isspace((unsigned char)*p) && *p != '>')
+                    p++;
+                value_length = (size_t)(p - value);
+            }
+        }
+        size_t i = tag->attribute_count;
+        tag->names[i] = copy_range(name, (size_t)(value - name), true);
+        /* The name ended at '=', a space or '>': trim what followed it. */
+        tag->names[i][strcspn(tag->names[i], "= \t\r\n>")] = '\0';
+        tag->values[i] = copy_range(value, value_length, false);
+        tag->attribute_count++;
+        if (!tag->names[i] || !tag->values[i])
+            return false;
+    }
+}
+
+static const char *attribute(const struct tag *tag, const char *name)
+{
+    for (size_t i = 0; i < tag->attribute_count; i++)
+        if (strcmp(tag->names[i], name) == 0)
+            return tag->values[i];
+    return NULL;
+}
+
+static const char *find_caseless(const char *haystack, const char *needle)
+{
+    size_t length = strlen(needle);
+    for (const char *p = haystack; *p; p++)
+        if (strncasecmp(p, needle, length) == 0)
+            return p;
+    return NULL;
+}
+
+/*--- Inlining ---------------------------------------------------------------*/
+
+struct page {
+    const char *viewer_directory;
+    struct buffer out;
+    bool profile_written;
+    const struct buffer *profile_json;
+    size_t csp_position;          /* where the CSP meta tag goes */
+    char *csp_policy;             /* its content, NULL when none */
+    struct buffer script_hashes;  /* " 'sha256-...'" each */
+    struct buffer style_hashes;
+    char error[8400];
+};
+
+/* Appends `text` with every occurrence of `from` (caseless) replaced. */
+static void append_replacing(struct buffer *out, const char *text,
+                             size_t length, const char *from, const char *to)
+{
+    size_t from_length = strlen(from), start = 0;
+    for (size_t i = 0; i + from_length <= length; i++) {
+        if (strncasecmp(text + i, from, from_length) == 0) {
+            append(out, text + start, i - start);
+            append_text(out, to);
+            start = i + from_length;
+            i += from_length - 1;
+        }
+    }
+    append(out, text + start, length - start);
+}
+
+static void write_profile_element(struct page *page)
+{
+    if (page->profile_written)
+        return;
+    page->profile_written = true;
+    append_text(&page->out, "<script type=\"application/json\" "
+                            "id=\"lifeheap-profile\">");
+    const struct buffer *json = page->profile_json;
+    size_t start = 0;
+    for (size_t i = 0; i < json->length; i++) {
+        if (json->data[i] == '<') {
+            append(&page->out, json->data + start, i - start);
+            append_text(&page->out, "\\u003c");
+            start = i + 1;
+        }
+    }
+    append(&page->out, json->data + start, json->length - start);
+    append_text(&page->out, "</script>\n");
+}
+
+/* Reads a file the viewer refers to; false (with page->error) when it is
+ * not a plain relative name inside the viewer directory. */
+static bool read_asset(struct page *page, const char *name,
+                       struct buffer *contents)
+{
+    if (!*name || name[0] == '/' || strstr(name, "..") || strchr(name, ':') ||
+        strchr(name, '?') || strchr(name, '#')) {
+        snprintf(page->error, sizeof page->error,
+                 "the viewer refers to '%s', which is not a file in its "
+                 "directory",
+                 name);
+        return false;
+    }
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s", page->viewer_directory, name);
+    if (!read_whole_file(path, contents)) {
+        snprintf(page->error, sizeof page->error, "cannot read %s: %s", path,
+                 strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+static void append_attributes_except(struct buffer *out, const struct tag *tag,
+                                     const char *skipped)
+{
+    for (size_t i = 0; i < tag->attribute_count; i++) {
+        if (strcmp(tag->names[i], skipped) == 0 ||
+            strcmp(tag->names[i], "integrity") == 0 ||
+            strcmp(tag->names[i], "crossorigin") == 0)
+            continue;
+        append_text(out, " ");
+        append_text(out, tag->names[i]);
+        append_text(out, "=\"");
+        for (const char *p = tag->values[i]; *p; p++)
+            append_text(out, *p == '"' ? "&quot;" : (char[]){*p, 0});
+        append_text(out, "\"");
+    }
+}
+
+static void add_hash(struct buffer *hashes, const char *data, size_t length)
+{
+    char source[80];
+    csp_hash_source(data, length, source);
+    append_text(hashes, " ");
+    append_text(hashes, source);
+}
+
+/* Inlines <script src=...></script>; returns where scanning continues. */
+static const char *inline_script(struct page *page, const struct tag *tag,
+                                 const char *tag_start)
+{
+    const char *close = find_caseless(tag->end, "</script");
+    const char *close_end = close ? strchr(close, '>') : NULL;
+    if (!close_end) {
+        snprintf(page->error, sizeof page->error,
+                 "index.html: a <script> element is not closed");
+        return NULL;
+    }
+    write_profile_element(page);
+    const char *source = attribute(tag, "src");
+    if (!source) {
+        /* Already inline: copy it as it is. */
+        append(&page->out, tag_start, (size_t)(close_end + 1 - tag_start));
+        return close_end + 1;
+    }
+    struct buffer code = {0}, escaped = {0};
+    if (!read_asset(page, source, &code)) {
+        free(code.data);
+        return NULL;
+    }
+    struct buffer step = {0};
+    append_replacing(&step, code.data, code.length, "</script", "<\\/script");
+    append_replacing(&escaped, step.data ? step.data : "", step.length,
+                     "<!--", "<\\!--");
+    append_text(&page->out, "<script");
+    append_attributes_except(&page->out, tag, "src");
+    append_text(&page->out, ">");
+    append(&page->out, escaped.data ? escaped.data : "", escaped.length);
+    append_text(&page->out, "</script>");
+    add_hash(&page->script_hashes, escaped.data ? escaped.data : "",
+             escaped.length);
+    bool failed = code.failed || step.failed || escaped.failed;
+    free(code.data);
+    free(step.data);
+    free(escaped.data);
+    if (failed) {
+        snprintf(page->error, sizeof page->error, "out of memory");
+        return NULL;
+    }
+    return close_end + 1;
+}
+
+static bool is_stylesheet(const struct tag *tag)
+{
+    const char *rel = attribute(tag, "rel");
+    if (!rel)
+        return false;
+    /* rel is a space-separated list of tokens. */
+    const char *p = rel;
+    while (*p) {
+        while (isspace((unsigned char)*p))
+            p++;
+        size_t length = strcspn(p, " \t\r\n");
+        if (length == 10 && strncasecmp(p, "stylesheet", 10) == 0)
+            return true;
+        p += length;
+    }
+    return false;
+}
+
+static bool inline_stylesheet(struct page *page, const struct tag *tag)
+{
+    struct buffer css = {0}, escaped = {0};
+    if (!read_asset(page, attribute(tag, "href"), &css)) {
+        free(css.data);
+        return false;
+    }
+    append_replacing(&escaped, css.data, css.length, "</style", "<\\/style");
+    append_text(&page->out, "<style>");
+    append(&page->out, escaped.data ? escaped.data : "", escaped.length);
+    append_text(&page->out, "</style>");
+    add_hash(&page->style_hashes, escaped.data ? escaped.data : "",
+             escaped.length);
+    free(css.data);
+    free(escaped.data);
+    return true;
+}
+
+/* The policy with the inlined scripts' and styles' hashes allowed. */
+static void rewrite_policy(const struct page *page, struct buffer *policy)
+{
+    bool has_script = false, has_style = false;
+    const char *default_sources = NULL;
+    size_t default_length = 0;
+    char *copy = strdup(page->csp_policy);
+    if (!copy) {
+        policy->failed = true;
+        return;
+    }
+    const char *separator = "";
+    for (char *save = NULL, *directive = strtok_r(copy, ";", &save); directive;
+         directive = strtok_r(NULL, ";", &save)) {
+        while (isspace((unsigned char)*directive))
+            directive++;
+        size_t length = strlen(directive);
+        while (length && isspace((unsigned char)directive[length - 1]))
+            directive[--length] = '\0';
+        if (!length)
+            continue;
+        size_t name_length = strcspn(directive, " \t");
+        append_text(policy, separator);
+        append_text(policy, directive);
+        separator = "; ";
+        if ((name_length == 10 && !strncasecmp(directive, "script-src", 10)) ||
+            (name_length == 15 &&
+             !strncasecmp(directive, "script-src-elem", 15))) {
+            has_script = true;
+            append(policy, page->script_hashes.data ? page->script_hashes.data
+                                                    : "",
+                   page->script_hashes.length);
+        } else if ((name_length == 9 &&
+                    !strncasecmp(directive, "style-src", 9)) ||
+                   (name_length == 14 &&
+                    !strncasecmp(directive, "style-src-elem", 14))) {
+            has_style = true;
+            append(policy, page->style_hashes.data ? page->style_hashes.data
+                                                   : "",
+                   page->style_hashes.length);
+        } else if (name_length == 11 &&
+                   !strncasecmp(directive, "default-src", 11)) {
+            default_sources = page->csp_policy +
+                              (directive + name_length - copy);
+            default_length = length - name_length;
+        }
+    }
+    /* Without script-src or style-src, default-src governs them: add the
+     * directive with default-src's sources plus the hashes. */
+    if (default_sources && !has_script && page->script_hashes.length) {
+        append_text(policy, "; script-src");
+        append(policy, default_sources, default_length);
+        append(policy, page->script_hashes.data, page->script_hashes.length);
+    }
+    if (default_sources && !has_style && page->style_hashes.length) {
+        append_text(policy, "; style-src");
+        append(policy, default_sources, default_length);
+        append(policy, page->style_hashes.data, page->style_hashes.length);
+    }
+    free(copy);
+}
+
+static bool build_page(struct page *page, const char *index)
+{
+    const char *p = index;
+    while (*p) {
+        const char *open = strchr(p, '<');
+        if (!open) {
+            append_text(&page->out, p);
+            break;
+        }
+        append(&page->out, p, (size_t)(open - p));
+        if (strncmp(open, "<!--", 4) == 0) {
+            const char *end = strstr(open + 4, "-->");
+            end = end ? end + 3 : open + strlen(open);
+            append(&page->out, open, (size_t)(end - open));
+            p = end;
+            continue;
+        }
+        if (strncasecmp(open, "</body", 6) == 0)
+            write_profile_element(page);
+        struct tag tag;
+        if (!read_tag(open, &tag)) {
+            free_tag(&tag);
+            append(&page->out, open, 1);
+            p = open + 1;
+            continue;
+        }
+        const char *next = tag.end;
+        if (strcmp(tag.name, "script") == 0) {
+            next = inline_script(page, &tag, open);
+        } else if (strcmp(tag.name, "link") == 0 && is_stylesheet(&tag) &&
+                   attribute(&tag, "href")) {
+            if (!inline_stylesheet(page, &tag))
+                next = NULL;
+        } else if (strcmp(tag.name, "meta") == 0 &&
+                   attribute(&tag, "http-equiv") &&
+                   strcasecmp(attribute(&tag, "http-equiv"),
+                              "content-security-policy") == 0 &&
+                   attribute(&tag, "content") && !page->csp_policy) {
+            page->csp_position = page->out.length;
+            page->csp_policy = strdup(attribute(&tag, "content"));
+        } else {
+            append(&page->out, open, (size_t)(tag.end - open));
+        }
+        free_tag(&tag);
+        if (!next)
+            return false;
+        p = next;
+    }
+    write_profile_element(page);
+    if (page->out.failed) {
+        snprintf(page->error, sizeof page->error, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+/*--- The command ----------------------------------------------------------*/
+
+static int usage_error(const char *message)
+{
+    fprintf(stderr, "lifeheap view: %s\n(see lifeheap view --help)\n",
+            message);
+    return EXIT_USAGE;
+}
+
+static bool write_output(const char *path, const struct buffer *head,
+                         const struct buffer *meta, const struct buffer *tail)
+{
+    if (strcmp(path, "-") == 0) {
+        fwrite(head->data, 1, head->length, stdout);
+        fwrite(meta->data ? meta->data : "", 1, meta->length, stdout);
+        fwrite(tail->data ? tail->data : "", 1, tail->length, stdout);
+        return fflush(stdout) == 0;
+    }
+    /* Write then rename, so a reader never sees half a report. */
+    size_t size = strlen(path) + 16;
+    char *temporary = malloc(size);
+    if (!temporary)
+        return false;
+    snprintf(temporary, size, "%s.tmp", path);
+    FILE *stream = fopen(temporary, "wb");
+    bool ok = stream != NULL;
+    if (ok) {
+        fwrite(head->data, 1, head->length, stream);
+        fwrite(meta->data ? meta->data : "", 1, meta->length, stream);
+        fwrite(tail->data ? tail->data : "", 1, tail->length, stream);
+        ok = !ferror(stream);
+        ok &= fclose(stream) == 0;
+        ok = ok && rename(temporary, path) == 0;
+        if (!ok)
+            remove(temporary);
+    }
+    free(temporary);
+    return ok;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *output = NULL;
+    int option;
+    opterr = 0;
+    while ((option = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+        switch (option) {
+        case 'o': output = optarg; break;
+        case 'h': fputs(view_usage, stdout); return EXIT_OK;
+        case ':': return usage_error("-o needs a file name");
+        default: return usage_error("unknown option");
+        }
+    }
+    if (optind + 1 != argc)
+        return usage_error(optind == argc ? "missing FILE"
+                                          : "too many arguments");
+    const char *input = argv[optind];
+    char default_output[4096];
+    if (!output) {
+        if (strcmp(input, "-") == 0)
+            return usage_error("reading standard input needs -o OUTPUT");
+        size_t length = strlen(input);
+        if (length > 5 && strcmp(input + length - 5, ".json") == 0)
+            length -= 5;
+        snprintf(default_output, sizeof default_output, "%.*s.html",
+                 (int)length, input);
+        output = default_output;
+    }
+
+    struct buffer json = {0}, index = {0}, meta = {0};
+    struct page page = {.profile_json = &json};
+    int status = EXIT_USAGE;
+    char directory[4096], error[1024], path[4200];
+    if (!read_whole_file(input, &json)) {
+        fprintf(stderr, "lifeheap: %s: %s\n", input,
+                json.failed ? "out of memory" : strerror(errno));
+        goto done;
+    }
+    struct profile *profile = profile_parse(input, json.data, json.length,
+                                            error, sizeof error);
+    if (!profile) {
+        print_error(error);
+        goto done;
+    }
+    profile_free(profile);
+    if (!find_viewer(directory, sizeof directory)) {
+        fprintf(stderr, "lifeheap view: no viewer found (looked for "
+                        "index.html in %s; set LIFEHEAP_VIEWER_DIR or build "
+                        "viewer/dist)\n",
+                directory);
+        goto done;
+    }
+    page.viewer_directory = directory;
+    snprintf(path, sizeof path, "%s/index.html", directory);
+    if (!read_whole_file(path, &index)) {
+        fprintf(stderr, "lifeheap view: cannot read %s\n", path);
+        goto done;
+    }
+    if (!build_page(&page, index.data)) {
+        fprintf(stderr, "lifeheap view: %s\n", page.error);
+        goto done;
+    }
+    struct buffer head = {page.out.data, page.csp_position, 0, false};
+    struct buffer tail = {page.out.data + page.csp_position,
+                          page.out.length - page.csp_position, 0, false};
+    if (!page.csp_policy) {
+        head.length = page.out.length;
+        tail.length = 0;
+    } else {
+        struct buffer policy = {0};
+        rewrite_policy(&page, &policy);
+        append_text(&meta, "<meta http-equiv=\"Content-Security-Policy\" "
+                           "content=\"");
+        for (size_t i = 0; policy.data && i < policy.length; i++)
+            append_text(&meta, policy.data[i] == '"' ? "&quot;"
+                                                     : (char[]){policy.data[i],
+                                                                0});
+        append_text(&meta, "\">");
+        free(policy.data);
+    }
+    if (meta.failed || !write_output(output, &head, &meta, &tail)) {
+        fprintf(stderr, "lifeheap view: cannot write %s: %s\n", output,
+                strerror(errno));
+        goto done;
+    }
+    if (strcmp(output, "-") != 0)
+        fprintf(stderr, "lifeheap view: wrote %s\n", output);
+    status = EXIT_OK;
+
+done:
+    free(json.data);
+    free(index.data);
+    free(meta.data);
+    free(page.out.data);
+    free(page.csp_policy);
+    free(page.script_hashes.data);
+    free(page.style_hashes.data);
+    return status;
+}

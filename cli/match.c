@@ -1,0 +1,225 @@
+/* Site identity across two runs (used by `lifeheap diff`).
+ *
+ * Two builds of a program move code addresses and shift line numbers, so a
+ * site is identified by its symbolised stack: for each frame, the function
+ * and the source file (the object when there is no file). Addresses and
+ * lines are ignored for identity.
+ *
+ * Several sites of one run can share that identity: two malloc calls in the
+ * same function, or one helper called from two lines of the same caller.
+ * They form a group, and groups are paired deterministically:
+ *
+ *     base group (sorted by lines)    new group (sorted by lines)
+ *       f:10 <- g:40   ---------------->  f:10 <- g:40     1. identical lines
+ *       f:12 <- g:40   ------+    +---->  f:14 <- g:40     2. the rest in line
+ *                            +----+                           order
+ *
+ * 1. sites whose line sequences are identical pair first (in order when
+ *    even those repeat);
+ * 2. the remaining sites pair in the order of their line sequences, which
+ *    survives an edit that shifts lines (it moves them all the same way);
+ * 3. what is left is a vanished site (base) or a new site (new).
+ *
+ * Sorting all sites by (identity, lines, id) puts each group together in
+ * that order, so matching two runs costs two sorts and one merge.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "match.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct keyed_site {
+    char *identity;                 /* function \x1f file-or-object \x1e ... */
+    const struct profile *profile;
+    const struct site *site;
+};
+
+/* Appends `text` to a growing buffer; false when out of memory. */
+static bool append(char **buffer, size_t *length, size_t *capacity,
+                   const char *text)
+{
+    size_t extra = strlen(text);
+    if (*length + extra + 1 > *capacity) {
+        size_t wanted = (*capacity + extra + 1) * 2;
+        char *bigger = realloc(*buffer, wanted);
+        if (!bigger)
+            return false;
+        *buffer = bigger;
+        *capacity = wanted;
+    }
+    memcpy(*buffer + *length, text, extra + 1);
+    *length += extra;
+    return true;
+}
+
+static char *site_identity(const struct profile *profile,
+                           const struct site *site)
+{
+    char *buffer = NULL;
+    size_t length = 0, capacity = 0;
+    if (!append(&buffer, &length, &capacity, ""))
+        return NULL;
+    for (size_t i = 0; i < site->stack_len; i++) {
+        const struct frame *frame = &profile->frames[site->stack[i]];
+        const char *place = frame->file     ? frame->file
+                            : frame->object ? frame->object
+                                            : "";
+        if (!append(&buffer, &length, &capacity,
+                    frame->function ? frame->function : "") ||
+            !append(&buffer, &length, &capacity, "\x1f") ||
+            !append(&buffer, &length, &capacity, place) ||
+            !append(&buffer, &length, &capacity, "\x1e")) {
+            free(buffer);
+            return NULL;
+        }
+    }
+    return buffer;
+}
+
+static int compare_lines(const struct keyed_site *a, const struct keyed_site *b)
+{
+    /* Same identity, hence the same stack length. */
+    for (size_t i = 0; i < a->site->stack_len && i < b->site->stack_len; i++) {
+        int64_t line_a = a->profile->frames[a->site->stack[i]].line;
+        int64_t line_b = b->profile->frames[b->site->stack[i]].line;
+        if (line_a != line_b)
+            return line_a < line_b ? -1 : 1;
+    }
+    return 0;
+}
+
+static int compare_keyed(const void *left, const void *right)
+{
+    const struct keyed_site *a = left, *b = right;
+    int order = strcmp(a->identity, b->identity);
+    if (order)
+        return order;
+    order = compare_lines(a, b);
+    if (order)
+        return order;
+    return a->site->id < b->site->id ? -1 : a->site->id > b->site->id;
+}
+
+static struct keyed_site *sorted_sites(const struct profile *profile)
+{
+    struct keyed_site *keyed = calloc(profile->site_count + 1, sizeof *keyed);
+    if (!keyed)
+        return NULL;
+    for (size_t i = 0; i < profile->site_count; i++) {
+        keyed[i].profile = profile;
+        keyed[i].site = &profile->sites[i];
+        keyed[i].identity = site_identity(profile, &profile->sites[i]);
+        if (!keyed[i].identity) {
+            for (size_t j = 0; j < i; j++)
+                free(keyed[j].identity);
+            free(keyed);
+            return NULL;
+        }
+    }
+    qsort(keyed, profile->site_count, sizeof *keyed, compare_keyed);
+    return keyed;
+}
+
+static void pair(struct site_matching *matching, const struct keyed_site *base,
+                 const struct keyed_site *changed)
+{
+    matching->base_to_new[base->site->id] = changed->site->id;
+    matching->new_to_base[changed->site->id] = base->site->id;
+}
+
+/* Pairs the group base[0..base_count) with changed[0..changed_count). */
+static void match_group(struct site_matching *matching,
+                        const struct keyed_site *base, size_t base_count,
+                        const struct keyed_site *changed, size_t changed_count)
+{
+    /* 1. Identical line sequences: a merge of two sorted lists. */
+    size_t i = 0, j = 0;
+    while (i < base_count && j < changed_count) {
+        int order = compare_lines(&base[i], &changed[j]);
+        if (order == 0)
+            pair(matching, &base[i++], &changed[j++]);
+        else if (order < 0)
+            i++;
+        else
+            j++;
+    }
+    /* 2. The rest, in line order. */
+    i = 0, j = 0;
+    for (;;) {
+        while (i < base_count &&
+               matching->base_to_new[base[i].site->id] != NO_MATCH)
+            i++;
+        while (j < changed_count &&
+               matching->new_to_base[changed[j].site->id] != NO_MATCH)
+            j++;
+        if (i == base_count || j == changed_count)
+            break;
+        pair(matching, &base[i++], &changed[j++]);
+    }
+}
+
+static void free_keyed(struct keyed_site *keyed, size_t count)
+{
+    if (!keyed)
+        return;
+    for (size_t i = 0; i < count; i++)
+        free(keyed[i].identity);
+    free(keyed);
+}
+
+bool match_sites(const struct profile *base, const struct profile *changed,
+                 struct site_matching *matching)
+{
+    matching->base_to_new = malloc((base->site_count + 1) * sizeof(size_t));
+    matching->new_to_base = malloc((changed->site_count + 1) * sizeof(size_t));
+    struct keyed_site *base_keyed = sorted_sites(base);
+    struct keyed_site *changed_keyed = sorted_sites(changed);
+    if (!matching->base_to_new || !matching->new_to_base || !base_keyed ||
+        !changed_keyed) {
+        free_keyed(base_keyed, base->site_count);
+        free_keyed(changed_keyed, changed->site_count);
+        site_matching_free(matching);
+        return false;
+    }
+    for (size_t i = 0; i < base->site_count; i++)
+        matching->base_to_new[i] = NO_MATCH;
+    for (size_t i = 0; i < changed->site_count; i++)
+        matching->new_to_base[i] = NO_MATCH;
+
+    size_t i = 0, j = 0;
+    while (i < base->site_count && j < changed->site_count) {
+        int order = strcmp(base_keyed[i].identity, changed_keyed[j].identity);
+        if (order < 0) {
+            i++;
+        } else if (order > 0) {
+            j++;
+        } else {
+            size_t base_end = i, changed_end = j;
+            while (base_end < base->site_count &&
+                   strcmp(base_keyed[base_end].identity,
+                          base_keyed[i].identity) == 0)
+                base_end++;
+            while (changed_end < changed->site_count &&
+                   strcmp(changed_keyed[changed_end].identity,
+                          changed_keyed[j].identity) == 0)
+                changed_end++;
+            match_group(matching, &base_keyed[i], base_end - i,
+                        &changed_keyed[j], changed_end - j);
+            i = base_end;
+            j = changed_end;
+        }
+    }
+    free_keyed(base_keyed, base->site_count);
+    free_keyed(changed_keyed, changed->site_count);
+    return true;
+}
+
+void site_matching_free(struct site_matching *matching)
+{
+    free(matching->base_to_new);
+    free(matching->new_to_base);
+    matching->base_to_new = matching->new_to_base = NULL;
+}

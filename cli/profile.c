@@ -1,0 +1,709 @@
+/* Loading a lifeheap profile (docs/format.md) into the model of profile.h.
+ *
+ * Validation failures longjmp back to profile_parse(), so each field read is
+ * one line and the error message names the exact field
+ * ("sites[12].stack[3]: frame index 99 out of range (12 frames)").
+ * Everything the model holds is copied out of the json-c tree, which is
+ * released before returning: on a 100 MB profile the tree is several times
+ * the size of the model.
+ *
+ * Fields from the later issues (access, growth, findings, timeline) may be
+ * absent or null; every field of the foundation (issue 2) is required.
+ * Unknown fields are ignored, as the format requires.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "profile.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct loader {
+    jmp_buf on_error;
+    char *error;
+    size_t error_size;
+    const char *name;
+    struct profile *profile;
+    char path[256];   /* JSON path of the object being read, for messages */
+};
+
+static void fail(struct loader *loader, const char *format, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+
+static void fail(struct loader *loader, const char *format, ...)
+{
+    char reason[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(reason, sizeof reason, format, args);
+    va_end(args);
+    snprintf(loader->error, loader->error_size, "lifeheap: %s: %s",
+             loader->name, reason);
+    longjmp(loader->on_error, 1);
+}
+
+static void *checked_calloc(struct loader *loader, size_t count, size_t size)
+{
+    void *memory = calloc(count ? count : 1, size);
+    if (!memory)
+        fail(loader, "out of memory");
+    return memory;
+}
+
+static char *checked_strdup(struct loader *loader, const char *text)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        fail(loader, "out of memory");
+    return copy;
+}
+
+/*--- Typed field access -------------------------------------------------*/
+
+static const char *type_name(json_object *value)
+{
+    switch (json_object_get_type(value)) {
+    case json_type_null: return "null";
+    case json_type_boolean: return "a boolean";
+    case json_type_double: return "a number with a fraction";
+    case json_type_int: return "an integer";
+    case json_type_object: return "an object";
+    case json_type_array: return "an array";
+    case json_type_string: return "a string";
+    }
+    return "an unknown type";
+}
+
+/* The member `key` of `object`, or NULL when absent or null (json-c
+ * represents JSON null as a NULL object). */
+static json_object *member(json_object *object, const char *key)
+{
+    json_object *value = NULL;
+    if (!json_object_object_get_ex(object, key, &value))
+        return NULL;
+    return value;
+}
+
+/* Whether `object` has the member `key`, null included. */
+static bool present(json_object *object, const char *key)
+{
+    return json_object_object_get_ex(object, key, NULL);
+}
+
+static json_object *require(struct loader *loader, json_object *object,
+                            const char *key, enum json_type type,
+                            const char *type_wanted)
+{
+    json_object *value = member(object, key);
+    if (!present(object, key))
+        fail(loader, "%s%s: missing", loader->path, key);
+    if (!json_object_is_type(value, type))
+        fail(loader, "%s%s: expected %s, found %s", loader->path, key,
+             type_wanted, type_name(value));
+    return value;
+}
+
+static json_object *require_object(struct loader *loader, json_object *object,
+                                   const char *key)
+{
+    return require(loader, object, key, json_type_object, "an object");
+}
+
+static json_object *require_array(struct loader *loader, json_object *object,
+                                  const char *key)
+{
+    return require(loader, object, key, json_type_array, "an array");
+}
+
+static uint64_t integer_value(struct loader *loader, json_object *value,
+                              const char *key)
+{
+    if (!json_object_is_type(value, json_type_int))
+        fail(loader, "%s%s: expected an integer, found %s", loader->path, key,
+             type_name(value));
+    if (json_object_get_int64(value) < 0)
+        fail(loader, "%s%s: negative value %lld", loader->path, key,
+             (long long)json_object_get_int64(value));
+    uint64_t number = json_object_get_uint64(value);
+    if (number > PROFILE_MAX_INTEGER)
+        fail(loader, "%s%s: value out of range (more than 2^53 - 1)",
+             loader->path, key);
+    return number;
+}
+
+static uint64_t require_count(struct loader *loader, json_object *object,
+                              const char *key)
+{
+    if (!present(object, key))
+        fail(loader, "%s%s: missing", loader->path, key);
+    return integer_value(loader, member(object, key), key);
+}
+
+static double require_number(struct loader *loader, json_object *object,
+                             const char *key)
+{
+    json_object *value = member(object, key);
+    if (!present(object, key))
+        fail(loader, "%s%s: missing", loader->path, key);
+    if (!json_object_is_type(value, json_type_int) &&
+        !json_object_is_type(value, json_type_double))
+        fail(loader, "%s%s: expected a number, found %s", loader->path, key,
+             type_name(value));
+    return json_object_get_double(value);
+}
+
+static char *require_string(struct loader *loader, json_object *object,
+                            const char *key)
+{
+    json_object *value = require(loader, object, key, json_type_string,
+                                 "a string");
+    return checked_strdup(loader, json_object_get_string(value));
+}
+
+/* A string field that may be null (unknown). */
+static char *optional_string(struct loader *loader, json_object *object,
+                             const char *key)
+{
+    if (!present(object, key))
+        fail(loader, "%s%s: missing", loader->path, key);
+    json_object *value = member(object, key);
+    if (json_object_is_type(value, json_type_null))
+        return NULL;
+    if (!json_object_is_type(value, json_type_string))
+        fail(loader, "%s%s: expected a string or null, found %s", loader->path,
+             key, type_name(value));
+    return checked_strdup(loader, json_object_get_string(value));
+}
+
+static bool require_bool(struct loader *loader, json_object *object,
+                         const char *key)
+{
+    json_object *value = require(loader, object, key, json_type_boolean,
+                                 "a boolean");
+    return json_object_get_boolean(value);
+}
+
+/* Sets loader->path to a printf-formatted prefix such as "sites[3].". */
+static void set_path(struct loader *loader, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void set_path(struct loader *loader, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(loader->path, sizeof loader->path, format, args);
+    va_end(args);
+}
+
+/*--- Sections -------------------------------------------------------------*/
+
+static void read_header(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    json_object *format = member(root, "format");
+    if (!format || !json_object_is_type(format, json_type_string) ||
+        strcmp(json_object_get_string(format), "lifeheap-profile") != 0)
+        fail(loader, "not a lifeheap profile (\"format\" is not "
+                     "\"lifeheap-profile\")");
+    json_object *version = member(root, "format_version");
+    if (!version || !json_object_is_type(version, json_type_int))
+        fail(loader, "format_version: missing or not an integer");
+    profile->format_version = json_object_get_int64(version);
+    if (profile->format_version != PROFILE_FORMAT_VERSION)
+        fail(loader, "format_version %lld is not supported (this lifeheap "
+                     "reads version %d)",
+             (long long)profile->format_version, PROFILE_FORMAT_VERSION);
+
+    json_object *tool = require_object(loader, root, "tool");
+    set_path(loader, "tool.");
+    profile->tool_version = require_string(loader, tool, "version");
+    profile->valgrind_version = require_string(loader, tool,
+                                               "valgrind_version");
+}
+
+static void read_run(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    set_path(loader, "%s", "");
+    json_object *run = require_object(loader, root, "run");
+    set_path(loader, "run.");
+    json_object *command = require_array(loader, run, "command");
+    size_t command_len = json_object_array_length(command);
+    /* Counts are set after their array exists, so profile_free() can run
+     * at any point of a failed load. */
+    profile->command = checked_calloc(loader, command_len,
+                                      sizeof *profile->command);
+    profile->command_len = command_len;
+    for (size_t i = 0; i < profile->command_len; i++) {
+        json_object *argument = json_object_array_get_idx(command, i);
+        if (!json_object_is_type(argument, json_type_string))
+            fail(loader, "run.command[%zu]: expected a string, found %s", i,
+                 type_name(argument));
+        profile->command[i] = checked_strdup(loader,
+                                             json_object_get_string(argument));
+    }
+    profile->executable = require_string(loader, run, "executable");
+    profile->pid = (int64_t)require_count(loader, run, "pid");
+    profile->duration = require_count(loader, run, "duration");
+    profile->threads = require_count(loader, run, "threads");
+    profile->complete = require_bool(loader, run, "complete");
+
+    json_object *exit = require_object(loader, run, "exit");
+    set_path(loader, "run.exit.");
+    char *status = require_string(loader, exit, "status");
+    if (strcmp(status, "exited") == 0) {
+        profile->exit_status = EXIT_STATUS_EXITED;
+        profile->exit_code = (int64_t)require_count(loader, exit, "code");
+    } else if (strcmp(status, "signal") == 0) {
+        profile->exit_status = EXIT_STATUS_SIGNAL;
+        profile->exit_code = (int64_t)require_count(loader, exit, "signal");
+        profile->exit_signal_name = require_string(loader, exit,
+                                                   "signal_name");
+    } else if (strcmp(status, "running") == 0) {
+        profile->exit_status = EXIT_STATUS_RUNNING;
+    } else {
+        free(status);
+        fail(loader, "run.exit.status: unknown value (expected exited, "
+                     "signal or running)");
+    }
+    free(status);
+}
+
+static void read_totals(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    set_path(loader, "%s", "");
+    json_object *totals = require_object(loader, root, "totals");
+    set_path(loader, "totals.");
+    profile->total_blocks = require_count(loader, totals, "blocks");
+    profile->total_bytes = require_count(loader, totals, "bytes");
+    profile->total_frees = require_count(loader, totals, "frees");
+    profile->total_reallocs = require_count(loader, totals, "reallocs");
+    profile->total_realloc_requested_bytes =
+        require_count(loader, totals, "realloc_requested_bytes");
+    profile->total_realloc_bytes_copied =
+        require_count(loader, totals, "realloc_bytes_copied");
+    profile->total_bytes_read = require_count(loader, totals, "bytes_read");
+    profile->total_bytes_written =
+        require_count(loader, totals, "bytes_written");
+    if (member(totals, "realloc_growth_bytes")) {
+        profile->has_total_realloc_growth = true;
+        profile->total_realloc_growth_bytes =
+            require_count(loader, totals, "realloc_growth_bytes");
+    }
+
+    set_path(loader, "%s", "");
+    json_object *peak = require_object(loader, root, "peak");
+    set_path(loader, "peak.");
+    profile->peak_bytes = require_count(loader, peak, "bytes");
+    profile->peak_blocks = require_count(loader, peak, "blocks");
+    profile->peak_time = require_count(loader, peak, "time");
+
+    set_path(loader, "%s", "");
+    json_object *at_exit = require_object(loader, root, "at_exit");
+    set_path(loader, "at_exit.");
+    profile->exit_bytes = require_count(loader, at_exit, "bytes");
+    profile->exit_blocks = require_count(loader, at_exit, "blocks");
+}
+
+static void read_frames(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    set_path(loader, "%s", "");
+    json_object *frames = require_array(loader, root, "frames");
+    size_t frame_count = json_object_array_length(frames);
+    profile->frames = checked_calloc(loader, frame_count,
+                                     sizeof *profile->frames);
+    profile->frame_count = frame_count;
+    for (size_t i = 0; i < profile->frame_count; i++) {
+        json_object *value = json_object_array_get_idx(frames, i);
+        struct frame *frame = &profile->frames[i];
+        set_path(loader, "frames[%zu]", i);
+        if (!json_object_is_type(value, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(value));
+        set_path(loader, "frames[%zu].", i);
+        frame->function = optional_string(loader, value, "function");
+        frame->file = optional_string(loader, value, "file");
+        frame->directory = member(value, "directory")
+                               ? optional_string(loader, value, "directory")
+                               : NULL;
+        frame->object = optional_string(loader, value, "object");
+        frame->address = require_string(loader, value, "address");
+        if (!present(value, "line"))
+            fail(loader, "%sline: missing", loader->path);
+        json_object *line = member(value, "line");
+        frame->line = json_object_is_type(line, json_type_null)
+                          ? -1
+                          : (int64_t)integer_value(loader, line, "line");
+        frame->inlined = require_bool(loader, value, "inlined");
+    }
+}
+
+static void read_access(struct loader *loader, json_object *site_object,
+                        struct site *site, size_t index)
+{
+    json_object *access = member(site_object, "access");
+    if (!access || json_object_is_type(access, json_type_null))
+        return;
+    set_path(loader, "sites[%zu].access", index);
+    if (!json_object_is_type(access, json_type_object))
+        fail(loader, "%s: expected an object or null, found %s", loader->path,
+             type_name(access));
+    set_path(loader, "sites[%zu].access.", index);
+    struct site_access *a = &site->access;
+    site->has_access = true;
+    a->bytes_read = require_count(loader, access, "bytes_read");
+    a->bytes_written = require_count(loader, access, "bytes_written");
+    a->measured_bytes = require_count(loader, access, "measured_bytes");
+    a->never_read_bytes = require_count(loader, access, "never_read_bytes");
+    a->never_written_bytes = require_count(loader, access,
+                                           "never_written_bytes");
+    a->never_accessed_bytes = require_count(loader, access,
+                                            "never_accessed_bytes");
+    a->written_never_read_bytes = require_count(loader, access,
+                                                "written_never_read_bytes");
+    a->unused_capacity_bytes = require_count(loader, access,
+                                             "unused_capacity_bytes");
+    a->idle_before_free = require_count(loader, access, "idle_before_free");
+    a->first_access_delay = require_count(loader, access,
+                                          "first_access_delay");
+    json_object *at_peak = require_object(loader, access, "at_peak");
+    set_path(loader, "sites[%zu].access.at_peak.", index);
+    a->at_peak_bytes = require_count(loader, at_peak, "bytes");
+    a->at_peak_never_read_bytes = require_count(loader, at_peak,
+                                                "never_read_bytes");
+    a->at_peak_never_written_bytes = require_count(loader, at_peak,
+                                                   "never_written_bytes");
+    a->at_peak_never_accessed_bytes = require_count(loader, at_peak,
+                                                    "never_accessed_bytes");
+    a->at_peak_unused_capacity_bytes = require_count(loader, at_peak,
+                                                     "unused_capacity_bytes");
+}
+
+static void read_growth(struct loader *loader, json_object *site_object,
+                        struct site *site, size_t index)
+{
+    json_object *growth = member(site_object, "growth");
+    if (!growth || json_object_is_type(growth, json_type_null))
+        return;
+    set_path(loader, "sites[%zu].growth", index);
+    if (!json_object_is_type(growth, json_type_object))
+        fail(loader, "%s: expected an object or null, found %s", loader->path,
+             type_name(growth));
+    set_path(loader, "sites[%zu].growth.", index);
+    site->has_growth = true;
+    site->growth.rising_fraction = require_number(loader, growth,
+                                                  "rising_fraction");
+    site->growth.slope_bytes_per_million_instructions =
+        require_number(loader, growth, "slope_bytes_per_million_instructions");
+    site->growth.end_to_max_ratio = require_number(loader, growth,
+                                                   "end_to_max_ratio");
+}
+
+static void read_site(struct loader *loader, json_object *value,
+                      struct site *site, size_t index)
+{
+    struct profile *profile = loader->profile;
+    set_path(loader, "sites[%zu]", index);
+    if (!json_object_is_type(value, json_type_object))
+        fail(loader, "%s: expected an object, found %s", loader->path,
+             type_name(value));
+    set_path(loader, "sites[%zu].", index);
+    site->id = require_count(loader, value, "id");
+    if (site->id != index)
+        fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
+             index, site->id);
+
+    json_object *stack = require_array(loader, value, "stack");
+    size_t stack_len = json_object_array_length(stack);
+    site->stack = checked_calloc(loader, stack_len, sizeof *site->stack);
+    site->stack_len = stack_len;
+    for (size_t i = 0; i < site->stack_len; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "stack[%zu]", i);
+        uint64_t frame = integer_value(loader,
+                                       json_object_array_get_idx(stack, i),
+                                       key);
+        if (frame >= profile->frame_count)
+            fail(loader, "sites[%zu].stack[%zu]: frame index %llu out of "
+                         "range (%zu frames)",
+                 index, i, (unsigned long long)frame, profile->frame_count);
+        site->stack[i] = frame;
+    }
+    site->name_frame = require_count(loader, value, "name_frame");
+    if (site->stack_len ? site->name_frame >= site->stack_len
+                        : site->name_frame != 0)
+        fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
+                     "(%zu frames)",
+             index, site->name_frame, site->stack_len);
+
+    site->total_blocks = require_count(loader, value, "total_blocks");
+    site->total_bytes = require_count(loader, value, "total_bytes");
+    site->bytes_at_peak = require_count(loader, value, "bytes_at_peak");
+    site->blocks_at_peak = require_count(loader, value, "blocks_at_peak");
+    site->max_bytes = require_count(loader, value, "max_bytes");
+    site->max_blocks = require_count(loader, value, "max_blocks");
+    site->max_time = require_count(loader, value, "max_time");
+    site->bytes_at_exit = require_count(loader, value, "bytes_at_exit");
+    site->blocks_at_exit = require_count(loader, value, "blocks_at_exit");
+    site->freed_blocks = require_count(loader, value, "freed_blocks");
+    site->reallocs = require_count(loader, value, "reallocs");
+    site->realloc_requested_bytes =
+        require_count(loader, value, "realloc_requested_bytes");
+    site->realloc_bytes_copied = require_count(loader, value,
+                                               "realloc_bytes_copied");
+    if (member(value, "realloc_growth_bytes")) {
+        site->has_realloc_growth = true;
+        site->realloc_growth_bytes = require_count(loader, value,
+                                                   "realloc_growth_bytes");
+    }
+    site->first_alloc_time = require_count(loader, value, "first_alloc_time");
+    site->last_alloc_time = require_count(loader, value, "last_alloc_time");
+    site->allocating_threads = require_count(loader, value,
+                                             "allocating_threads");
+    site->cross_thread_frees = require_count(loader, value,
+                                             "cross_thread_frees");
+
+    json_object *lifetime = require_object(loader, value, "lifetime");
+    set_path(loader, "sites[%zu].lifetime.", index);
+    site->lifetime_sum = require_count(loader, lifetime, "sum");
+    site->lifetime_min = require_count(loader, lifetime, "min");
+    site->lifetime_max = require_count(loader, lifetime, "max");
+
+    read_access(loader, value, site, index);
+    read_growth(loader, value, site, index);
+}
+
+static void read_sites(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    set_path(loader, "%s", "");
+    json_object *sites = require_array(loader, root, "sites");
+    size_t site_count = json_object_array_length(sites);
+    profile->sites = checked_calloc(loader, site_count,
+                                    sizeof *profile->sites);
+    profile->site_count = site_count;
+    for (size_t i = 0; i < profile->site_count; i++)
+        read_site(loader, json_object_array_get_idx(sites, i),
+                  &profile->sites[i], i);
+}
+
+static void read_findings(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    json_object *findings = member(root, "findings");
+    if (!findings || json_object_is_type(findings, json_type_null))
+        return;
+    set_path(loader, "%s", "");
+    findings = require_array(loader, root, "findings");
+    size_t finding_count = json_object_array_length(findings);
+    profile->findings = checked_calloc(loader, finding_count,
+                                       sizeof *profile->findings);
+    profile->finding_count = finding_count;
+    for (size_t i = 0; i < profile->finding_count; i++) {
+        json_object *value = json_object_array_get_idx(findings, i);
+        struct finding *finding = &profile->findings[i];
+        set_path(loader, "findings[%zu]", i);
+        if (!json_object_is_type(value, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(value));
+        set_path(loader, "findings[%zu].", i);
+        finding->kind = require_string(loader, value, "kind");
+        finding->severity = require_string(loader, value, "severity");
+        finding->summary = require_string(loader, value, "summary");
+        uint64_t site = require_count(loader, value, "site");
+        if (site >= profile->site_count)
+            fail(loader, "findings[%zu].site: site %llu does not exist (%zu "
+                         "sites)",
+                 i, (unsigned long long)site, profile->site_count);
+        finding->site = site;
+    }
+}
+
+/*--- Parsing --------------------------------------------------------------*/
+
+static json_object *parse_json(struct loader *loader, const char *data,
+                               size_t size)
+{
+    if (size == 0)
+        fail(loader, "empty file");
+    json_tokener *tokener = json_tokener_new_ex(64);
+    if (!tokener)
+        fail(loader, "out of memory");
+    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
+                                        JSON_TOKENER_VALIDATE_UTF8);
+    json_object *root = NULL;
+    size_t offset = 0;
+    enum json_tokener_error status = json_tokener_continue;
+    /* json-c takes an int length: feed large files in chunks. */
+    while (offset < size) {
+        size_t chunk = size - offset;
+        if (chunk > (1u << 30))
+            chunk = 1u << 30;
+        root = json_tokener_parse_ex(tokener, data + offset, (int)chunk);
+        status = json_tokener_get_error(tokener);
+        if (status != json_tokener_continue) {
+            offset += json_tokener_get_parse_end(tokener);
+            break;
+        }
+        offset += chunk;
+    }
+    if (status == json_tokener_continue) {
+        json_tokener_free(tokener);
+        fail(loader, "truncated JSON (the document ends after %zu bytes)",
+             size);
+    }
+    if (status != json_tokener_success) {
+        size_t where = offset;
+        json_tokener_free(tokener);
+        fail(loader, "invalid JSON near byte %zu: %s", where,
+             json_tokener_error_desc(status));
+    }
+    json_tokener_free(tokener);
+    for (; offset < size; offset++) {
+        char c = data[offset];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            json_object_put(root);
+            fail(loader, "invalid JSON: unexpected data after the document "
+                         "at byte %zu",
+                 offset);
+        }
+    }
+    return root;
+}
+
+struct profile *profile_parse(const char *name, const char *data, size_t size,
+                              char *error, size_t error_size)
+{
+    /* volatile: these change between setjmp and a possible longjmp. */
+    struct loader loader = {.error = error, .error_size = error_size,
+                            .name = name};
+    json_object *volatile root = NULL;
+    struct profile *volatile profile = calloc(1, sizeof *profile);
+    if (!profile) {
+        snprintf(error, error_size, "lifeheap: %s: out of memory", name);
+        return NULL;
+    }
+    loader.profile = profile;
+    if (setjmp(loader.on_error)) {
+        if (root)
+            json_object_put(root);
+        profile_free(profile);
+        return NULL;
+    }
+    profile->path = checked_strdup(&loader, name);
+    root = parse_json(&loader, data, size);
+    if (!json_object_is_type(root, json_type_object))
+        fail(&loader, "not a lifeheap profile (the document is %s, not an "
+                      "object)",
+             type_name(root));
+    read_header(&loader, root);
+    read_run(&loader, root);
+    read_totals(&loader, root);
+    read_frames(&loader, root);
+    read_sites(&loader, root);
+    read_findings(&loader, root);
+    json_object_put(root);
+    return profile;
+}
+
+static char *read_stream(FILE *stream, size_t *size)
+{
+    size_t capacity = 1 << 16, length = 0;
+    char *data = malloc(capacity);
+    while (data) {
+        if (length == capacity) {
+            char *bigger = realloc(data, capacity * 2);
+            if (!bigger) {
+                free(data);
+                return NULL;
+            }
+            data = bigger;
+            capacity *= 2;
+        }
+        size_t got = fread(data + length, 1, capacity - length, stream);
+        length += got;
+        if (got == 0)
+            break;
+    }
+    *size = length;
+    return data;
+}
+
+struct profile *profile_load(const char *path, char *error, size_t error_size)
+{
+    FILE *stream = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!stream) {
+        snprintf(error, error_size, "lifeheap: %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat info;
+    if (fstat(fileno(stream), &info) == 0 && S_ISDIR(info.st_mode)) {
+        fclose(stream);
+        snprintf(error, error_size, "lifeheap: %s: is a directory", path);
+        return NULL;
+    }
+    size_t size = 0;
+    char *data = read_stream(stream, &size);
+    bool read_failed = ferror(stream);
+    if (stream != stdin)
+        fclose(stream);
+    if (!data || read_failed) {
+        free(data);
+        snprintf(error, error_size, "lifeheap: %s: %s", path,
+                 data ? "read error" : "out of memory");
+        return NULL;
+    }
+    struct profile *profile = profile_parse(path, data, size, error,
+                                            error_size);
+    free(data);
+    return profile;
+}
+
+void profile_free(struct profile *profile)
+{
+    if (!profile)
+        return;
+    free(profile->path);
+    free(profile->tool_version);
+    free(profile->valgrind_version);
+    for (size_t i = 0; i < profile->command_len; i++)
+        free(profile->command[i]);
+    free(profile->command);
+    free(profile->executable);
+    free(profile->exit_signal_name);
+    for (size_t i = 0; i < profile->frame_count; i++) {
+        struct frame *frame = &profile->frames[i];
+        free(frame->function);
+        free(frame->file);
+        free(frame->directory);
+        free(frame->object);
+        free(frame->address);
+    }
+    free(profile->frames);
+    for (size_t i = 0; i < profile->site_count; i++)
+        free(profile->sites[i].stack);
+    free(profile->sites);
+    for (size_t i = 0; i < profile->finding_count; i++) {
+        free(profile->findings[i].kind);
+        free(profile->findings[i].severity);
+        free(profile->findings[i].summary);
+    }
+    free(profile->findings);
+    free(profile);
+}
+
+const struct frame *site_name_frame(const struct profile *profile,
+                                    const struct site *site)
+{
+    if (site->stack_len == 0)
+        return NULL;
+    return &profile->frames[site->stack[site->name_frame]];
+}

@@ -1,0 +1,139 @@
+/* The in-memory profile model every subcommand uses.
+ *
+ * profile_load() reads a lifeheap profile (docs/format.md) with json-c,
+ * validates it and copies what the CLI needs into these plain structs, then
+ * drops the json-c tree: commands never touch JSON directly, and a profile
+ * that loads is one the commands can trust (indices in range, counts
+ * non-negative and at most 2^53 - 1, strings valid UTF-8).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef LIFEHEAP_PROFILE_H
+#define LIFEHEAP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The only format_version this reader knows. */
+#define PROFILE_FORMAT_VERSION 1
+
+/* Largest integer a profile may hold: beyond 2^53 JSON readers in
+ * JavaScript (the viewer) lose precision, and every sum the CLI makes over
+ * 100k sites still fits in 64 bits. */
+#define PROFILE_MAX_INTEGER 9007199254740991ULL
+
+struct frame {
+    char *function;   /* NULL when unknown */
+    char *file;       /* NULL when unknown */
+    char *directory;  /* NULL when unknown */
+    char *object;     /* NULL when unknown */
+    char *address;    /* never NULL */
+    int64_t line;     /* -1 when unknown */
+    bool inlined;
+};
+
+struct site_access {
+    uint64_t bytes_read, bytes_written;
+    uint64_t measured_bytes;
+    uint64_t never_read_bytes, never_written_bytes, never_accessed_bytes;
+    uint64_t written_never_read_bytes;
+    uint64_t unused_capacity_bytes;
+    uint64_t idle_before_free, first_access_delay;
+    /* Figures restricted to the blocks live at the global peak. */
+    uint64_t at_peak_bytes, at_peak_never_read_bytes;
+    uint64_t at_peak_never_written_bytes, at_peak_never_accessed_bytes;
+    uint64_t at_peak_unused_capacity_bytes;
+};
+
+struct site_growth {
+    double rising_fraction;
+    double slope_bytes_per_million_instructions;
+    double end_to_max_ratio;
+};
+
+struct site {
+    size_t id;
+    size_t *stack;        /* indices into profile.frames, innermost first */
+    size_t stack_len;
+    size_t name_frame;    /* index into stack; 0 when the stack is empty */
+    uint64_t total_blocks, total_bytes;
+    uint64_t bytes_at_peak, blocks_at_peak;
+    uint64_t max_bytes, max_blocks, max_time;
+    uint64_t bytes_at_exit, blocks_at_exit;
+    uint64_t freed_blocks;
+    uint64_t lifetime_sum, lifetime_min, lifetime_max;
+    uint64_t reallocs, realloc_requested_bytes, realloc_bytes_copied;
+    /* Sum of the growth of the site's reallocs that made a block larger.
+     * Not in format version 1 yet (see docs/cli.md); needed to export
+     * DHAT's byte totals exactly for sites that realloc. */
+    bool has_realloc_growth;
+    uint64_t realloc_growth_bytes;
+    uint64_t first_alloc_time, last_alloc_time;
+    uint64_t allocating_threads, cross_thread_frees;
+    bool has_access;      /* false when the profile has no access data */
+    struct site_access access;
+    bool has_growth;      /* growth is null for non-significant sites */
+    struct site_growth growth;
+};
+
+struct finding {
+    char *kind;
+    size_t site;
+    char *severity;
+    char *summary;
+};
+
+enum exit_status { EXIT_STATUS_EXITED, EXIT_STATUS_SIGNAL, EXIT_STATUS_RUNNING };
+
+struct profile {
+    char *path;                 /* as given to profile_load */
+    int64_t format_version;
+    char *tool_version;
+    char *valgrind_version;
+    char **command;             /* argv of the client */
+    size_t command_len;
+    char *executable;
+    int64_t pid;
+    uint64_t duration;
+    uint64_t threads;
+    enum exit_status exit_status;
+    int64_t exit_code;          /* code or signal number */
+    char *exit_signal_name;     /* NULL unless EXIT_STATUS_SIGNAL */
+    bool complete;
+
+    uint64_t total_blocks, total_bytes, total_frees;
+    uint64_t total_reallocs, total_realloc_requested_bytes;
+    uint64_t total_realloc_bytes_copied;
+    uint64_t total_bytes_read, total_bytes_written;
+    bool has_total_realloc_growth;
+    uint64_t total_realloc_growth_bytes;
+
+    uint64_t peak_bytes, peak_blocks, peak_time;
+    uint64_t exit_bytes, exit_blocks;
+
+    struct frame *frames;
+    size_t frame_count;
+    struct site *sites;
+    size_t site_count;
+    struct finding *findings;
+    size_t finding_count;
+};
+
+/* Loads and validates the profile at `path` ("-" reads standard input).
+ * Returns NULL after writing one line "lifeheap: PATH: reason" to
+ * `error` (a buffer of `error_size` bytes). */
+struct profile *profile_load(const char *path, char *error, size_t error_size);
+
+/* Same, from a buffer in memory (used by the fuzz target). `name` is used
+ * in error messages. */
+struct profile *profile_parse(const char *name, const char *data, size_t size,
+                              char *error, size_t error_size);
+
+void profile_free(struct profile *profile);
+
+/* The frame that names a site (its name_frame), or NULL for an empty stack. */
+const struct frame *site_name_frame(const struct profile *profile,
+                                    const struct site *site);
+
+#endif

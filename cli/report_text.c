@@ -1,0 +1,183 @@
+/* `lifeheap report --format text`: the run in a few lines, the top sites in
+ * a table with every metric, their stacks, and the findings.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "report_output.h"
+#include "util.h"
+
+struct column {
+    const char *metric;
+    const char *heading;
+};
+
+/* Every per-site metric a reader compares across sites. */
+static const struct column columns[] = {
+    {"peak_bytes", "at peak"},
+    {"max_bytes", "max"},
+    {"end_bytes", "at exit"},
+    {"total_bytes", "total"},
+    {"total_blocks", "blocks"},
+    {"avg_lifetime", "avg life"},
+    {"max_lifetime", "max life"},
+    {"bytes_read", "read"},
+    {"bytes_written", "written"},
+    {"never_read_bytes", "never read"},
+    {"unused_capacity_bytes", "unused cap"},
+    {"reallocs", "reallocs"},
+    {"realloc_bytes_copied", "copied"},
+    {"cross_thread_frees", "x-thread"},
+};
+enum { COLUMN_COUNT = sizeof columns / sizeof columns[0], COLUMN_WIDTH = 10 };
+
+static void print_exit(FILE *out, const struct profile *profile)
+{
+    switch (profile->exit_status) {
+    case EXIT_STATUS_EXITED:
+        fprintf(out, "exited with code %lld", (long long)profile->exit_code);
+        break;
+    case EXIT_STATUS_SIGNAL:
+        fprintf(out, "killed by ");
+        print_text(out, profile->exit_signal_name);
+        fprintf(out, " (signal %lld)", (long long)profile->exit_code);
+        break;
+    case EXIT_STATUS_RUNNING:
+        fprintf(out, "still running (partial profile)");
+        break;
+    }
+}
+
+static void print_header(FILE *out, const struct profile *profile,
+                         const struct metric *sort, size_t shown)
+{
+    char a[32], b[32], c[32];
+    fprintf(out, "command   ");
+    for (size_t i = 0; i < profile->command_len; i++) {
+        fputc(' ', out);
+        print_text(out, profile->command[i]);
+    }
+    fprintf(out, "\nexit       ");
+    print_exit(out, profile);
+    fprintf(out, "\nduration   %llu instructions, %llu thread%s\n",
+            (unsigned long long)profile->duration,
+            (unsigned long long)profile->threads,
+            profile->threads == 1 ? "" : "s");
+    format_size((double)profile->peak_bytes, a, sizeof a);
+    format_percent((double)profile->peak_time, (double)profile->duration, b,
+                   sizeof b);
+    fprintf(out, "peak       %s in %llu blocks at %s of the run\n", a,
+            (unsigned long long)profile->peak_blocks, b);
+    format_size((double)profile->exit_bytes, a, sizeof a);
+    fprintf(out, "at exit    %s in %llu blocks\n", a,
+            (unsigned long long)profile->exit_blocks);
+    format_size((double)profile->total_bytes, a, sizeof a);
+    format_size((double)profile->total_realloc_bytes_copied, b, sizeof b);
+    fprintf(out, "totals     %s in %llu blocks, %llu frees, %llu reallocs "
+                 "(%s copied)\n",
+            a, (unsigned long long)profile->total_blocks,
+            (unsigned long long)profile->total_frees,
+            (unsigned long long)profile->total_reallocs, b);
+    format_size((double)profile->total_bytes_read, a, sizeof a);
+    format_size((double)profile->total_bytes_written, c, sizeof c);
+    fprintf(out, "access     %s read, %s written\n", a, c);
+    fprintf(out, "sites      %zu (top %zu by %s)\n", profile->site_count, shown,
+            sort->name);
+    fprintf(out, "findings   %zu\n", profile->finding_count);
+}
+
+static void print_table(FILE *out, const struct profile *profile,
+                        const size_t *order, size_t count)
+{
+    const struct metric *column_metrics[COLUMN_COUNT];
+    for (size_t c = 0; c < COLUMN_COUNT; c++)
+        column_metrics[c] = metric_find(columns[c].metric);
+
+    fprintf(out, "%6s", "site");
+    for (size_t c = 0; c < COLUMN_COUNT; c++) {
+        fprintf(out, " %*s", COLUMN_WIDTH, columns[c].heading);
+        if (c == 0)
+            fprintf(out, " %6s", "%peak");
+    }
+    fprintf(out, "  name\n");
+
+    for (size_t row = 0; row < count; row++) {
+        const struct site *site = &profile->sites[order[row]];
+        fprintf(out, "%6zu", site->id);
+        for (size_t c = 0; c < COLUMN_COUNT; c++) {
+            char cell[32];
+            double value = 0;
+            bool available =
+                column_metrics[c]->site_value(profile, site, &value);
+            format_metric(column_metrics[c], available, value, cell,
+                          sizeof cell);
+            fprintf(out, " %*s", COLUMN_WIDTH, cell);
+            if (c == 0) {
+                format_percent(value, (double)profile->peak_bytes, cell,
+                               sizeof cell);
+                fprintf(out, " %6s", cell);
+            }
+        }
+        char name[1024];
+        format_site_name(profile, site, name, sizeof name);
+        fprintf(out, "  ");
+        print_text(out, name);
+        fputc('\n', out);
+    }
+}
+
+static void print_stacks(FILE *out, const struct profile *profile,
+                         const size_t *order, size_t count)
+{
+    for (size_t row = 0; row < count; row++) {
+        const struct site *site = &profile->sites[order[row]];
+        fprintf(out, "\nsite %zu:\n", site->id);
+        if (site->stack_len == 0)
+            fprintf(out, "  [no stack]\n");
+        for (size_t i = 0; i < site->stack_len; i++) {
+            char text[1024];
+            const struct frame *frame = &profile->frames[site->stack[i]];
+            format_frame(frame, text, sizeof text);
+            fprintf(out, "  %s ", i == 0 ? "at" : "by");
+            print_text(out, text);
+            if (frame->inlined)
+                fprintf(out, " [inlined]");
+            fputc('\n', out);
+        }
+    }
+}
+
+static void print_findings(FILE *out, const struct profile *profile)
+{
+    if (profile->finding_count == 0) {
+        fprintf(out, "\nno findings\n");
+        return;
+    }
+    fprintf(out, "\nfindings:\n");
+    for (size_t i = 0; i < profile->finding_count; i++) {
+        const struct finding *finding = &profile->findings[i];
+        char name[1024];
+        format_site_name(profile, &profile->sites[finding->site], name,
+                         sizeof name);
+        fprintf(out, "  [");
+        print_text(out, finding->severity);
+        fprintf(out, "] ");
+        print_text(out, finding->kind);
+        fprintf(out, " at site %zu, ", finding->site);
+        print_text(out, name);
+        fprintf(out, "\n    ");
+        print_text(out, finding->summary);
+        fputc('\n', out);
+    }
+}
+
+void report_text(FILE *out, const struct profile *profile,
+                 const struct metric *sort, const size_t *order, size_t count)
+{
+    print_header(out, profile, sort, count);
+    fputc('\n', out);
+    print_table(out, profile, order, count);
+    print_stacks(out, profile, order, count);
+    print_findings(out, profile);
+}

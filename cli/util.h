@@ -1,0 +1,62 @@
+/* Small helpers shared by the subcommands: sizes, percentages, names.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef LIFEHEAP_UTIL_H
+#define LIFEHEAP_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+
+/* Exit codes shared by every subcommand (docs/cli.md). */
+enum { EXIT_OK = 0, EXIT_RULE_FAILED = 1, EXIT_USAGE = 2 };
+
+/* Parses a size: a number (a fraction allowed) followed by an optional unit,
+ * with or without a space: B; KiB, MiB, GiB, TiB (binary); K, M, G, T
+ * (binary too, as in most tools); kB/KB, MB, GB, TB (decimal). Rejects
+ * negative numbers, unknown units and values above 2^63. */
+bool parse_size(const char *text, uint64_t *bytes);
+
+/* Parses a non-negative decimal integer (no sign, no unit). */
+bool parse_count(const char *text, uint64_t *count);
+
+/* "512 B", "1.5 KiB", "12.0 MiB": one decimal from KiB up. */
+void format_size(double bytes, char *buffer, size_t size);
+
+/* Signed size: "+1.5 KiB", "-512 B", "0 B". */
+void format_size_delta(double bytes, char *buffer, size_t size);
+
+/* "12.5%" with one decimal; "-" when the denominator is zero. */
+void format_percent(double part, double whole, char *buffer, size_t size);
+
+/* A frame for people: "function (file:line)", "function (in object)",
+ * "??? (in object)" or "??? (0x4011a6)". */
+void format_frame(const struct frame *frame, char *buffer, size_t size);
+
+/* The name of a site: its name frame, formatted as above; "[no stack]"
+ * for an empty stack. */
+void format_site_name(const struct profile *profile, const struct site *site,
+                      char *buffer, size_t size);
+
+/* Writes `text` to a terminal-bound stream with control characters shown
+ * as '?', so a hostile name cannot move the cursor or clear the screen. */
+void print_text(FILE *stream, const char *text);
+
+/* Writes `text` as a JSON string literal (quotes included). */
+void print_json_string(FILE *stream, const char *text);
+
+/* The directory holding the running lifeheap binary (from
+ * /proc/self/exe), used to find the build tree's tool and viewer. False
+ * when it cannot be read. */
+bool executable_directory(char *buffer, size_t size);
+
+/* True when `path` names an existing regular file. */
+bool is_regular_file(const char *path);
+
+/* Prints the one-line error of a failed load (or any message) to stderr. */
+void print_error(const char *message);
+
+#endif
