@@ -14,7 +14,7 @@
         -> profile (lh_json.c + lh_output.c: the JSON contract, docs/format.md)
 
    Modules and who calls whom:
-     lh_main.c       tool glue: details, options, needs, fini, summary
+     lh_main.c       tool glue: details, options, needs, fini, client requests
      lh_instrument.c IR instrumentation: the instruction clock, memory accesses
      lh_heap.c       malloc replacements, the block table
      lh_sites.c      sites: lookup by ExeContext, aggregation, peak bookkeeping
@@ -31,8 +31,12 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_execontext.h"
+#include "pub_tool_tooliface.h"
+#include "lh_json.h"
 
+#ifndef LH_
 #define LH_(str) VGAPPEND(vgLifeheap_, str)
+#endif
 
 /*------------------------------------------------------------*/
 /*--- The clock                                            ---*/
@@ -42,30 +46,251 @@
    notion of time.  Incremented by the instrumented code (lh_instrument.c). */
 extern ULong LH_(now);
 
+IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sb,
+                      const VexGuestLayout* layout,
+                      const VexGuestExtents* vge,
+                      const VexArchInfo* archinfo_host,
+                      IRType gWordTy, IRType hWordTy);
+
 /*------------------------------------------------------------*/
-/*--- Per-block and per-site access state (lh_access.c)    ---*/
+/*--- Per-block and per-site access and timeline state     ---*/
 /*------------------------------------------------------------*/
 
-#include "lh_access.h"   /* LH_BlockAccess, LH_SiteAccess */
+#include "lh_access.h"   /* LH_BlockAccess, LH_SiteAccess (issue 3) */
+
+/* lh_timeline.h (issue 4) defines LH_SiteTimeline.  Until it exists the
+   site carries an empty placeholder so the tree keeps building. */
+#if defined(__has_include)
+#  if __has_include("lh_timeline.h")
+#    include "lh_timeline.h"
+#    define LH_HAVE_TIMELINE_H 1
+#  endif
+#endif
+#ifndef LH_HAVE_TIMELINE_H
+typedef struct { ULong unused; } LH_SiteTimeline;
+#endif
 
 /*------------------------------------------------------------*/
-/*--- Sites                                                ---*/
+/*--- Sites (lh_sites.c)                                   ---*/
 /*------------------------------------------------------------*/
+
+/* Number of log2 lifetime buckets: bucket 0 is lifetime 0, bucket i >= 1
+   holds 2^(i-1) <= lifetime < 2^i (lifetimes >= 2^63 go to the last). */
+#define LH_LIFETIME_BUCKETS 64
+
+/* Distinct allocating threads are kept inline up to this many, then in a
+   set (see lh_sites.c). */
+#define LH_SITE_INLINE_THREADS 4
 
 typedef struct LH_Site LH_Site;
+struct LH_Site {
+   ExeContext* ec;              /* the allocation stack (preload frames dropped) */
+   UInt  id;                    /* position in the sorted output; set at output */
+
+   /* Totals (docs/format.md: a realloc is not a new block). */
+   ULong total_blocks, total_bytes;
+   /* Live now. */
+   ULong curr_bytes, curr_blocks;
+   /* The site's own maximum of live bytes, the blocks then, and when it
+      was first reached. */
+   ULong max_bytes, max_blocks, max_time;
+   /* Live at the global peak: valid for output after LH_(sites_finalize);
+      maintained lazily (see lh_sites.c). */
+   ULong bytes_at_peak, blocks_at_peak;
+   ULong peak_seq_seen;         /* LH_(peak_seq) when last modified */
+   /* Live when the profile is written (set by LH_(sites_finalize)). */
+   ULong bytes_at_exit, blocks_at_exit;
+   ULong freed_blocks;
+
+   /* Lifetimes of all the site's blocks, live ones counted up to now:
+      set by LH_(sites_finalize) from the freed_* figures plus live blocks. */
+   ULong lifetime_sum, lifetime_min, lifetime_max;
+   ULong lifetime_histogram[LH_LIFETIME_BUCKETS];
+   /* The same over freed blocks only (kept up to date on every free). */
+   ULong freed_lifetime_sum, freed_lifetime_min, freed_lifetime_max;
+   ULong freed_lifetime_histogram[LH_LIFETIME_BUCKETS];
+
+   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
+   ULong first_alloc_time, last_alloc_time;
+
+   /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
+   ULong allocating_threads;
+   UInt  recent_threads[LH_SITE_INLINE_THREADS];
+   void* more_threads;          /* WordFM set of serials beyond the inline ones */
+   ULong cross_thread_frees;
+
+   /* Set at output by lh_symbols.c: the frame naming the site. */
+   UInt         n_frames;        /* frames after inline expansion */
+   UInt*        frame_ids;       /* indices into the frame table */
+   UInt         name_frame;      /* index into frame_ids */
+
+   LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
+   LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
+};
+
+/* Global live and peak figures. */
+extern ULong LH_(curr_bytes), LH_(curr_blocks);
+extern ULong LH_(peak_bytes), LH_(peak_blocks), LH_(peak_time);
+/* Bumped each time the live bytes reach the running maximum (>=), so the
+   latest of equal peaks wins.  0 before the first allocation. */
+extern ULong LH_(peak_seq);
+/* Whole-run totals (docs/format.md "totals"). */
+extern ULong LH_(total_blocks), LH_(total_bytes), LH_(total_frees);
+extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
+             LH_(total_realloc_bytes_copied);
+
+/* Sites are created on first use; lookup is O(1) on average. */
+void     LH_(sites_init)(void);
+LH_Site* LH_(site_for_stack)(ExeContext* ec);
+UInt     LH_(n_sites)(void);
+/* Iterates over all sites in creation order (not a stable order across
+   runs: sort before writing).  Returns NULL at the end. */
+LH_Site* LH_(site_at)(UInt i);
+
+/* Accounting; each is O(1) and calls LH_(timeline_note_change).  The
+   block's fields (req_size, alloc_time, ...) are those before the event
+   unless said otherwise. */
+void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid);
+void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
+                         Bool cross_thread);
+/* A realloc of a live block of site from old_size to new_size (either
+   direction); copied bytes when it moved. */
+void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
+                            ULong bytes_copied);
+/* Makes every per-site output figure current: bytes/blocks at peak and
+   at exit, lifetimes including live blocks (up to LH_(now)).  Idempotent:
+   a periodic dump may call it repeatedly. */
+void LH_(sites_finalize)(void);
 
 /*------------------------------------------------------------*/
-/*--- Blocks                                               ---*/
+/*--- Threads                                              ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind reuses ThreadIds after a thread exits; a serial number tells
+   the threads of a run apart (1 = the main thread).  Valid for any tid of
+   a live thread. */
+UInt LH_(thread_serial)(ThreadId tid);
+/* Number of client threads that ever existed. */
+UInt LH_(threads_ever)(void);
+void LH_(threads_init)(void);   /* registers the thread-creation tracker */
+
+/*------------------------------------------------------------*/
+/*--- Blocks (lh_heap.c)                                   ---*/
 /*------------------------------------------------------------*/
 
 typedef struct LH_Block {
-   Addr      payload;          /* first byte of the client's block */
+   struct LH_Block* next;      /* hash chain: VgHashNode layout, keep first */
+   Addr      payload;          /* first byte of the client's block (the key) */
    SizeT     req_size;         /* size the program asked for (current) */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
    ThreadId  alloc_tid;        /* allocating thread */
-   ULong     peak_seq_at_alloc;/* LH_(peak_seq) when allocated: see lh_sites.c */
+   UInt      alloc_thread;     /* its serial (LH_(thread_serial)) */
+   /* LH_(peak_seq) just BEFORE this block's allocation was accounted.  The
+      block was live at the latest global peak reached so far exactly when
+      LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
+      being retired now); see LH_(block_live_at_peak). */
+   ULong     peak_seq_at_alloc;
    LH_BlockAccess access;      /* reads/writes state (lh_access.c) */
 } LH_Block;
+
+void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
+LH_Block* LH_(find_block)(Addr payload);   /* by exact payload address */
+/* Iterates over live blocks: reset, then next until NULL.  The table must
+   not change during an iteration. */
+void      LH_(blocks_iter_reset)(void);
+LH_Block* LH_(blocks_iter_next)(void);
+UInt      LH_(n_live_blocks)(void);
+
+static inline Bool LH_(block_live_at_peak)(const LH_Block* b, ULong peak_seq)
+{
+   return peak_seq > b->peak_seq_at_alloc;
+}
+
+/*------------------------------------------------------------*/
+/*--- Hooks implemented by ACCESS (lh_access.c)            ---*/
+/*------------------------------------------------------------*/
+
+void  LH_(access_init)(void);                           /* in post_clo_init */
+void  LH_(access_block_new)(LH_Block* b, Bool zeroed);  /* block exists */
+void  LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size);
+/* live_at_peak: the block was live at the latest global peak reached so
+   far (LH_(block_live_at_peak)); a later, higher peak may still come. */
+void  LH_(access_block_retire)(LH_Block* b, Bool live_at_peak);
+void  LH_(access_write_site_json)(LH_Json* j, LH_Site* site);
+ULong LH_(access_total_read)(void);
+ULong LH_(access_total_written)(void);
+Bool  LH_(access_process_option)(const HChar* arg);
+void  LH_(access_print_usage)(void);
+
+/*------------------------------------------------------------*/
+/*--- Hooks implemented by FINDINGS (lh_timeline.c,        ---*/
+/*--- lh_findings.c)                                       ---*/
+/*------------------------------------------------------------*/
+
+void LH_(timeline_init)(void);
+void LH_(timeline_note_change)(LH_Site* site);
+void LH_(timeline_mark)(const HChar* label);
+void LH_(timeline_finish)(void);
+void LH_(timeline_write_json)(LH_Json* j);
+void LH_(site_timeline_write_json)(LH_Json* j, LH_Site* site);
+void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites);
+void LH_(findings_write_json)(LH_Json* j);
+void LH_(findings_print_summary)(UInt max);
+Bool LH_(findings_process_option)(const HChar* arg);
+void LH_(findings_print_usage)(void);
+Bool LH_(timeline_process_option)(const HChar* arg);
+void LH_(findings_write_options_json)(LH_Json* j);
+
+/*------------------------------------------------------------*/
+/*--- Symbols (lh_symbols.c)                               ---*/
+/*------------------------------------------------------------*/
+
+/* Drops the leading frames that lie in lifeheap's own malloc replacement
+   and records the rest as an ExeContext (at most --num-callers frames). */
+ExeContext* LH_(record_allocation_stack)(ThreadId tid);
+/* Turns on reading inline info by default (pre_clo_init). */
+void LH_(symbols_pre_clo_init)(void);
+
+/* Builds the frame table for the given sites (in their order): sets each
+   site's n_frames, frame_ids and name_frame. */
+void LH_(frames_build)(LH_Site** sites, UInt n_sites);
+/* Forgets the table, so the next build numbers frames from 0. */
+void LH_(frames_reset)(void);
+void LH_(frames_write_json)(LH_Json* j);
+/* Text for the summary: "function (file:line)" of frame id, in buf. */
+void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size);
+/* Compares two sites' stacks by code address (for the stable sort). */
+Int  LH_(stack_compare)(ExeContext* a, ExeContext* b);
+
+/*------------------------------------------------------------*/
+/*--- Options and output (lh_main.c, lh_output.c)          ---*/
+/*------------------------------------------------------------*/
+
+extern const HChar* LH_(clo_out_file);     /* --lifeheap-out-file */
+
+/* How the profile came to be written, for run.exit/complete/dump_reason. */
+typedef enum {
+   LH_EndRunning,        /* a dump while the program runs */
+   LH_EndExited,         /* exit code known */
+   LH_EndSignal          /* killed by a signal */
+} LH_EndKind;
+
+typedef struct {
+   LH_EndKind   kind;
+   Int          exit_code;
+   Int          signal;
+   const HChar* dump_reason;   /* "exit", "interval", "monitor" */
+} LH_RunEnd;
+
+/* Writes the profile atomically to path; True on success.  On failure
+   prints why and leaves no file behind. */
+Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end);
+/* The stderr summary (after a successful or failed write). */
+void LH_(print_summary)(const HChar* path, Bool written);
+
+/* Run metadata recorded at start (lh_main.c). */
+extern ULong LH_(start_unix_ms);
+void LH_(write_run_options_json)(LH_Json* j);
 
 #endif /* LH_INCLUDE_H */

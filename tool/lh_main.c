@@ -1,16 +1,237 @@
-/* Minimal placeholder tool: replaced by the real lifeheap tool. */
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: heap lifetime and access profiler.                 ---*/
+/*--- lh_main.c: tool glue: details, options, client requests, how ---*/
+/*--- the program ended, fini.                                     ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   Start-up order (Valgrind's):
+     pre_clo_init   details, needs, the malloc replacement, trackers
+     options        one call per option the core does not know
+     post_clo_init  checks the options, starts access tracking, timeline
+     ... the program runs ...
+     fini           writes the profile and prints the summary
+
+   Valgrind calls fini with exit code 0 whatever the program returned, so
+   the exit code is taken from the program's exit_group/exit system call.
+   No exit call before fini means the program was killed by a signal;
+   which one is known only when the program sent it to itself (abort,
+   raise, kill), otherwise the profile says "signal": null.
+*/
+
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "valgrind.h"
+#include "lifeheap.h"
 #include "lh_include.h"
 
-static void lh_post_clo_init(void) {}
-static IRSB* lh_instrument(VgCallbackClosure* closure, IRSB* sb,
-                           const VexGuestLayout* layout,
-                           const VexGuestExtents* vge,
-                           const VexArchInfo* archinfo_host,
-                           IRType gWordTy, IRType hWordTy)
-{ return sb; }
-static void lh_fini(Int exitcode) {}
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+const HChar* LH_(clo_out_file) = "lifeheap.out.%p.json";
+
+/* The path of the profile being written (for run.options.out_file). */
+static const HChar* current_out_path = NULL;
+
+ULong LH_(start_unix_ms) = 0;
+
+static Bool lh_process_cmd_line_option(const HChar* arg)
+{
+   const HChar* tmp_str;
+   if VG_STR_CLO(arg, "--lifeheap-out-file", tmp_str) {
+      LH_(clo_out_file) = tmp_str;
+      return True;
+   }
+   /* The other modules' options; anything else, including an unknown
+      --lifeheap-* option, is rejected by the core with a clear message. */
+   if (LH_(access_process_option)(arg))   return True;
+   if (LH_(timeline_process_option)(arg)) return True;
+   if (LH_(findings_process_option)(arg)) return True;
+   return False;
+}
+
+static void lh_print_usage(void)
+{
+   VG_(printf)(
+"    --lifeheap-out-file=<file>  where to write the profile\n"
+"                                [lifeheap.out.%%p.json]; %%p is the process\n"
+"                                id, %%n a sequence number, %%q{VAR} the value\n"
+"                                of the environment variable VAR\n"
+   );
+   LH_(access_print_usage)();
+   LH_(findings_print_usage)();
+}
+
+static void lh_print_debug_usage(void)
+{
+   VG_(printf)("    (none)\n");
+}
+
+/* Expands the output name the way the core does, but with %n replaced, so
+   that checking the option at start-up does not use up sequence number 1.
+   VG_(expand_file_name) exits with a clear message on a bad name. */
+static void check_out_file_option(void)
+{
+   SizeT len = VG_(strlen)(LH_(clo_out_file));
+   HChar* probe = VG_(malloc)("lh.main.probe", len + 1);
+   HChar* expanded;
+   SizeT i, o = 0;
+   for (i = 0; i < len; i++) {
+      if (LH_(clo_out_file)[i] == '%' && i + 1 < len) {
+         HChar next = LH_(clo_out_file)[i + 1];
+         if (next == 'n') { probe[o++] = 'n'; i++; continue; }
+         probe[o++] = '%'; probe[o++] = next; i++; continue;
+      }
+      probe[o++] = LH_(clo_out_file)[i];
+   }
+   probe[o] = 0;
+   expanded = VG_(expand_file_name)("--lifeheap-out-file", probe);
+   VG_(free)(expanded);
+   VG_(free)(probe);
+}
+
+void LH_(write_run_options_json)(LH_Json* j)
+{
+   LH_(json_string)(j, "out_file", current_out_path);
+   LH_(json_u64)(j, "num_callers", VG_(clo_backtrace_size));
+   LH_(findings_write_options_json)(j);
+}
+
+/*------------------------------------------------------------*/
+/*--- How the program ended                                ---*/
+/*------------------------------------------------------------*/
+
+static Bool exit_called = False;      /* exit_group, or exit of a thread */
+static Bool exit_group_called = False;
+static Int  exit_code = 0;
+static Int  self_signal = 0;          /* last signal the program sent itself */
+
+static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
+{
+   Int pid = VG_(getpid)();
+   switch (syscallno) {
+      case __NR_exit_group:
+         exit_group_called = exit_called = True;
+         exit_code = (Int)(args[0] & 0xFF);
+         break;
+      case __NR_exit:
+         /* The last thread's exit ends the process with its code. */
+         if (!exit_group_called) {
+            exit_called = True;
+            exit_code = (Int)(args[0] & 0xFF);
+         }
+         break;
+      case __NR_kill:
+         if ((Int)args[0] == pid || (Int)args[0] == 0) self_signal = (Int)args[1];
+         break;
+      case __NR_tgkill:
+         if ((Int)args[0] == pid) self_signal = (Int)args[2];
+         break;
+      case __NR_tkill:
+         self_signal = (Int)args[1];   /* a thread of this process */
+         break;
+      default:
+         break;
+   }
+}
+
+static void lh_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
+                            UInt nArgs, SysRes res)
+{
+}
+
+/*------------------------------------------------------------*/
+/*--- Client requests                                      ---*/
+/*------------------------------------------------------------*/
+
+/* Copies a client string of at most max-1 bytes, checking that every page
+   it touches is readable; False when it is not. */
+static Bool copy_client_string(Addr str, HChar* out, SizeT max)
+{
+   SizeT i;
+   if (str == 0) return False;
+   for (i = 0; i + 1 < max; i++) {
+      if (i == 0 || ((str + i) & (VKI_PAGE_SIZE - 1)) == 0) {
+         if (!VG_(am_is_valid_for_client)(str + i, 1, VKI_PROT_READ))
+            return False;
+      }
+      out[i] = ((const HChar*)str)[i];
+      if (out[i] == 0) return True;
+   }
+   out[i] = 0;
+   return True;
+}
+
+static Bool lh_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
+{
+   if (!VG_IS_TOOL_USERREQ('L', 'H', arg[0])) return False;
+   switch (arg[0]) {
+      case VG_USERREQ__LIFEHEAP_MARK: {
+         HChar label[256];
+         if (!copy_client_string(arg[1], label, sizeof(label)))
+            VG_(strcpy)(label, "(unreadable label)");
+         LH_(timeline_mark)(label);
+         *ret = 0;
+         return True;
+      }
+      default:
+         VG_(umsg)("lifeheap: warning: unknown client request 0x%lx "
+                   "(is the program built with a newer lifeheap.h?)\n", arg[0]);
+         *ret = 0;
+         return True;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Start and end                                        ---*/
+/*------------------------------------------------------------*/
+
+static void lh_post_clo_init(void)
+{
+   struct vki_timeval tv;
+   check_out_file_option();
+   if (VG_(gettimeofday)(&tv, NULL) == 0)
+      LH_(start_unix_ms) = (ULong)tv.tv_sec * 1000 + (ULong)tv.tv_usec / 1000;
+   LH_(access_init)();
+   LH_(timeline_init)();
+}
+
+static void lh_fini(Int exitcode_from_core)
+{
+   LH_RunEnd end;
+   HChar* path;
+   Bool written;
+
+   end.dump_reason = "exit";
+   end.exit_code = 0;
+   end.signal = 0;
+   if (exit_called) {
+      end.kind = LH_EndExited;
+      end.exit_code = exit_code;
+   } else {
+      end.kind = LH_EndSignal;
+      end.signal = self_signal;
+   }
+
+   path = VG_(expand_file_name)("--lifeheap-out-file", LH_(clo_out_file));
+   current_out_path = path;
+   written = LH_(write_profile)(path, &end);
+   LH_(print_summary)(path, written);
+   current_out_path = NULL;
+   VG_(free)(path);
+}
+
 static void lh_pre_clo_init(void)
 {
    VG_(details_name)("lifeheap");
@@ -18,6 +239,17 @@ static void lh_pre_clo_init(void)
    VG_(details_description)("heap lifetime and access profiler");
    VG_(details_copyright_author)("Copyright (C) 2026 the lifeheap authors.");
    VG_(details_bug_reports_to)("the lifeheap issue tracker");
-   VG_(basic_tool_funcs)(lh_post_clo_init, lh_instrument, lh_fini);
+   VG_(details_avg_translation_sizeB)(600);
+
+   VG_(basic_tool_funcs)(lh_post_clo_init, LH_(instrument), lh_fini);
+   VG_(needs_command_line_options)(lh_process_cmd_line_option,
+                                   lh_print_usage, lh_print_debug_usage);
+   VG_(needs_client_requests)(lh_handle_client_request);
+   VG_(needs_syscall_wrapper)(lh_pre_syscall, lh_post_syscall);
+
+   LH_(symbols_pre_clo_init)();
+   LH_(sites_init)();
+   LH_(heap_init)();
 }
+
 VG_DETERMINE_INTERFACE_VERSION(lh_pre_clo_init)

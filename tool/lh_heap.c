@@ -1,0 +1,281 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_heap.c: the malloc replacement and the block    ---*/
+/*--- table.                                                       ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   The preload (vgpreload_lifeheap-*.so, Valgrind's own
+   libreplacemalloc_toolpreload) redirects the program's malloc family to
+   the functions below, which run on the real CPU.  Each allocates from
+   Valgrind's client arena (VG_(cli_malloc)) and records a block:
+
+      payload address --hash--> LH_Block { size, site, alloc time, thread }
+
+   The table is a Valgrind hash table keyed by the exact payload address:
+   O(1) per malloc/free.  (Finding the block that CONTAINS an address, for
+   loads and stores, is the shadow map's job: lh_shadow.c.)
+
+   Semantics follow glibc:
+     malloc(0)        a unique 0-byte block (a block with no bytes)
+     realloc(NULL,n)  = malloc(n)  (the preload turns it into malloc)
+     realloc(p,0)     frees p, returns NULL (the preload turns it into free)
+     calloc overflow  NULL, no block (the preload checks; checked here too)
+     huge requests    NULL, no block
+   A realloc continues the block's life at its first site: shrinking is in
+   place, growing is in place while the allocator's chunk has room
+   (VG_(cli_malloc_usable_size)), otherwise the block moves and the copy is
+   counted in realloc_bytes_copied.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_poolalloc.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "lh_include.h"
+
+static VgHashTable* block_table = NULL;   /* payload -> LH_Block */
+static PoolAlloc*   block_pool  = NULL;   /* LH_Block storage */
+static Bool warned_unknown_free = False;
+
+/*------------------------------------------------------------*/
+/*--- Threads                                              ---*/
+/*------------------------------------------------------------*/
+
+static UInt* serial_of_tid = NULL;   /* [VG_N_THREADS], 0 = not assigned */
+static UInt  threads_created = 0;
+
+static void thread_created(ThreadId parent, ThreadId child)
+{
+   tl_assert(child < VG_N_THREADS);
+   serial_of_tid[child] = ++threads_created;
+}
+
+void LH_(threads_init)(void)
+{
+   serial_of_tid = VG_(malloc)("lh.heap.threads", VG_N_THREADS * sizeof(UInt));
+   VG_(memset)(serial_of_tid, 0, VG_N_THREADS * sizeof(UInt));
+   VG_(track_pre_thread_ll_create)(thread_created);
+}
+
+UInt LH_(thread_serial)(ThreadId tid)
+{
+   tl_assert(tid < VG_N_THREADS);
+   if (serial_of_tid[tid] == 0) serial_of_tid[tid] = ++threads_created;
+   return serial_of_tid[tid];
+}
+
+UInt LH_(threads_ever)(void)
+{
+   return threads_created;
+}
+
+/*------------------------------------------------------------*/
+/*--- The block table                                      ---*/
+/*------------------------------------------------------------*/
+
+LH_Block* LH_(find_block)(Addr payload)
+{
+   return VG_(HT_lookup)(block_table, payload);
+}
+
+void LH_(blocks_iter_reset)(void)
+{
+   VG_(HT_ResetIter)(block_table);
+}
+
+LH_Block* LH_(blocks_iter_next)(void)
+{
+   return VG_(HT_Next)(block_table);
+}
+
+UInt LH_(n_live_blocks)(void)
+{
+   return VG_(HT_count_nodes)(block_table);
+}
+
+/*------------------------------------------------------------*/
+/*--- Allocation and free                                  ---*/
+/*------------------------------------------------------------*/
+
+static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
+{
+   LH_Block* b;
+   void* p;
+
+   if ((SSizeT)size < 0) return NULL;           /* more than half the space */
+   p = VG_(cli_malloc)(align, size);
+   if (p == NULL) return NULL;
+   if (zeroed) VG_(memset)(p, 0, size);
+
+   b = VG_(allocEltPA)(block_pool);
+   VG_(memset)(b, 0, sizeof(LH_Block));
+   b->payload           = (Addr)p;
+   b->req_size          = size;
+   b->site              = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
+   b->alloc_time        = LH_(now);
+   b->alloc_tid         = tid;
+   b->alloc_thread      = LH_(thread_serial)(tid);
+   b->peak_seq_at_alloc = LH_(peak_seq);
+   VG_(HT_add_node)(block_table, b);
+
+   LH_(site_note_alloc)(b->site, size, tid);
+   LH_(access_block_new)(b, zeroed);
+   return p;
+}
+
+static void free_block(ThreadId tid, void* p)
+{
+   LH_Block* b = VG_(HT_remove)(block_table, (UWord)p);
+   if (b == NULL) {
+      /* Not ours (a wild or double free): leave the memory alone. */
+      if (!warned_unknown_free) {
+         warned_unknown_free = True;
+         VG_(umsg)("lifeheap: warning: free of %p, which is not a live heap "
+                   "block (double or invalid free); ignored\n", p);
+      }
+      return;
+   }
+   LH_(access_block_retire)(b, LH_(block_live_at_peak)(b, LH_(peak_seq)));
+   LH_(site_note_free)(b->site, b->req_size, LH_(now) - b->alloc_time,
+                       LH_(thread_serial)(tid) != b->alloc_thread);
+   VG_(cli_free)(p);
+   VG_(freeEltPA)(block_pool, b);
+}
+
+static void* lh_malloc(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* lh_builtin_new(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* lh_builtin_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void* lh_builtin_vec_new(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* lh_builtin_vec_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False);
+}
+
+/* memalign, and through the preload posix_memalign, aligned_alloc and
+   valloc (which validate or round the alignment first). */
+static void* lh_memalign(ThreadId tid, SizeT align, SizeT n)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void* lh_calloc(ThreadId tid, SizeT nmemb, SizeT size1)
+{
+   ULong bytes;
+   if (size1 != 0 && nmemb > (SizeT)-1 / size1) return NULL;   /* overflow */
+   bytes = (ULong)nmemb * size1;
+   return new_block(tid, bytes, VG_(clo_alignment), True);
+}
+
+static void lh_free(ThreadId tid, void* p)
+{
+   free_block(tid, p);
+}
+
+static void lh_builtin_delete(ThreadId tid, void* p)
+{
+   free_block(tid, p);
+}
+
+static void lh_builtin_delete_aligned(ThreadId tid, void* p, SizeT align)
+{
+   free_block(tid, p);
+}
+
+static void lh_builtin_vec_delete(ThreadId tid, void* p)
+{
+   free_block(tid, p);
+}
+
+static void lh_builtin_vec_delete_aligned(ThreadId tid, void* p, SizeT align)
+{
+   free_block(tid, p);
+}
+
+static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
+{
+   LH_Block* b;
+   SizeT old_size;
+   Addr  old_payload;
+   ULong bytes_copied = 0;
+
+   /* The preload handles NULL and 0 itself; direct calls behave the same. */
+   if (p_old == NULL) return lh_malloc(tid, new_size);
+   if (new_size == 0) { free_block(tid, p_old); return NULL; }
+   if ((SSizeT)new_size < 0) return NULL;
+
+   b = VG_(HT_lookup)(block_table, (UWord)p_old);
+   if (b == NULL) return NULL;                 /* not a live block */
+   old_size    = b->req_size;
+   old_payload = b->payload;
+
+   if (new_size > old_size && new_size > VG_(cli_malloc_usable_size)(p_old)) {
+      /* No room where it is: move it. */
+      void* p_new = VG_(cli_malloc)(VG_(clo_alignment), new_size);
+      if (p_new == NULL) return NULL;          /* the old block stays valid */
+      VG_(memcpy)(p_new, p_old, old_size);
+      bytes_copied = old_size;
+      VG_(HT_remove)(block_table, (UWord)p_old);
+      VG_(cli_free)(p_old);
+      b->payload = (Addr)p_new;
+      VG_(HT_add_node)(block_table, b);
+   }
+   b->req_size = new_size;
+
+   LH_(site_note_realloc)(b->site, old_size, new_size, bytes_copied);
+   LH_(access_block_resized)(b, old_payload, old_size);
+   return (void*)b->payload;
+}
+
+/* The requested size, as memcheck and DHAT answer: the bytes beyond it
+   are not part of the block as far as the profile is concerned. */
+static SizeT lh_malloc_usable_size(ThreadId tid, void* p)
+{
+   LH_Block* b = VG_(HT_lookup)(block_table, (UWord)p);
+   return b ? b->req_size : 0;
+}
+
+void LH_(heap_init)(void)
+{
+   VG_(needs_malloc_replacement)(lh_malloc,
+                                 lh_builtin_new,
+                                 lh_builtin_new_aligned,
+                                 lh_builtin_vec_new,
+                                 lh_builtin_vec_new_aligned,
+                                 lh_memalign,
+                                 lh_calloc,
+                                 lh_free,
+                                 lh_builtin_delete,
+                                 lh_builtin_delete_aligned,
+                                 lh_builtin_vec_delete,
+                                 lh_builtin_vec_delete_aligned,
+                                 lh_realloc,
+                                 lh_malloc_usable_size,
+                                 0 /* no redzone: no error checking */);
+   block_table = VG_(HT_construct)("lh.heap.blocks");
+   block_pool  = VG_(newPA)(sizeof(LH_Block), 1000, VG_(malloc),
+                            "lh.heap.block_pool", VG_(free));
+   LH_(threads_init)();
+}

@@ -1,0 +1,359 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_output.c: the JSON profile (docs/format.md) and ---*/
+/*--- the summary on stderr.                                       ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   Writing a profile:
+     1. every site's output figures are made current (LH_(sites_finalize)),
+     2. sites are sorted (bytes at the peak, total bytes, stack addresses:
+        a stable order across runs) and numbered,
+     3. the frame table is built in first-use order of the sorted sites,
+     4. the timeline is closed and the findings computed,
+     5. the document goes to "<path>.tmp-<pid>" in the same directory, which
+        is renamed over <path> only when every byte was written: a reader
+        never sees half a profile, and a failure leaves no file behind.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_options.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_vki.h"
+#include "lh_include.h"
+
+#define LH_FORMAT_VERSION 1
+#define LH_SUMMARY_TOP_SITES 5
+
+/* The sorted sites of the latest write, for the summary. */
+static LH_Site** sorted_sites = NULL;
+static UInt      n_sorted_sites = 0;
+
+/*------------------------------------------------------------*/
+/*--- Sorting                                              ---*/
+/*------------------------------------------------------------*/
+
+static Int compare_sites(const void* pa, const void* pb)
+{
+   const LH_Site* a = *(LH_Site* const*)pa;
+   const LH_Site* b = *(LH_Site* const*)pb;
+   if (a->bytes_at_peak != b->bytes_at_peak)
+      return a->bytes_at_peak > b->bytes_at_peak ? -1 : 1;
+   if (a->total_bytes != b->total_bytes)
+      return a->total_bytes > b->total_bytes ? -1 : 1;
+   return LH_(stack_compare)(a->ec, b->ec);
+}
+
+static void sort_sites(void)
+{
+   UInt i;
+   if (sorted_sites) VG_(free)(sorted_sites);
+   n_sorted_sites = LH_(n_sites)();
+   sorted_sites = VG_(malloc)("lh.output.sorted",
+                              (n_sorted_sites + 1) * sizeof(LH_Site*));
+   for (i = 0; i < n_sorted_sites; i++) sorted_sites[i] = LH_(site_at)(i);
+   VG_(ssort)(sorted_sites, n_sorted_sites, sizeof(LH_Site*), compare_sites);
+   for (i = 0; i < n_sorted_sites; i++) sorted_sites[i]->id = i;
+}
+
+/*------------------------------------------------------------*/
+/*--- Sections of the document                             ---*/
+/*------------------------------------------------------------*/
+
+static const HChar* signal_name(Int sig)
+{
+   static const HChar* const names[] = {
+      NULL, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+      "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
+      "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
+      "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
+      "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
+      "SIGSYS"
+   };
+   if (sig > 0 && sig < (Int)(sizeof(names) / sizeof(names[0])))
+      return names[sig];
+   return NULL;
+}
+
+static ULong unix_ms_now(void)
+{
+   struct vki_timeval tv;
+   if (VG_(gettimeofday)(&tv, NULL) != 0) return 0;
+   return (ULong)tv.tv_sec * 1000 + (ULong)tv.tv_usec / 1000;
+}
+
+/* The executable Valgrind loaded, through the descriptor it keeps open
+   on it (VG_(client_fname) would give only the base name). */
+extern Int VG_(cl_exec_fd);
+static void client_executable(HChar* buf, SizeT size)
+{
+   HChar link[64];
+   SSizeT n;
+   VG_(sprintf)(link, "/proc/self/fd/%d", VG_(cl_exec_fd));
+   n = VG_(readlink)(link, buf, size - 1);
+   if (n <= 0) { VG_(client_fname)(buf, size, True); return; }
+   buf[n] = 0;
+}
+
+static void write_run(LH_Json* j, const LH_RunEnd* end)
+{
+   HChar exe[VKI_PATH_MAX];
+   Word i;
+   ULong now_ms = unix_ms_now();
+
+   LH_(json_object_begin)(j, "run");
+   LH_(json_array_begin)(j, "command");
+   LH_(json_string)(j, NULL, VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
+      LH_(json_string)(j, NULL, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   LH_(json_array_end)(j);
+   client_executable(exe, sizeof(exe));
+   LH_(json_string)(j, "executable", exe[0] ? exe : NULL);
+   LH_(json_i64)(j, "pid", VG_(getpid)());
+   LH_(json_i64)(j, "ppid", VG_(getppid)());
+   LH_(json_u64)(j, "started_at_unix_ms", LH_(start_unix_ms));
+   LH_(json_u64)(j, "wall_time_ms",
+                 now_ms > LH_(start_unix_ms) ? now_ms - LH_(start_unix_ms) : 0);
+   LH_(json_string)(j, "time_unit", "instructions");
+   LH_(json_u64)(j, "duration", LH_(now));
+   LH_(json_u64)(j, "threads", LH_(threads_ever)());
+
+   LH_(json_object_begin)(j, "exit");
+   switch (end->kind) {
+      case LH_EndExited:
+         LH_(json_string)(j, "status", "exited");
+         LH_(json_i64)(j, "code", end->exit_code);
+         break;
+      case LH_EndSignal:
+         LH_(json_string)(j, "status", "signal");
+         if (end->signal > 0) LH_(json_i64)(j, "signal", end->signal);
+         else                 LH_(json_null)(j, "signal");
+         LH_(json_string)(j, "signal_name", signal_name(end->signal));
+         break;
+      case LH_EndRunning:
+         LH_(json_string)(j, "status", "running");
+         break;
+   }
+   LH_(json_object_end)(j);
+   LH_(json_bool)(j, "complete", end->kind != LH_EndRunning);
+   LH_(json_string)(j, "dump_reason", end->dump_reason);
+   LH_(json_object_begin)(j, "options");
+   LH_(write_run_options_json)(j);
+   LH_(json_object_end)(j);
+   LH_(json_object_end)(j);
+}
+
+static void write_globals(LH_Json* j)
+{
+   LH_(json_object_begin)(j, "totals");
+   LH_(json_u64)(j, "blocks", LH_(total_blocks));
+   LH_(json_u64)(j, "bytes", LH_(total_bytes));
+   LH_(json_u64)(j, "frees", LH_(total_frees));
+   LH_(json_u64)(j, "reallocs", LH_(total_reallocs));
+   LH_(json_u64)(j, "realloc_requested_bytes", LH_(total_realloc_requested_bytes));
+   LH_(json_u64)(j, "realloc_bytes_copied", LH_(total_realloc_bytes_copied));
+   LH_(json_u64)(j, "bytes_read", LH_(access_total_read)());
+   LH_(json_u64)(j, "bytes_written", LH_(access_total_written)());
+   LH_(json_object_end)(j);
+
+   LH_(json_object_begin)(j, "peak");
+   LH_(json_u64)(j, "bytes", LH_(peak_bytes));
+   LH_(json_u64)(j, "blocks", LH_(peak_blocks));
+   LH_(json_u64)(j, "time", LH_(peak_time));
+   LH_(json_object_end)(j);
+
+   LH_(json_object_begin)(j, "at_exit");
+   LH_(json_u64)(j, "bytes", LH_(curr_bytes));
+   LH_(json_u64)(j, "blocks", LH_(curr_blocks));
+   LH_(json_object_end)(j);
+}
+
+static void write_site(LH_Json* j, LH_Site* s)
+{
+   UInt k, last_bucket = 0;
+   LH_(json_object_begin)(j, NULL);
+   LH_(json_u64)(j, "id", s->id);
+   LH_(json_array_begin)(j, "stack");
+   for (k = 0; k < s->n_frames; k++) LH_(json_u64)(j, NULL, s->frame_ids[k]);
+   LH_(json_array_end)(j);
+   LH_(json_u64)(j, "name_frame", s->name_frame);
+   LH_(json_u64)(j, "total_blocks", s->total_blocks);
+   LH_(json_u64)(j, "total_bytes", s->total_bytes);
+   LH_(json_u64)(j, "bytes_at_peak", s->bytes_at_peak);
+   LH_(json_u64)(j, "blocks_at_peak", s->blocks_at_peak);
+   LH_(json_u64)(j, "max_bytes", s->max_bytes);
+   LH_(json_u64)(j, "max_blocks", s->max_blocks);
+   LH_(json_u64)(j, "max_time", s->max_time);
+   LH_(json_u64)(j, "bytes_at_exit", s->bytes_at_exit);
+   LH_(json_u64)(j, "blocks_at_exit", s->blocks_at_exit);
+   LH_(json_u64)(j, "freed_blocks", s->freed_blocks);
+
+   LH_(json_object_begin)(j, "lifetime");
+   LH_(json_u64)(j, "sum", s->lifetime_sum);
+   LH_(json_u64)(j, "min", s->lifetime_min);
+   LH_(json_u64)(j, "max", s->lifetime_max);
+   for (k = 0; k < LH_LIFETIME_BUCKETS; k++)
+      if (s->lifetime_histogram[k]) last_bucket = k + 1;
+   LH_(json_array_begin)(j, "histogram");
+   for (k = 0; k < last_bucket; k++) LH_(json_u64)(j, NULL, s->lifetime_histogram[k]);
+   LH_(json_array_end)(j);
+   LH_(json_object_end)(j);
+
+   LH_(json_u64)(j, "reallocs", s->reallocs);
+   LH_(json_u64)(j, "realloc_requested_bytes", s->realloc_requested_bytes);
+   LH_(json_u64)(j, "realloc_bytes_copied", s->realloc_bytes_copied);
+   LH_(json_u64)(j, "first_alloc_time", s->first_alloc_time);
+   LH_(json_u64)(j, "last_alloc_time", s->last_alloc_time);
+   LH_(json_u64)(j, "allocating_threads", s->allocating_threads);
+   LH_(json_u64)(j, "cross_thread_frees", s->cross_thread_frees);
+   LH_(access_write_site_json)(j, s);
+   LH_(site_timeline_write_json)(j, s);
+   LH_(json_object_end)(j);
+}
+
+static void write_document(LH_Json* j, const LH_RunEnd* end)
+{
+   UInt i;
+   LH_(json_object_begin)(j, NULL);
+   LH_(json_string)(j, "format", "lifeheap-profile");
+   LH_(json_u64)(j, "format_version", LH_FORMAT_VERSION);
+   LH_(json_object_begin)(j, "tool");
+   LH_(json_string)(j, "name", "lifeheap");
+   LH_(json_string)(j, "version", LIFEHEAP_VERSION);
+   LH_(json_string)(j, "valgrind_version", LIFEHEAP_VALGRIND_VERSION);
+   LH_(json_object_end)(j);
+   write_run(j, end);
+   write_globals(j);
+   LH_(frames_write_json)(j);
+   LH_(json_array_begin)(j, "sites");
+   for (i = 0; i < n_sorted_sites; i++) write_site(j, sorted_sites[i]);
+   LH_(json_array_end)(j);
+   LH_(timeline_write_json)(j);
+   LH_(findings_write_json)(j);
+   LH_(json_object_end)(j);
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing the file                                     ---*/
+/*------------------------------------------------------------*/
+
+Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
+{
+   HChar* tmp;
+   SysRes sr;
+   Int fd;
+   LH_Json* j;
+   Bool ok;
+
+   /* Steps 1-4: figures, order, frames, timeline and findings. */
+   LH_(sites_finalize)();
+   sort_sites();
+   LH_(frames_reset)();
+   LH_(frames_build)(sorted_sites, n_sorted_sites);
+   LH_(timeline_finish)();
+   LH_(findings_compute)(sorted_sites, n_sorted_sites);
+
+   /* Step 5: temporary file next to the target, then rename. */
+   tmp = VG_(malloc)("lh.output.tmp", VG_(strlen)(path) + 32);
+   VG_(sprintf)(tmp, "%s.tmp-%d", path, VG_(getpid)());
+   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+   if (sr_isError(sr)) {
+      VG_(umsg)("lifeheap: error: cannot create %s (errno %lu); "
+                "no profile written\n", tmp, sr_Err(sr));
+      VG_(free)(tmp);
+      return False;
+   }
+   fd = (Int)sr_Res(sr);
+   j = LH_(json_open)(fd);
+   write_document(j, end);
+   ok = LH_(json_close)(j);
+   VG_(close)(fd);
+   if (!ok) {
+      VG_(umsg)("lifeheap: error: writing %s failed (disk full?); "
+                "no profile written\n", tmp);
+      VG_(unlink)(tmp);
+      VG_(free)(tmp);
+      return False;
+   }
+   if (VG_(rename)(tmp, path) != 0) {
+      VG_(umsg)("lifeheap: error: cannot rename %s to %s; "
+                "no profile written\n", tmp, path);
+      VG_(unlink)(tmp);
+      VG_(free)(tmp);
+      return False;
+   }
+   VG_(free)(tmp);
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- The summary                                          ---*/
+/*------------------------------------------------------------*/
+
+/* "512 B", "1.5 KiB", "23.0 MiB": one decimal, binary units. */
+static void format_size(HChar* buf, ULong bytes)
+{
+   static const HChar* const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+   ULong divisor = 1024, tenths;
+   Int u = 0;
+   if (bytes < 1024) { VG_(sprintf)(buf, "%llu B", bytes); return; }
+   while (u < 4 && bytes / divisor >= 1024) { divisor *= 1024; u++; }
+   /* bytes / divisor in tenths, rounded to nearest, without overflow. */
+   tenths = (bytes / divisor) * 10 + ((bytes % divisor) * 10 + divisor / 2) / divisor;
+   VG_(sprintf)(buf, "%llu.%llu %s", tenths / 10, tenths % 10, units[u]);
+}
+
+/* Percentage with no decimals, of a part of a whole (0 when whole is 0). */
+static UInt percent(ULong part, ULong whole)
+{
+   if (whole == 0) return 0;
+   return (UInt)((part * 100.0) / whole + 0.5);
+}
+
+void LH_(print_summary)(const HChar* path, Bool written)
+{
+   HChar a[32], b[32];
+   UInt i, shown;
+
+   format_size(a, LH_(total_bytes));
+   VG_(umsg)("lifeheap: %'llu blocks (%s) allocated, %'llu freed, "
+             "%'llu reallocs, in %'llu instructions\n",
+             LH_(total_blocks), a, LH_(total_frees), LH_(total_reallocs),
+             LH_(now));
+   format_size(a, LH_(peak_bytes));
+   VG_(umsg)("Heap peak:    %s in %'llu blocks, at %u%% of the run\n",
+             a, LH_(peak_blocks), percent(LH_(peak_time), LH_(now)));
+   format_size(b, LH_(curr_bytes));
+   VG_(umsg)("Live at exit: %s in %'llu blocks\n", b, LH_(curr_blocks));
+
+   shown = n_sorted_sites < LH_SUMMARY_TOP_SITES ? n_sorted_sites
+                                                 : LH_SUMMARY_TOP_SITES;
+   if (shown > 0 && sorted_sites[0]->bytes_at_peak > 0) {
+      VG_(umsg)("Top sites by bytes at the peak:\n");
+      for (i = 0; i < shown; i++) {
+         LH_Site* s = sorted_sites[i];
+         HChar where[512];
+         if (s->bytes_at_peak == 0) break;
+         if (s->n_frames > 0)
+            LH_(frame_describe)(s->frame_ids[s->name_frame], where, sizeof(where));
+         else
+            VG_(strcpy)(where, "???");
+         format_size(a, s->bytes_at_peak);
+         VG_(umsg)("  %10s %3u%%  %'9llu blocks  %s\n", a,
+                   percent(s->bytes_at_peak, LH_(peak_bytes)),
+                   s->blocks_at_peak, where);
+      }
+   }
+   LH_(findings_print_summary)(LH_SUMMARY_TOP_SITES);
+   if (written)
+      VG_(umsg)("Profile: %s\n", path);
+   else
+      VG_(umsg)("Profile: not written (see the error above)\n");
+}

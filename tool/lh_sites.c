@@ -1,0 +1,319 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_sites.c: per-site aggregation and the global    ---*/
+/*--- heap peak, in O(1) per event.                                ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   A site is one allocation stack (an ExeContext).  Sites are found by the
+   ExeContext's unique number (ECU), which the core hands out in steps of
+   4, through a directly indexed array: O(1), no hashing.
+
+   Bytes at the global peak, without walking the sites at the peak
+   ---------------------------------------------------------------
+   DHAT copies every site's live bytes whenever the heap is back at its
+   maximum, which costs O(sites) per event.  Here the global peak only
+   bumps a sequence number, and each site copies its own live figures
+   lazily, the next time it changes:
+
+      live bytes
+      (global)      peak #1       peak #2 (latest: the one reported)
+          |           *             *
+          |          / \     ___   / \____
+          |     ____/   \___/   \_/        \___
+          +--------------------------------------- time
+      site A    a1  a2 |  a3    a4 |   a5
+      site B       b1  |           |        b2
+                       ^           ^
+                 peak_seq=1   peak_seq=2
+
+   Every event that touches a site first checks site.peak_seq_seen against
+   the global LH_(peak_seq).  If they differ, the site has not changed
+   since the latest peak (any change after it would have set
+   peak_seq_seen), so its current live figures ARE its figures at that
+   peak: copy them to bytes_at_peak/blocks_at_peak, then set
+   peak_seq_seen = LH_(peak_seq), then apply the event.  Above, a3 copies
+   A's state after a2 (live at peak #1); a5 copies A's state after a4
+   (live at peak #2, overwriting the copy from #1); B is untouched between
+   b1 and b2, so b2 copies B's state after b1, correct for peak #2.  At the
+   end, sites_finalize does the same copy for every site not touched since
+   the latest peak.
+
+   The peak is bumped when, after an allocation or a growing realloc, the
+   live bytes are >= the maximum so far: the latest of equal peaks wins,
+   as in DHAT, so bytes at the peak compare.
+
+   Each site also keeps its own maximum (max_bytes), updated on its own
+   allocations, so it is right for every site, not only the one that set
+   the global peak.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_wordfm.h"
+#include "lh_include.h"
+
+/*------------------------------------------------------------*/
+/*--- Globals                                              ---*/
+/*------------------------------------------------------------*/
+
+ULong LH_(curr_bytes)  = 0;
+ULong LH_(curr_blocks) = 0;
+ULong LH_(peak_bytes)  = 0;
+ULong LH_(peak_blocks) = 0;
+ULong LH_(peak_time)   = 0;
+ULong LH_(peak_seq)    = 0;
+
+ULong LH_(total_blocks) = 0;
+ULong LH_(total_bytes)  = 0;
+ULong LH_(total_frees)  = 0;
+ULong LH_(total_reallocs) = 0;
+ULong LH_(total_realloc_requested_bytes) = 0;
+ULong LH_(total_realloc_bytes_copied) = 0;
+
+/* All sites in creation order. */
+static XArray* all_sites = NULL;          /* of LH_Site* */
+/* Site by ECU/4; NULL where the ExeContext is not (yet) a site. */
+static LH_Site** site_by_ecu = NULL;
+static UInt      site_by_ecu_size = 0;
+
+/* peak_seq_seen of a new site: never equal to LH_(peak_seq), so the first
+   change copies the site's figures at the peak, which were zero. */
+#define LH_NEVER_SEEN ((ULong)-1)
+
+/*------------------------------------------------------------*/
+/*--- Lookup                                               ---*/
+/*------------------------------------------------------------*/
+
+void LH_(sites_init)(void)
+{
+   all_sites = VG_(newXA)(VG_(malloc), "lh.sites.all", VG_(free),
+                          sizeof(LH_Site*));
+}
+
+UInt LH_(n_sites)(void)
+{
+   return all_sites ? (UInt)VG_(sizeXA)(all_sites) : 0;
+}
+
+LH_Site* LH_(site_at)(UInt i)
+{
+   if (i >= LH_(n_sites)()) return NULL;
+   return *(LH_Site**)VG_(indexXA)(all_sites, i);
+}
+
+static void grow_index(UInt needed)
+{
+   UInt new_size = site_by_ecu_size ? site_by_ecu_size : 1024;
+   LH_Site** bigger;
+   while (new_size <= needed) new_size *= 2;
+   bigger = VG_(malloc)("lh.sites.index", new_size * sizeof(LH_Site*));
+   VG_(memset)(bigger, 0, new_size * sizeof(LH_Site*));
+   if (site_by_ecu) {
+      VG_(memcpy)(bigger, site_by_ecu, site_by_ecu_size * sizeof(LH_Site*));
+      VG_(free)(site_by_ecu);
+   }
+   site_by_ecu = bigger;
+   site_by_ecu_size = new_size;
+}
+
+LH_Site* LH_(site_for_stack)(ExeContext* ec)
+{
+   UInt slot = VG_(get_ECU_from_ExeContext)(ec) / 4;
+   LH_Site* site;
+   if (slot < site_by_ecu_size && site_by_ecu[slot]) return site_by_ecu[slot];
+   if (slot >= site_by_ecu_size) grow_index(slot);
+
+   site = VG_(malloc)("lh.sites.site", sizeof(LH_Site));
+   VG_(memset)(site, 0, sizeof(LH_Site));
+   site->ec = ec;
+   site->peak_seq_seen = LH_NEVER_SEEN;
+   site->freed_lifetime_min = (ULong)-1;
+   site->lifetime_min = (ULong)-1;
+   site_by_ecu[slot] = site;
+   VG_(addToXA)(all_sites, &site);
+   return site;
+}
+
+/*------------------------------------------------------------*/
+/*--- Peak bookkeeping                                     ---*/
+/*------------------------------------------------------------*/
+
+/* Before any change to site: see the comment at the top. */
+static inline void catch_up_with_peak(LH_Site* site)
+{
+   if (site->peak_seq_seen != LH_(peak_seq)) {
+      site->bytes_at_peak  = site->curr_bytes;
+      site->blocks_at_peak = site->curr_blocks;
+      site->peak_seq_seen  = LH_(peak_seq);
+   }
+}
+
+/* After the live bytes grew (allocation or growing realloc). */
+static inline void check_global_peak(void)
+{
+   if (LH_(curr_bytes) >= LH_(peak_bytes)) {
+      LH_(peak_bytes)  = LH_(curr_bytes);
+      LH_(peak_blocks) = LH_(curr_blocks);
+      LH_(peak_time)   = LH_(now);
+      LH_(peak_seq)++;
+   }
+}
+
+static inline void check_site_max(LH_Site* site)
+{
+   if (site->curr_bytes > site->max_bytes) {
+      site->max_bytes  = site->curr_bytes;
+      site->max_blocks = site->curr_blocks;
+      site->max_time   = LH_(now);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Allocating threads                                   ---*/
+/*------------------------------------------------------------*/
+
+/* Most sites are used by one or a few threads: their serials are kept
+   inline (checked in O(LH_SITE_INLINE_THREADS)); more go to a set. */
+static void note_allocating_thread(LH_Site* site, UInt serial)
+{
+   UInt i;
+   for (i = 0; i < LH_SITE_INLINE_THREADS; i++) {
+      if (site->recent_threads[i] == serial) return;
+      if (site->recent_threads[i] == 0) {
+         site->recent_threads[i] = serial;
+         site->allocating_threads++;
+         return;
+      }
+   }
+   if (site->more_threads == NULL)
+      site->more_threads = VG_(newFM)(VG_(malloc), "lh.sites.threads",
+                                      VG_(free), NULL);
+   if (!VG_(lookupFM)(site->more_threads, NULL, NULL, serial)) {
+      VG_(addToFM)(site->more_threads, serial, 0);
+      site->allocating_threads++;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Events                                               ---*/
+/*------------------------------------------------------------*/
+
+void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
+{
+   catch_up_with_peak(site);
+
+   site->total_blocks++;
+   site->total_bytes += size;
+   site->curr_blocks++;
+   site->curr_bytes += size;
+   if (site->total_blocks == 1) {
+      site->first_alloc_time = LH_(now);
+      /* A site whose first block is empty still had a block live then. */
+      site->max_blocks = site->curr_blocks;
+      site->max_time   = LH_(now);
+   }
+   site->last_alloc_time = LH_(now);
+   note_allocating_thread(site, LH_(thread_serial)(tid));
+   check_site_max(site);
+
+   LH_(total_blocks)++;
+   LH_(total_bytes) += size;
+   LH_(curr_blocks)++;
+   LH_(curr_bytes) += size;
+   check_global_peak();
+
+   LH_(timeline_note_change)(site);
+}
+
+static inline UInt lifetime_bucket(ULong lifetime)
+{
+   UInt bucket;
+   if (lifetime == 0) return 0;
+   bucket = 64 - __builtin_clzll(lifetime);     /* floor(log2) + 1 */
+   return bucket < LH_LIFETIME_BUCKETS ? bucket : LH_LIFETIME_BUCKETS - 1;
+}
+
+void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
+                         Bool cross_thread)
+{
+   tl_assert(site->curr_blocks >= 1 && site->curr_bytes >= size);
+   tl_assert(LH_(curr_blocks) >= 1 && LH_(curr_bytes) >= size);
+   catch_up_with_peak(site);
+
+   site->curr_blocks--;
+   site->curr_bytes -= size;
+   site->freed_blocks++;
+   site->freed_lifetime_sum += lifetime;
+   if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
+   if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
+   site->freed_lifetime_histogram[lifetime_bucket(lifetime)]++;
+   if (cross_thread) site->cross_thread_frees++;
+
+   LH_(curr_blocks)--;
+   LH_(curr_bytes) -= size;
+   LH_(total_frees)++;
+
+   LH_(timeline_note_change)(site);
+}
+
+void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
+                            ULong bytes_copied)
+{
+   tl_assert(site->curr_bytes >= old_size && LH_(curr_bytes) >= old_size);
+   catch_up_with_peak(site);
+
+   site->reallocs++;
+   site->realloc_requested_bytes += new_size;
+   site->realloc_bytes_copied += bytes_copied;
+   LH_(total_reallocs)++;
+   LH_(total_realloc_requested_bytes) += new_size;
+   LH_(total_realloc_bytes_copied) += bytes_copied;
+
+   site->curr_bytes = site->curr_bytes - old_size + new_size;
+   LH_(curr_bytes)  = LH_(curr_bytes) - old_size + new_size;
+   if (new_size > old_size) {
+      site->total_bytes += new_size - old_size;
+      LH_(total_bytes)  += new_size - old_size;
+      check_site_max(site);
+      check_global_peak();
+   }
+
+   LH_(timeline_note_change)(site);
+}
+
+/*------------------------------------------------------------*/
+/*--- Output figures                                       ---*/
+/*------------------------------------------------------------*/
+
+void LH_(sites_finalize)(void)
+{
+   UInt i, n = LH_(n_sites)();
+   LH_Block* b;
+
+   for (i = 0; i < n; i++) {
+      LH_Site* site = LH_(site_at)(i);
+      catch_up_with_peak(site);
+      site->bytes_at_exit  = site->curr_bytes;
+      site->blocks_at_exit = site->curr_blocks;
+      site->lifetime_sum = site->freed_lifetime_sum;
+      site->lifetime_min = site->freed_lifetime_min;
+      site->lifetime_max = site->freed_lifetime_max;
+      VG_(memcpy)(site->lifetime_histogram, site->freed_lifetime_histogram,
+                  sizeof(site->lifetime_histogram));
+   }
+
+   /* Blocks still live count their life up to now. */
+   LH_(blocks_iter_reset)();
+   while ((b = LH_(blocks_iter_next)()) != NULL) {
+      LH_Site* site = b->site;
+      ULong lifetime = LH_(now) - b->alloc_time;
+      site->lifetime_sum += lifetime;
+      if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
+      if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
+      site->lifetime_histogram[lifetime_bucket(lifetime)]++;
+   }
+}

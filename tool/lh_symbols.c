@@ -1,0 +1,393 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_symbols.c: allocation stacks and the frame      ---*/
+/*--- table.                                                       ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   1. Recording a stack (per allocation).  The unwind starts inside
+      lifeheap's malloc replacement (vgpreload_lifeheap-*.so): malloc
+      itself, and for realloc(NULL, n), valloc or posix_memalign a second
+      replacement function that forwards to malloc/memalign.  Those leading
+      frames are dropped, so a stack starts at the program's call into the
+      allocator.  The preload's text range is found once and cached, so the
+      check costs two compares per frame.
+
+   2. Symbolising (once, at output).  Each code address expands to one
+      frame, or several when functions were inlined there:
+
+         0x4011a6  ->  push_item   (queue.h:40)   inlined = true
+                       enqueue     (queue.c:88)   inlined = true
+                       producer    (main.c:12)    inlined = false
+
+      Valgrind 3.19 offers no public call that returns the fields of an
+      inlined frame separately: VG_(describe_IP) formats them as text.  Its
+      XML form is unambiguous (<fn>, <dir>, <file>, <line>, <obj>, each
+      XML-escaped), so lifeheap asks for that form, with VG_(clo_xml) set
+      only for the duration of the call, and parses the tags.  The output
+      phase is single-threaded and prints nothing meanwhile.
+
+      Inline information is read only with --read-inline-info=yes, which
+      Valgrind turns on by default only for its own memcheck, helgrind,
+      drd, massif and dhat.  lifeheap sets the same core default from its
+      pre_clo_init (see LH_(symbols_pre_clo_init)); the user's
+      --read-inline-info=no still wins, since options are parsed after.
+
+   3. The frame table.  Frames are deduplicated per code address (an
+      address always expands to the same frames) and numbered in order of
+      first use by the sorted sites, so the table is deterministic.  The
+      name frame of a site is its innermost frame that is not allocator
+      machinery (see is_allocator_frame).
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_execontext.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_options.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_wordfm.h"
+#include "lh_include.h"
+
+/* Core variables and functions without a pub_tool_ declaration (stable
+   in Valgrind 3.x; the tool links statically with the core). */
+extern Bool  VG_(clo_read_inline_info);
+extern Addr* VG_(get_ExeContext_StackTrace)(ExeContext* e);
+
+/*------------------------------------------------------------*/
+/*--- Recording allocation stacks                          ---*/
+/*------------------------------------------------------------*/
+
+/* Deepest --num-callers plus the replacement's own frames (at most 2). */
+#define LH_MAX_UNWIND (500 + 4)
+
+static Addr  preload_text_start = 0;
+static Addr  preload_text_end   = 0;     /* exclusive; 0 = not found yet */
+
+void LH_(symbols_pre_clo_init)(void)
+{
+   VG_(clo_read_inline_info) = True;
+}
+
+static Bool in_preload(Addr ip)
+{
+   if (preload_text_end == 0) {
+      DiEpoch ep = VG_(current_DiEpoch)();
+      DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
+      const HChar* file = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+      if (file && VG_(strstr)(file, "vgpreload_lifeheap")) {
+         preload_text_start = VG_(DebugInfo_get_text_avma)(di);
+         preload_text_end   = preload_text_start + VG_(DebugInfo_get_text_size)(di);
+      } else {
+         return False;
+      }
+   }
+   return ip >= preload_text_start && ip < preload_text_end;
+}
+
+ExeContext* LH_(record_allocation_stack)(ThreadId tid)
+{
+   static Addr ips[LH_MAX_UNWIND];
+   UInt want = VG_(clo_backtrace_size) + 4;
+   UInt n, skip = 0;
+   if (want > LH_MAX_UNWIND) want = LH_MAX_UNWIND;
+   n = VG_(get_StackTrace)(tid, ips, want, NULL, NULL, 0);
+   while (skip < n && in_preload(ips[skip])) skip++;
+   if (skip == n) skip = 0;       /* all inside the preload: keep them */
+   n -= skip;
+   if (n > (UInt)VG_(clo_backtrace_size)) n = VG_(clo_backtrace_size);
+   return VG_(make_ExeContext_from_StackTrace)(ips + skip, n);
+}
+
+Int LH_(stack_compare)(ExeContext* a, ExeContext* b)
+{
+   Addr* ia = VG_(get_ExeContext_StackTrace)(a);
+   Addr* ib = VG_(get_ExeContext_StackTrace)(b);
+   Int na = VG_(get_ExeContext_n_ips)(a), nb = VG_(get_ExeContext_n_ips)(b);
+   Int i;
+   for (i = 0; i < na && i < nb; i++) {
+      if (ia[i] < ib[i]) return -1;
+      if (ia[i] > ib[i]) return 1;
+   }
+   return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Frame records                                        ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   HChar* function;    /* NULL = unknown */
+   HChar* file;
+   HChar* directory;
+   UInt   line;        /* 0 = unknown */
+   HChar* object;
+   Addr   address;
+   Bool   inlined;
+} LH_Frame;
+
+static XArray* frames = NULL;        /* of LH_Frame, in first-use order */
+static WordFM* frames_by_ip = NULL;  /* ip -> (first frame id << 16) | count */
+
+/* Copies the text between <tag> and </tag> in xml, un-escaping &amp;
+   &lt; &gt;; NULL when the tag is absent. */
+static HChar* xml_field(const HChar* xml, const HChar* tag)
+{
+   HChar open[16], close[16];
+   const HChar *start, *end;
+   HChar *out, *o;
+   VG_(sprintf)(open, "<%s>", tag);
+   VG_(sprintf)(close, "</%s>", tag);
+   start = VG_(strstr)(xml, open);
+   if (start == NULL) return NULL;
+   start += VG_(strlen)(open);
+   end = VG_(strstr)(start, close);
+   if (end == NULL) return NULL;
+   out = o = VG_(malloc)("lh.symbols.field", end - start + 1);
+   while (start < end) {
+      if      (VG_(strncmp)(start, "&amp;", 5) == 0) { *o++ = '&'; start += 5; }
+      else if (VG_(strncmp)(start, "&lt;", 4) == 0)  { *o++ = '<'; start += 4; }
+      else if (VG_(strncmp)(start, "&gt;", 4) == 0)  { *o++ = '>'; start += 4; }
+      else *o++ = *start++;
+   }
+   *o = 0;
+   return out;
+}
+
+static Bool is_hex_digit(HChar c)
+{
+   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* Rust legacy symbols end in "::h" and 16 hex digits (a hash of the crate
+   and its dependencies) when the demangler kept it; it differs between
+   builds, so it goes. */
+static void strip_rust_hash(HChar* name)
+{
+   SizeT len = VG_(strlen)(name);
+   SizeT i;
+   if (len < 19) return;
+   if (VG_(strncmp)(name + len - 19, "::h", 3) != 0) return;
+   for (i = len - 16; i < len; i++)
+      if (!is_hex_digit(name[i])) return;
+   name[len - 19] = 0;
+}
+
+/* One frame per inline level at ip, innermost first. */
+static void symbolise_ip(DiEpoch ep, Addr ip)
+{
+   InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
+   Bool saved_xml = VG_(clo_xml);
+   Word first = VG_(sizeXA)(frames);
+   Word count;
+   do {
+      LH_Frame f;
+      const HChar* xml;
+      HChar* line;
+      VG_(clo_xml) = True;
+      xml = VG_(describe_IP)(ep, ip, iipc);
+      VG_(clo_xml) = saved_xml;
+      VG_(memset)(&f, 0, sizeof(f));
+      f.address   = ip;
+      f.function  = xml_field(xml, "fn");
+      f.file      = xml_field(xml, "file");
+      f.directory = xml_field(xml, "dir");
+      f.object    = xml_field(xml, "obj");
+      line        = xml_field(xml, "line");
+      if (line) { f.line = (UInt)VG_(strtoull10)(line, NULL); VG_(free)(line); }
+      if (f.function) strip_rust_hash(f.function);
+      if (f.file && VG_(strcmp)(f.file, "???") == 0) {
+         VG_(free)(f.file); f.file = NULL; f.line = 0;
+      }
+      VG_(addToXA)(frames, &f);
+   } while (VG_(next_IIPC)(iipc));
+   VG_(delete_IIPC)(iipc);
+
+   /* All levels but the last (the function really at ip) are inlined. */
+   count = VG_(sizeXA)(frames) - first;
+   {
+      Word k;
+      for (k = first; k < first + count - 1; k++)
+         ((LH_Frame*)VG_(indexXA)(frames, k))->inlined = True;
+   }
+   tl_assert(count < 0x10000);
+   VG_(addToFM)(frames_by_ip, ip, ((UWord)first << 16) | (UWord)count);
+}
+
+/*------------------------------------------------------------*/
+/*--- Name frames                                          ---*/
+/*------------------------------------------------------------*/
+
+static Bool starts_with(const HChar* s, const HChar* prefix)
+{
+   return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+}
+
+/* Allocators and generic allocation wrappers: a frame in one of these
+   says how memory was allocated, not what for.  Standard libraries count
+   as wrappers as a whole (std::vector::push_back, alloc::vec::Vec::push,
+   hashbrown's tables...): the interesting frame is the program's call. */
+static Bool is_allocator_frame(const HChar* fn)
+{
+   static const HChar* const exact[] = {
+      "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign",
+      "aligned_alloc", "valloc", "pvalloc", "reallocarray", "strdup",
+      "strndup", "xmalloc", "xcalloc", "xrealloc", "xstrdup", "xmemdup",
+      "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0",
+      "g_malloc_n", "g_malloc0_n", "g_realloc_n", "g_slice_alloc",
+      "g_slice_alloc0", "g_strdup", "g_memdup", "g_memdup2",
+      "__cxa_allocate_exception", "__libc_malloc", "__libc_calloc",
+      "__libc_realloc", "__libc_memalign", NULL
+   };
+   static const HChar* const prefixes[] = {
+      /* Rust */
+      "__rust_", "__rdl_", "__rg_", "alloc::", "core::", "std::",
+      "hashbrown::",
+      /* C++ */
+      "operator new", "operator delete", "__gnu_cxx::", "void std::",
+      /* C helpers */
+      "g_malloc", "g_realloc", NULL
+   };
+   const HChar* s = fn;
+   Int i;
+   if (fn == NULL) return False;
+   for (i = 0; exact[i]; i++)
+      if (VG_(strcmp)(fn, exact[i]) == 0) return True;
+   /* "<alloc::vec::Vec<T> as ...>::f", "<[T] as alloc::...>::f" */
+   if (s[0] == '<') {
+      s++;
+      if (s[0] == '[' || s[0] == '&' || (s[0] == 'T' && s[1] == ' ')) {
+         const HChar* as = VG_(strstr)(s, " as ");
+         if (as) s = as + 4;
+      }
+   }
+   for (i = 0; prefixes[i]; i++)
+      if (starts_with(s, prefixes[i])) return True;
+   return False;
+}
+
+/*------------------------------------------------------------*/
+/*--- Building and writing the table                       ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   XArray* ids;      /* of UInt: the site's frame ids */
+   DiEpoch ep;
+} LH_StackWalk;
+
+static void add_ip_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
+{
+   LH_StackWalk* walk = opaque;
+   UWord key, value;
+   UInt first, count, k;
+   if (!VG_(lookupFM)(frames_by_ip, &key, &value, ip)) {
+      symbolise_ip(ep, ip);
+      VG_(lookupFM)(frames_by_ip, &key, &value, ip);
+   }
+   first = value >> 16;
+   count = value & 0xFFFF;
+   for (k = 0; k < count; k++) {
+      UInt id = first + k;
+      VG_(addToXA)(walk->ids, &id);
+   }
+}
+
+void LH_(frames_build)(LH_Site** sites, UInt n_sites)
+{
+   UInt i;
+   if (frames == NULL) {
+      frames = VG_(newXA)(VG_(malloc), "lh.symbols.frames", VG_(free),
+                          sizeof(LH_Frame));
+      frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
+                                NULL);
+   }
+   for (i = 0; i < n_sites; i++) {
+      LH_Site* site = sites[i];
+      LH_StackWalk walk;
+      UInt k;
+      walk.ids = VG_(newXA)(VG_(malloc), "lh.symbols.walk", VG_(free),
+                            sizeof(UInt));
+      walk.ep  = VG_(get_ExeContext_epoch)(site->ec);
+      /* Stops after main() unless --show-below-main=yes, as Valgrind's
+         own stack traces do. */
+      VG_(apply_ExeContext)(add_ip_frames, &walk, site->ec);
+
+      if (site->frame_ids) VG_(free)(site->frame_ids);
+      site->n_frames  = (UInt)VG_(sizeXA)(walk.ids);
+      site->frame_ids = VG_(malloc)("lh.symbols.site_frames",
+                                    (site->n_frames + 1) * sizeof(UInt));
+      for (k = 0; k < site->n_frames; k++)
+         site->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
+      VG_(deleteXA)(walk.ids);
+
+      site->name_frame = 0;
+      for (k = 0; k < site->n_frames; k++) {
+         LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+         if (!is_allocator_frame(f->function)) { site->name_frame = k; break; }
+      }
+   }
+}
+
+/* Frames are numbered in first-use order by the sites in the order given
+   to frames_build; the table keeps growing across dumps, so a later dump
+   renumbers from scratch. */
+void LH_(frames_reset)(void)
+{
+   Word i;
+   if (frames == NULL) return;
+   for (i = 0; i < VG_(sizeXA)(frames); i++) {
+      LH_Frame* f = VG_(indexXA)(frames, i);
+      if (f->function)  VG_(free)(f->function);
+      if (f->file)      VG_(free)(f->file);
+      if (f->directory) VG_(free)(f->directory);
+      if (f->object)    VG_(free)(f->object);
+   }
+   VG_(deleteXA)(frames);
+   VG_(deleteFM)(frames_by_ip, NULL, NULL);
+   frames = NULL;
+   frames_by_ip = NULL;
+}
+
+void LH_(frames_write_json)(LH_Json* j)
+{
+   Word i, n = frames ? VG_(sizeXA)(frames) : 0;
+   LH_(json_array_begin)(j, "frames");
+   for (i = 0; i < n; i++) {
+      LH_Frame* f = VG_(indexXA)(frames, i);
+      HChar address[32];
+      LH_(json_object_begin)(j, NULL);
+      LH_(json_string)(j, "function", f->function);
+      LH_(json_string)(j, "file", f->file);
+      LH_(json_string)(j, "directory", f->directory);
+      if (f->line) LH_(json_u64)(j, "line", f->line);
+      else         LH_(json_null)(j, "line");
+      LH_(json_string)(j, "object", f->object);
+      VG_(sprintf)(address, "0x%lx", f->address);
+      LH_(json_string)(j, "address", address);
+      LH_(json_bool)(j, "inlined", f->inlined);
+      LH_(json_object_end)(j);
+   }
+   LH_(json_array_end)(j);
+}
+
+void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size)
+{
+   LH_Frame* f;
+   const HChar* fn;
+   if (frames == NULL || frame_id >= VG_(sizeXA)(frames)) {
+      VG_(snprintf)(buf, buf_size, "???");
+      return;
+   }
+   f  = VG_(indexXA)(frames, frame_id);
+   fn = f->function ? f->function : "???";
+   if (f->file && f->line)
+      VG_(snprintf)(buf, buf_size, "%s (%s:%u)", fn, f->file, f->line);
+   else if (f->object)
+      VG_(snprintf)(buf, buf_size, "%s (in %s)", fn, f->object);
+   else
+      VG_(snprintf)(buf, buf_size, "%s", fn);
+}
