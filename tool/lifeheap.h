@@ -1,6 +1,48 @@
 /* lifeheap.h: client requests for programs profiled by lifeheap.
-   Placeholder: the client-request macros are defined by the tool work. */
+
+   Include this header in the program you profile (it is installed next to
+   valgrind.h and dhat.h, so `#include <valgrind/lifeheap.h>` works once
+   lifeheap is installed; from a build tree use -I<lifeheap>/tool):
+
+      #include <valgrind/lifeheap.h>
+
+      load_config();
+      LIFEHEAP_MARK("config loaded");
+      serve_requests();
+      LIFEHEAP_MARK("shutdown");
+
+   LIFEHEAP_MARK(label) records a phase marker at the current time on the
+   profile's timeline (`timeline.markers` in the profile, see
+   docs/format.md), so the viewer can show which phase of the program a rise
+   or fall of the heap belongs to.
+     - label: a NUL-terminated string.  The tool copies it when the request
+       is made, so it may be a temporary buffer.  At most 255 bytes are
+       kept; a longer label is cut there.  A label the tool cannot read
+       (NULL or an invalid pointer) is recorded as "(unreadable label)".
+     - At most 10,000 markers are kept per run; later ones are counted in
+       `timeline.markers_dropped` and otherwise ignored.
+
+   Like every Valgrind client request, LIFEHEAP_MARK costs a handful of
+   instructions and does nothing when the program does not run under
+   Valgrind, or runs under another Valgrind tool: it is safe to leave in
+   production code.  Compile with -DNVALGRIND to remove it entirely.
+
+   SPDX-License-Identifier: GPL-3.0-or-later
+*/
 #ifndef __LIFEHEAP_H
 #define __LIFEHEAP_H
+
 #include "valgrind.h"
-#endif
+
+/* Request codes.  Only append: the numbers are part of the binary interface
+   between compiled client programs and the tool. */
+typedef enum {
+   VG_USERREQ__LIFEHEAP_MARK = VG_USERREQ_TOOL_BASE('L', 'H'),
+} Vg_LifeheapClientRequest;
+
+/* Records a phase marker with the given label at the current time. */
+#define LIFEHEAP_MARK(_qzz_label)                                         \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__LIFEHEAP_MARK,             \
+                                   (const char*)(_qzz_label), 0, 0, 0, 0)
+
+#endif /* __LIFEHEAP_H */

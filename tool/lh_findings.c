@@ -1,0 +1,780 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_findings.c: recognising memory problems at the  ---*/
+/*--- end of the run and naming the site that causes each.         ---*/
+/*--------------------------------------------------------------------*/
+/*
+   SPDX-License-Identifier: GPL-3.0-or-later
+
+   Findings are decided once, here, from the per-site figures that CORE
+   (lh_sites.c), ACCESS (lh_access.c) and the timeline (lh_timeline.c) have
+   gathered; the profile carries them and the CLI and viewer only render
+   them.  docs/findings.md explains every rule, its defaults and how to
+   tune it: keep it in step with this file.
+
+   Every rule looks at one site at a time:
+
+     growth family (at most one of the three per site; needs the site's
+     growth, i.e. a significant site):
+       missing-backpressure  rising + long-lived blocks + freed by another
+                             thread than the one that allocated them
+       leak                  rising + still (mostly) live at exit
+       unbounded-growth      rising + long-lived blocks, no hand-off
+     oversized-preallocation large blocks whose bytes are mostly never read
+     unused-capacity         written high-water mark far below the size
+                             (not reported on a site that is already an
+                             oversized preallocation: same bytes, same cause)
+     short-lived-churn       many blocks living a tiny fraction of the run
+     realloc-growth          many reallocs per block copying many bytes
+
+   Memory findings (all but churn and realloc growth) also need the bytes
+   they are about to reach --lifeheap-min-finding-bytes, so a program's
+   small incidental buffers (libc's stdout buffer, ...) never make a
+   finding.  Severity of a memory finding is the share of the global peak
+   the wasted or growing bytes represent.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+
+#include "lh_include.h"
+#include "lh_json.h"
+#include "lh_timeline.h"
+#include "lh_findings.h"
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+static Long   clo_min_finding_bytes         = 65536;
+static double clo_rising_fraction           = 0.5;
+static double clo_long_lived_fraction       = 0.1;
+static double clo_leak_exit_fraction        = 0.5;
+static Long   clo_large_block_bytes         = 65536;
+static double clo_never_read_fraction       = 0.9;
+static double clo_unused_capacity_fraction  = 0.5;
+static Long   clo_churn_min_blocks          = 10000;
+static double clo_churn_lifetime_fraction   = 0.001;
+static Long   clo_realloc_min_per_block     = 8;
+static Long   clo_realloc_min_copied_bytes  = 1048576;
+
+/* Fixed parts of the rules (docs/findings.md). */
+#define GROWTH_MIN_WINDOWS   8    /* fewer points since the first allocation:
+                                     too short a history to call a trend */
+#define GROWTH_MIN_BLOCKS    8    /* a trend of one or two blocks is a
+                                     buffer, not an accumulation */
+#define SHARE_HIGH           0.25 /* of the peak: severity high */
+#define SHARE_MEDIUM         0.05 /* of the peak: severity medium */
+
+#define BYTES_MAX (1LL << 62)
+
+Bool LH_(parse_double_option)(const HChar* arg, const HChar* name,
+                              double* var, double lo, const HChar* lo_text,
+                              double hi, const HChar* hi_text)
+{
+   SizeT  name_len = VG_(strlen)(name);
+   const HChar* text;
+   HChar* end;
+   double value;
+   if (VG_(strncmp)(arg, name, name_len) != 0 || arg[name_len] != '=')
+      return False;
+   text = arg + name_len + 1;
+   value = VG_(strtod)(text, &end);
+   if (text[0] == '\0' || end[0] != '\0') {
+      VG_(fmsg_bad_option)(arg, "Invalid number '%s'\n", text);
+      return True;
+   }
+   if (!(value >= lo && value <= hi)) {   /* also rejects NaN */
+      VG_(fmsg_bad_option)(arg, "'%s' argument must be between %s and %s\n",
+                           name, lo_text, hi_text);
+      return True;
+   }
+   *var = value;
+   return True;
+}
+
+Bool LH_(findings_process_option)(const HChar* arg)
+{
+   if VG_BINT_CLO(arg, "--lifeheap-min-finding-bytes",
+                  clo_min_finding_bytes, 0, BYTES_MAX) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-rising-fraction",
+                                     &clo_rising_fraction, 0, "0", 1, "1")) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-long-lived-fraction",
+                                     &clo_long_lived_fraction, 0, "0", 1, "1")) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-leak-exit-fraction",
+                                     &clo_leak_exit_fraction, 0, "0", 1, "1")) {}
+   else if VG_BINT_CLO(arg, "--lifeheap-large-block-bytes",
+                       clo_large_block_bytes, 1, BYTES_MAX) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-never-read-fraction",
+                                     &clo_never_read_fraction, 0, "0", 1, "1")) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-unused-capacity-fraction",
+                                     &clo_unused_capacity_fraction,
+                                     0, "0", 1, "1")) {}
+   else if VG_BINT_CLO(arg, "--lifeheap-churn-min-blocks",
+                       clo_churn_min_blocks, 1, BYTES_MAX) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-churn-lifetime-fraction",
+                                     &clo_churn_lifetime_fraction,
+                                     0, "0", 1, "1")) {}
+   else if VG_BINT_CLO(arg, "--lifeheap-realloc-min-per-block",
+                       clo_realloc_min_per_block, 1, BYTES_MAX) {}
+   else if VG_BINT_CLO(arg, "--lifeheap-realloc-min-copied-bytes",
+                       clo_realloc_min_copied_bytes, 0, BYTES_MAX) {}
+   else
+      return False;
+   return True;
+}
+
+void LH_(findings_print_usage)(void)
+{
+   LH_(timeline_print_usage)();
+   VG_(printf)(
+"    findings (docs/findings.md explains each rule):\n"
+"    --lifeheap-min-finding-bytes=<n>         least bytes a memory finding\n"
+"                                             is about [65536]\n"
+"    --lifeheap-rising-fraction=<0..1>        growth: share of the site's life\n"
+"                                             its live bytes reach new highs [0.5]\n"
+"    --lifeheap-long-lived-fraction=<0..1>    growth: least mean block lifetime,\n"
+"                                             as a share of the run [0.1]\n"
+"    --lifeheap-leak-exit-fraction=<0..1>     leak: least share of its max still\n"
+"                                             live at exit [0.5]\n"
+"    --lifeheap-large-block-bytes=<n>         oversized preallocation: least\n"
+"                                             mean block size [65536]\n"
+"    --lifeheap-never-read-fraction=<0..1>    oversized preallocation: least\n"
+"                                             share of bytes never read [0.9]\n"
+"    --lifeheap-unused-capacity-fraction=<0..1> unused capacity: least share of\n"
+"                                             bytes above the written mark [0.5]\n"
+"    --lifeheap-churn-min-blocks=<n>          churn: least short-lived blocks [10000]\n"
+"    --lifeheap-churn-lifetime-fraction=<0..1> churn: a block living less than\n"
+"                                             this share of the run is short [0.001]\n"
+"    --lifeheap-realloc-min-per-block=<n>     realloc growth: least reallocs per\n"
+"                                             block [8]\n"
+"    --lifeheap-realloc-min-copied-bytes=<n>  realloc growth: least bytes copied\n"
+"                                             [1048576]\n");
+}
+
+void LH_(findings_write_options_json)(LH_Json* json)
+{
+   LH_(timeline_write_options_json)(json);
+   LH_(json_u64)(json, "min_finding_bytes", (ULong)clo_min_finding_bytes);
+   LH_(json_double)(json, "rising_fraction", clo_rising_fraction);
+   LH_(json_double)(json, "long_lived_fraction", clo_long_lived_fraction);
+   LH_(json_double)(json, "leak_exit_fraction", clo_leak_exit_fraction);
+   LH_(json_u64)(json, "large_block_bytes", (ULong)clo_large_block_bytes);
+   LH_(json_double)(json, "never_read_fraction", clo_never_read_fraction);
+   LH_(json_double)(json, "unused_capacity_fraction",
+                    clo_unused_capacity_fraction);
+   LH_(json_u64)(json, "churn_min_blocks", (ULong)clo_churn_min_blocks);
+   LH_(json_double)(json, "churn_lifetime_fraction",
+                    clo_churn_lifetime_fraction);
+   LH_(json_u64)(json, "realloc_min_per_block",
+                 (ULong)clo_realloc_min_per_block);
+   LH_(json_u64)(json, "realloc_min_copied_bytes",
+                 (ULong)clo_realloc_min_copied_bytes);
+}
+
+/*------------------------------------------------------------*/
+/*--- Findings                                             ---*/
+/*------------------------------------------------------------*/
+
+typedef enum {   /* also the tie-break order when sorting */
+   Kind_MissingBackpressure,
+   Kind_UnboundedGrowth,
+   Kind_OversizedPreallocation,
+   Kind_UnusedCapacity,
+   Kind_Leak,
+   Kind_ShortLivedChurn,
+   Kind_ReallocGrowth
+} FindingKind;
+
+static const HChar* const kind_names[] = {
+   "missing-backpressure", "unbounded-growth", "oversized-preallocation",
+   "unused-capacity", "leak", "short-lived-churn", "realloc-growth"
+};
+
+typedef enum { Severity_Low, Severity_Medium, Severity_High } Severity;
+static const HChar* const severity_names[] = { "low", "medium", "high" };
+
+#define MAX_EVIDENCE 12
+
+typedef struct {
+   const HChar* name;
+   Bool         is_double;
+   ULong        count;
+   double       fraction;
+} Evidence;
+
+typedef struct {
+   FindingKind kind;
+   Severity    severity;
+   LH_Site*    site;
+   UInt        site_index;     /* = the site's id: position in sorted order */
+   UInt        n_evidence;
+   Evidence    evidence[MAX_EVIDENCE];
+} Finding;
+
+static Finding* findings;
+static UInt     n_findings;
+static UInt     findings_capacity;
+
+static Finding* add_finding(FindingKind kind, Severity severity,
+                            LH_Site* site, UInt site_index)
+{
+   Finding* f;
+   if (n_findings == findings_capacity) {
+      findings_capacity = findings_capacity == 0 ? 16 : 2 * findings_capacity;
+      findings = VG_(realloc)("lh.findings", findings,
+                              findings_capacity * sizeof *findings);
+   }
+   f = &findings[n_findings++];
+   VG_(memset)(f, 0, sizeof *f);
+   f->kind = kind;
+   f->severity = severity;
+   f->site = site;
+   f->site_index = site_index;
+   return f;
+}
+
+static void add_count(Finding* f, const HChar* name, ULong value)
+{
+   tl_assert(f->n_evidence < MAX_EVIDENCE);
+   f->evidence[f->n_evidence].name = name;
+   f->evidence[f->n_evidence].is_double = False;
+   f->evidence[f->n_evidence].count = value;
+   f->n_evidence++;
+}
+
+static void add_fraction(Finding* f, const HChar* name, double value)
+{
+   tl_assert(f->n_evidence < MAX_EVIDENCE);
+   f->evidence[f->n_evidence].name = name;
+   f->evidence[f->n_evidence].is_double = True;
+   f->evidence[f->n_evidence].fraction = value;
+   f->n_evidence++;
+}
+
+static ULong evidence_count(const Finding* f, const HChar* name)
+{
+   UInt i;
+   for (i = 0; i < f->n_evidence; i++)
+      if (VG_STREQ(f->evidence[i].name, name))
+         return f->evidence[i].is_double ? (ULong)f->evidence[i].fraction
+                                         : f->evidence[i].count;
+   tl_assert2(0, "finding evidence %s missing", name);
+   return 0;
+}
+
+static double evidence_fraction(const Finding* f, const HChar* name)
+{
+   UInt i;
+   for (i = 0; i < f->n_evidence; i++)
+      if (VG_STREQ(f->evidence[i].name, name))
+         return f->evidence[i].is_double ? f->evidence[i].fraction
+                                         : (double)f->evidence[i].count;
+   tl_assert2(0, "finding evidence %s missing", name);
+   return 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Figures the rules use                                ---*/
+/*------------------------------------------------------------*/
+
+static double ratio(ULong part, ULong whole)
+{
+   return whole == 0 ? 0.0 : (double)part / (double)whole;
+}
+
+static Severity severity_for_share(ULong bytes)
+{
+   double share = ratio(bytes, LH_(peak_bytes));
+   if (share >= SHARE_HIGH)
+      return Severity_High;
+   if (share >= SHARE_MEDIUM)
+      return Severity_Medium;
+   return Severity_Low;
+}
+
+/* Access figures over all the site's blocks: the retired ones plus the live
+   ones (ACCESS refolds the live blocks before the profile is written).  The
+   at-peak part of a fold counts only while it belongs to the current
+   peak. */
+typedef struct {
+   ULong measured_bytes, bytes_read;
+   ULong never_read, never_accessed, written_never_read, unused_capacity;
+   ULong at_peak_bytes, at_peak_never_read, at_peak_never_accessed,
+         at_peak_unused_capacity;
+} AccessTotals;
+
+static void add_fold(AccessTotals* t, const LH_AccessFold* fold)
+{
+   t->measured_bytes     += fold->measured_bytes;
+   t->bytes_read         += fold->bytes_read;
+   t->never_read         += fold->never_read_bytes;
+   t->never_accessed     += fold->never_accessed_bytes;
+   t->written_never_read += fold->written_never_read_bytes;
+   t->unused_capacity    += fold->unused_capacity_bytes;
+   if (fold->at_peak_seq == LH_(peak_seq)) {
+      t->at_peak_bytes           += fold->at_peak_bytes;
+      t->at_peak_never_read      += fold->at_peak_never_read;
+      t->at_peak_never_accessed  += fold->at_peak_never_accessed;
+      t->at_peak_unused_capacity += fold->at_peak_unused_capacity;
+   }
+}
+
+static void access_totals(const LH_Site* site, AccessTotals* t)
+{
+   VG_(memset)(t, 0, sizeof *t);
+   add_fold(t, &site->access.retired);
+   add_fold(t, &site->access.live);
+}
+
+static double mean_lifetime_fraction(const LH_Site* site, ULong duration)
+{
+   if (site->total_blocks == 0 || duration == 0)
+      return 0.0;
+   return (double)site->lifetime_sum / (double)site->total_blocks
+          / (double)duration;
+}
+
+/*------------------------------------------------------------*/
+/*--- The rules                                            ---*/
+/*------------------------------------------------------------*/
+
+/* missing-backpressure, leak, unbounded-growth: at most one per site. */
+static void check_growth(LH_Site* site, UInt index, ULong duration)
+{
+   const LH_Growth* growth = LH_(site_growth)(site);
+   double lifetime;
+   Bool   handoff;
+   Finding* f;
+
+   if (growth == NULL || growth->windows < GROWTH_MIN_WINDOWS)
+      return;
+   if (growth->rising_fraction < clo_rising_fraction)
+      return;
+   if (site->max_blocks < GROWTH_MIN_BLOCKS)
+      return;
+   lifetime = mean_lifetime_fraction(site, duration);
+   handoff = site->cross_thread_frees > 0
+             && 2 * site->cross_thread_frees >= site->freed_blocks;
+
+   if (handoff && lifetime >= clo_long_lived_fraction
+       && site->max_bytes >= (ULong)clo_min_finding_bytes) {
+      f = add_finding(Kind_MissingBackpressure,
+                      severity_for_share(site->max_bytes), site, index);
+   } else if (growth->end_to_max_ratio >= clo_leak_exit_fraction
+              && site->blocks_at_exit >= GROWTH_MIN_BLOCKS
+              && site->bytes_at_exit >= (ULong)clo_min_finding_bytes) {
+      f = add_finding(Kind_Leak, severity_for_share(site->bytes_at_exit),
+                      site, index);
+      add_count(f, "bytes_at_exit", site->bytes_at_exit);
+      add_count(f, "blocks_at_exit", site->blocks_at_exit);
+      add_fraction(f, "end_to_max_ratio", growth->end_to_max_ratio);
+      add_fraction(f, "first_alloc_fraction",
+                   ratio(site->first_alloc_time, duration));
+      add_fraction(f, "last_alloc_fraction",
+                   ratio(site->last_alloc_time, duration));
+      add_fraction(f, "rising_fraction", growth->rising_fraction);
+      add_fraction(f, "slope_bytes_per_million_instructions",
+                   growth->slope_bytes_per_million_instructions);
+      return;
+   } else if (!handoff && lifetime >= clo_long_lived_fraction
+              && site->max_bytes >= (ULong)clo_min_finding_bytes) {
+      f = add_finding(Kind_UnboundedGrowth,
+                      severity_for_share(site->max_bytes), site, index);
+   } else {
+      return;
+   }
+   /* missing-backpressure and unbounded-growth share their evidence. */
+   add_fraction(f, "rising_fraction", growth->rising_fraction);
+   add_count(f, "max_bytes", site->max_bytes);
+   add_count(f, "max_blocks", site->max_blocks);
+   add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));
+   add_fraction(f, "mean_lifetime_fraction", lifetime);
+   add_count(f, "freed_blocks", site->freed_blocks);
+   add_count(f, "cross_thread_frees", site->cross_thread_frees);
+   add_count(f, "allocating_threads", site->allocating_threads);
+   add_count(f, "bytes_at_exit", site->bytes_at_exit);
+   add_fraction(f, "slope_bytes_per_million_instructions",
+                growth->slope_bytes_per_million_instructions);
+}
+
+/* oversized-preallocation, else unused-capacity. */
+static void check_capacity(LH_Site* site, UInt index)
+{
+   AccessTotals a;
+   ULong mean_block;
+   Finding* f;
+
+   if (site->total_blocks == 0)
+      return;
+   access_totals(site, &a);
+   if (a.measured_bytes == 0)
+      return;
+   mean_block = site->total_bytes / site->total_blocks;
+
+   if (mean_block >= (ULong)clo_large_block_bytes
+       && ratio(a.never_read, a.measured_bytes) >= clo_never_read_fraction
+       && a.at_peak_never_read >= (ULong)clo_min_finding_bytes) {
+      f = add_finding(Kind_OversizedPreallocation,
+                      severity_for_share(a.at_peak_never_read), site, index);
+      add_count(f, "blocks", site->total_blocks);
+      add_count(f, "mean_block_bytes", mean_block);
+      add_count(f, "bytes_at_peak", a.at_peak_bytes);
+      add_count(f, "never_read_bytes_at_peak", a.at_peak_never_read);
+      add_count(f, "never_accessed_bytes_at_peak", a.at_peak_never_accessed);
+      add_count(f, "measured_bytes", a.measured_bytes);
+      add_count(f, "never_read_bytes", a.never_read);
+      add_count(f, "written_never_read_bytes", a.written_never_read);
+      add_count(f, "never_accessed_bytes", a.never_accessed);
+      add_count(f, "bytes_read", a.bytes_read);
+      add_fraction(f, "never_read_fraction",
+                   ratio(a.never_read, a.measured_bytes));
+      return;
+   }
+   if (ratio(a.unused_capacity, a.measured_bytes)
+          >= clo_unused_capacity_fraction
+       && a.at_peak_unused_capacity >= (ULong)clo_min_finding_bytes) {
+      f = add_finding(Kind_UnusedCapacity,
+                      severity_for_share(a.at_peak_unused_capacity),
+                      site, index);
+      add_count(f, "blocks", site->total_blocks);
+      add_count(f, "mean_block_bytes", mean_block);
+      add_count(f, "measured_bytes", a.measured_bytes);
+      add_count(f, "unused_capacity_bytes", a.unused_capacity);
+      add_fraction(f, "unused_capacity_fraction",
+                   ratio(a.unused_capacity, a.measured_bytes));
+      add_count(f, "bytes_at_peak", a.at_peak_bytes);
+      add_count(f, "unused_capacity_bytes_at_peak", a.at_peak_unused_capacity);
+   }
+}
+
+/* Blocks whose lifetime is certainly below the limit: whole histogram
+   buckets only (bucket i >= 1 holds 2^(i-1) <= lifetime < 2^i), so the
+   count never includes a block living longer than the limit. */
+static ULong short_lived_blocks(const LH_Site* site, ULong limit)
+{
+   ULong count = site->lifetime_histogram[0];   /* lifetime 0 */
+   UInt  i;
+   if (limit == 0)
+      return 0;
+   for (i = 1; i < LH_LIFETIME_BUCKETS && i < 64; i++) {
+      if ((1ULL << i) > limit)
+         break;
+      count += site->lifetime_histogram[i];
+   }
+   return count;
+}
+
+static void check_churn(LH_Site* site, UInt index, ULong duration)
+{
+   ULong limit = (ULong)(clo_churn_lifetime_fraction * (double)duration);
+   ULong short_blocks = short_lived_blocks(site, limit);
+   Finding* f;
+   if (short_blocks < (ULong)clo_churn_min_blocks
+       || 2 * short_blocks < site->total_blocks)
+      return;
+   f = add_finding(Kind_ShortLivedChurn,
+                   2 * short_blocks >= LH_(total_blocks) ? Severity_Medium
+                                                         : Severity_Low,
+                   site, index);
+   add_count(f, "short_lived_blocks", short_blocks);
+   add_count(f, "total_blocks", site->total_blocks);
+   add_count(f, "total_bytes", site->total_bytes);
+   add_count(f, "lifetime_limit", limit);
+   add_count(f, "mean_lifetime",
+             site->total_blocks ? site->lifetime_sum / site->total_blocks : 0);
+   add_fraction(f, "mean_lifetime_fraction",
+                mean_lifetime_fraction(site, duration));
+   add_count(f, "max_blocks", site->max_blocks);
+   add_fraction(f, "share_of_all_blocks",
+                ratio(site->total_blocks, LH_(total_blocks)));
+}
+
+static void check_realloc(LH_Site* site, UInt index)
+{
+   Finding* f;
+   if (site->total_blocks == 0
+       || site->reallocs < (ULong)clo_realloc_min_per_block * site->total_blocks
+       || site->realloc_bytes_copied < (ULong)clo_realloc_min_copied_bytes)
+      return;
+   /* Copying ten times what the buffers grow to means growth by small
+      steps (quadratic copying), not by doubling. */
+   f = add_finding(Kind_ReallocGrowth,
+                   site->realloc_bytes_copied >= 10 * site->max_bytes
+                      ? Severity_Medium : Severity_Low,
+                   site, index);
+   add_count(f, "reallocs", site->reallocs);
+   add_count(f, "blocks", site->total_blocks);
+   add_fraction(f, "reallocs_per_block", ratio(site->reallocs, site->total_blocks));
+   add_count(f, "realloc_bytes_copied", site->realloc_bytes_copied);
+   add_count(f, "realloc_requested_bytes", site->realloc_requested_bytes);
+   add_count(f, "max_bytes", site->max_bytes);
+}
+
+/* Most severe first, then the site's bytes at the peak, then the site
+   order and the kind order: deterministic. */
+static Int compare_findings(const void* va, const void* vb)
+{
+   const Finding* a = va;
+   const Finding* b = vb;
+   if (a->severity != b->severity)
+      return a->severity > b->severity ? -1 : 1;
+   if (a->site->bytes_at_peak != b->site->bytes_at_peak)
+      return a->site->bytes_at_peak > b->site->bytes_at_peak ? -1 : 1;
+   if (a->site_index != b->site_index)
+      return a->site_index < b->site_index ? -1 : 1;
+   if (a->kind != b->kind)
+      return a->kind < b->kind ? -1 : 1;
+   return 0;
+}
+
+void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
+{
+   ULong duration = LH_(now);
+   UInt  i;
+   n_findings = 0;   /* a periodic dump recomputes everything */
+   for (i = 0; i < n_sites; i++) {
+      LH_Site* site = sorted_sites[i];
+      check_growth(site, i, duration);
+      check_capacity(site, i);
+      check_churn(site, i, duration);
+      check_realloc(site, i);
+   }
+   if (n_findings > 1)
+      VG_(ssort)(findings, n_findings, sizeof *findings, compare_findings);
+}
+
+/*------------------------------------------------------------*/
+/*--- Sentences                                            ---*/
+/*------------------------------------------------------------*/
+
+/* "12,345 B", "4.4 MiB": one decimal, binary units. */
+static void format_bytes(HChar* buf, SizeT size, ULong bytes)
+{
+   static const HChar* const units[] = { "KiB", "MiB", "GiB", "TiB" };
+   ULong scale = 1024;
+   UInt  u = 0;
+   if (bytes < 1024) {
+      VG_(snprintf)(buf, size, "%llu B", bytes);
+      return;
+   }
+   while (u < 3 && bytes >= scale * 1024) {
+      scale *= 1024;
+      u++;
+   }
+   {
+      ULong tenths = (bytes * 10 + scale / 2) / scale;
+      VG_(snprintf)(buf, size, "%llu.%llu %s", tenths / 10, tenths % 10,
+                    units[u]);
+   }
+}
+
+/* "62%", "0.4%", "99.9%": whole percents from 10% up, tenths below;
+   never rounds a fraction below 1 up to 100%. */
+static void format_percent(HChar* buf, SizeT size, double fraction)
+{
+   ULong tenths, whole;
+   if (!(fraction > 0)) {
+      VG_(snprintf)(buf, size, "0%%");
+      return;
+   }
+   tenths = (ULong)(fraction * 1000.0 + 0.5);
+   if (tenths == 0) {
+      VG_(snprintf)(buf, size, "under 0.1%%");
+      return;
+   }
+   if (tenths < 100) {
+      VG_(snprintf)(buf, size, "%llu.%llu%%", tenths / 10, tenths % 10);
+      return;
+   }
+   if (tenths >= 990 && fraction < 1.0) {   /* "99.9%", not "100%" */
+      if (tenths > 999)
+         tenths = 999;
+      VG_(snprintf)(buf, size, "%llu.%llu%%", tenths / 10, tenths % 10);
+      return;
+   }
+   whole = (ULong)(fraction * 100.0 + 0.5);
+   if (whole >= 100 && fraction < 1.0)
+      whole = 99;
+   VG_(snprintf)(buf, size, "%llu%%", whole);
+}
+
+/* The function of the site's name frame: the site's own code, never the
+   allocator or a generic wrapper (CORE chooses it, lh_symbols.c). */
+static void site_function(const LH_Site* site, HChar* buf, SizeT size)
+{
+   HChar described[512];
+   SizeT n;
+   if (site->n_frames == 0 || site->frame_ids == NULL
+       || site->name_frame >= site->n_frames) {
+      VG_(snprintf)(buf, size, "an unknown function");
+      return;
+   }
+   LH_(frame_describe)(site->frame_ids[site->name_frame],
+                       described, sizeof described);
+   /* frame_describe gives "function (file:line)": keep the function. */
+   for (n = 0; described[n] != '\0'; n++)
+      if (described[n] == ' ' && described[n + 1] == '(')
+         break;
+   described[n] = '\0';
+   VG_(snprintf)(buf, size, "%s", described);
+}
+
+static void describe(const Finding* f, HChar* buf, SizeT size)
+{
+   HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32];
+   const LH_Site* site = f->site;
+   site_function(site, fn, sizeof fn);
+
+   switch (f->kind) {
+   case Kind_MissingBackpressure:
+      format_bytes(b1, sizeof b1, evidence_count(f, "max_bytes"));
+      format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
+      format_percent(p2, sizeof p2,
+                     evidence_fraction(f, "mean_lifetime_fraction"));
+      VG_(snprintf)(buf, size,
+         "Blocks allocated in %s are freed by another thread, but they pile "
+         "up: the site's live bytes kept rising through %s of its life, to "
+         "%s in %llu blocks, and a block lives %s of the run on average - "
+         "the consumer cannot keep up and nothing makes the producer wait.",
+         fn, p1, b1, evidence_count(f, "max_blocks"), p2);
+      break;
+   case Kind_UnboundedGrowth:
+      format_bytes(b1, sizeof b1, evidence_count(f, "max_bytes"));
+      format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
+      format_percent(p2, sizeof p2,
+                     evidence_fraction(f, "mean_lifetime_fraction"));
+      VG_(snprintf)(buf, size,
+         "The live bytes allocated in %s kept rising through %s of the "
+         "site's life, to %s in %llu blocks that live %s of the run on "
+         "average: nothing bounds how much it holds.",
+         fn, p1, b1, evidence_count(f, "max_blocks"), p2);
+      break;
+   case Kind_Leak:
+      format_bytes(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
+      format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
+      VG_(snprintf)(buf, size,
+         "%s keeps allocating and never frees: %s in %llu blocks is still "
+         "live at exit after rising through %s of the site's life - an "
+         "accumulation, not one-time initialisation.",
+         fn, b1, evidence_count(f, "blocks_at_exit"), p1);
+      break;
+   case Kind_OversizedPreallocation: {
+      ULong never_read = evidence_count(f, "never_read_bytes");
+      ULong never_accessed = evidence_count(f, "never_accessed_bytes");
+      format_bytes(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
+      format_bytes(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
+      format_percent(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
+      VG_(snprintf)(buf, size,
+         "%s preallocates %llu blocks of %s (%s live at the peak) and %s of "
+         "their bytes are never read - %s: size them to what is used.",
+         fn, evidence_count(f, "blocks"), b1, b2, p1,
+         2 * never_accessed >= never_read
+            ? "most are never touched at all"
+            : "most are written once, at initialisation, and never read");
+      break;
+   }
+   case Kind_UnusedCapacity: {
+      ULong blocks = evidence_count(f, "blocks");
+      ULong measured = evidence_count(f, "measured_bytes");
+      ULong unused = evidence_count(f, "unused_capacity_bytes");
+      format_bytes(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
+      format_bytes(b2, sizeof b2, blocks ? (measured - unused) / blocks : 0);
+      format_bytes(b3, sizeof b3,
+                   evidence_count(f, "unused_capacity_bytes_at_peak"));
+      VG_(snprintf)(buf, size,
+         "%s allocates blocks of %s but writes only up to %s of each on "
+         "average: %s above the written high-water mark is held at the "
+         "peak for nothing.", fn, b1, b2, b3);
+      break;
+   }
+   case Kind_ShortLivedChurn:
+      format_bytes(b1, sizeof b1, evidence_count(f, "total_bytes"));
+      VG_(snprintf)(buf, size,
+         "%s allocates %llu short-lived blocks (%s in all), each living "
+         "about %llu instructions on average: reuse one buffer instead of "
+         "allocating and freeing each time.",
+         fn, evidence_count(f, "short_lived_blocks"), b1,
+         evidence_count(f, "mean_lifetime"));
+      break;
+   case Kind_ReallocGrowth:
+      format_bytes(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
+      format_bytes(b2, sizeof b2, evidence_count(f, "max_bytes"));
+      VG_(snprintf)(buf, size,
+         "%s grows its buffers with %llu reallocs (%llu per block), copying "
+         "%s to hold at most %s: reserve the final size up front, or grow "
+         "geometrically.",
+         fn, evidence_count(f, "reallocs"),
+         evidence_count(f, "reallocs_per_block"), b1, b2);
+      break;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+void LH_(findings_write_json)(LH_Json* json)
+{
+   UInt i, e;
+   HChar sentence[1024];
+   LH_(json_array_begin)(json, "findings");
+   for (i = 0; i < n_findings; i++) {
+      const Finding* f = &findings[i];
+      describe(f, sentence, sizeof sentence);
+      LH_(json_object_begin)(json, NULL);
+      LH_(json_string)(json, "kind", kind_names[f->kind]);
+      LH_(json_u64)(json, "site", f->site_index);
+      LH_(json_string)(json, "severity", severity_names[f->severity]);
+      LH_(json_string)(json, "summary", sentence);
+      LH_(json_object_begin)(json, "evidence");
+      for (e = 0; e < f->n_evidence; e++) {
+         if (f->evidence[e].is_double)
+            LH_(json_double)(json, f->evidence[e].name, f->evidence[e].fraction);
+         else
+            LH_(json_u64)(json, f->evidence[e].name, f->evidence[e].count);
+      }
+      LH_(json_object_end)(json);
+      LH_(json_object_end)(json);
+   }
+   LH_(json_array_end)(json);
+}
+
+#define SUMMARY_FRAMES_AFTER_NAME 2
+
+void LH_(findings_print_summary)(UInt max)
+{
+   UInt i, shown = n_findings < max ? n_findings : max;
+   HChar sentence[1024], frame[512];
+   if (n_findings == 0) {
+      VG_(umsg)("Findings: none.\n");
+      return;
+   }
+   VG_(umsg)("Findings: %u (most severe first%s):\n", n_findings,
+             shown < n_findings ? "; the profile lists them all" : "");
+   for (i = 0; i < shown; i++) {
+      const Finding* f = &findings[i];
+      const LH_Site* site = f->site;
+      UInt k, last;
+      describe(f, sentence, sizeof sentence);
+      VG_(umsg)(" [%s] %s, site %u: %s\n", severity_names[f->severity],
+                kind_names[f->kind], f->site_index, sentence);
+      if (site->n_frames == 0 || site->frame_ids == NULL)
+         continue;
+      last = site->name_frame + SUMMARY_FRAMES_AFTER_NAME;
+      if (last >= site->n_frames)
+         last = site->n_frames - 1;
+      for (k = 0; k <= last; k++) {
+         LH_(frame_describe)(site->frame_ids[k], frame, sizeof frame);
+         VG_(umsg)("    %s %s%s\n", k == 0 ? "at" : "by", frame,
+                   k == site->name_frame ? "   <- names the site" : "");
+      }
+   }
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                          lh_findings.c ---*/
+/*--------------------------------------------------------------------*/

@@ -1,0 +1,561 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_timeline.c: the live heap over time, per-site   ---*/
+/*--- series on the same grid, growth, and phase markers.          ---*/
+/*--------------------------------------------------------------------*/
+/*
+   SPDX-License-Identifier: GPL-3.0-or-later
+
+   What this file keeps, cheaply, while the program runs: the global live
+   bytes/blocks over time, each site's live bytes over time, and the
+   LIFEHEAP_MARK markers.  At the end it turns them into the profile's
+   `timeline`, each significant site's `timeline` and `growth`.
+
+   The grid.  Time (LH_(now), guest instructions) is cut into at most
+   K = timeline_points - 1 intervals of equal width W, a power of two
+   (W = 2^generation).  Interval i covers the times (i*W, (i+1)*W] (time 0
+   belongs to interval 0).  An interval holds the heap as it was at its end:
+   the value left by the last event in it, or the previous interval's value
+   when nothing happened in it.
+
+      W = 4       |  0  |  1  |  2  |  3  | ... | K-1 |
+      time        0     4     8    12    16          K*W
+                                ^ a malloc at t = 10 writes interval 2
+
+   When an event arrives after K*W the grid coarsens: W doubles and each pair
+   of intervals merges into one that keeps the later value (the value at the
+   end of the merged interval), which frees the upper half of the grid:
+
+      before, W = 4   | a | b | c | d | e | f |   |   |
+      after,  W = 8   |   b   |   d   |   f   |       ...
+
+   So K intervals always span the whole run, whatever its length; one
+   coarsening costs O(K) and happens at most 64 times: O(1) amortised per
+   event, and memory is fixed at start-up.
+
+   Per-site series.  Whether a site is significant (its own max >= 1% of the
+   peak) is known only at the end, so every site records cheaply: a sparse
+   list of (interval, live bytes at the interval's end), one entry per
+   interval in which the site changed.  An event overwrites the last entry
+   when it falls in the same interval, else appends one.  Sites are never
+   walked when the grid coarsens: each list remembers the generation it is
+   expressed in and is compacted the next time the site is touched (or
+   written out): intervals shift right by the generations missed and entries
+   that land in the same interval merge, keeping the later value.
+
+      generation 3:   (0, 40) (1, 80) (3, 120) (6, 80)
+      generation 4:   (0, 80)         (1, 120) (3, 80)
+
+   A list never holds more than K entries (one per interval), and each
+   compaction of a site touched in generation g visits at most the entries
+   it added since plus K/2 survivors: O(log run length) amortised per event.
+
+   The peak.  Grid values are samples at interval ends, so they would miss
+   the peak.  At the end the exact peak (CORE's LH_(peak_time),
+   LH_(peak_bytes), LH_(peak_blocks)) is inserted as an extra point between
+   the grid points around it, or replaces the grid point that has the same
+   time; in a site's series that point holds the site's bytes_at_peak.  The
+   profile therefore has at most K + 1 = timeline_points points, the last at
+   run.duration, and `peak_index` names the peak point.
+
+   Growth (docs/findings.md).  For a significant site, the points from its
+   first allocation to the end are split into GROWTH_WINDOWS consecutive
+   windows; a window "rises" when the site's highest value in it exceeds
+   every earlier value by more than GROWTH_NOISE_FRACTION of the site's max.
+   rising_fraction is the share of rising windows: 1.0 for a leak that grows
+   all the time, about 1/16 for one-time initialisation, near 0 for a
+   bounded structure that only fluctuates.  Counting new highs rather than
+   "end above start" windows keeps the measure robust to a series that goes
+   up and down around a constant level.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vki.h"
+
+#include "lh_include.h"
+#include "lh_json.h"
+#include "lh_timeline.h"
+#include "lh_findings.h"
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+#define DEFAULT_TIMELINE_POINTS 1024
+#define MIN_TIMELINE_POINTS     16
+#define MAX_TIMELINE_POINTS     65536
+
+static Long   clo_timeline_points      = DEFAULT_TIMELINE_POINTS;
+static double clo_significant_fraction = 0.01;
+
+Bool LH_(timeline_process_option)(const HChar* arg)
+{
+   if VG_BINT_CLO(arg, "--lifeheap-timeline-points", clo_timeline_points,
+                  MIN_TIMELINE_POINTS, MAX_TIMELINE_POINTS) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-significant-fraction",
+                                     &clo_significant_fraction,
+                                     0.0, "0", 1.0, "1")) {}
+   else
+      return False;
+   return True;
+}
+
+void LH_(timeline_print_usage)(void)
+{
+   VG_(printf)(
+"    --lifeheap-timeline-points=<16..65536>   most points in the timeline [%d]\n"
+"    --lifeheap-significant-fraction=<0..1>   a site whose own max is at least\n"
+"                      this fraction of the peak gets a timeline and growth [0.01]\n",
+      DEFAULT_TIMELINE_POINTS);
+}
+
+void LH_(timeline_write_options_json)(LH_Json* json)
+{
+   LH_(json_u64)(json, "timeline_points", (ULong)clo_timeline_points);
+   LH_(json_double)(json, "significant_fraction", clo_significant_fraction);
+}
+
+/*------------------------------------------------------------*/
+/*--- The grid (global live bytes and blocks)              ---*/
+/*------------------------------------------------------------*/
+
+static UInt   n_intervals;      /* K */
+static UInt   generation;       /* the interval width is 2^generation */
+static UInt   filled;           /* intervals [0, filled) hold values */
+static ULong* interval_bytes;   /* K entries: live bytes at interval end */
+static ULong* interval_blocks;  /* K entries: live blocks at interval end */
+
+static inline ULong interval_of(ULong time)
+{
+   return time == 0 ? 0 : (time - 1) >> generation;
+}
+
+/* Point time of grid interval i: its end. */
+static inline ULong interval_end(UInt i)
+{
+   return ((ULong)i + 1) << generation;
+}
+
+/* Doubles the interval width, merging pairs and keeping the later value. */
+static void coarsen_grid(void)
+{
+   UInt merged_filled = (filled + 1) / 2;
+   UInt j;
+   for (j = 0; j < merged_filled; j++) {
+      UInt later = 2 * j + 1 < filled ? 2 * j + 1 : 2 * j;
+      interval_bytes[j]  = interval_bytes[later];
+      interval_blocks[j] = interval_blocks[later];
+   }
+   filled = merged_filled;
+   generation++;
+   tl_assert(generation < 64);
+}
+
+/* The interval holding `time`, coarsening the grid until it fits. */
+static UInt grid_interval(ULong time)
+{
+   while (interval_of(time) >= n_intervals)
+      coarsen_grid();
+   return (UInt)interval_of(time);
+}
+
+/* Writes the current global state as interval `interval`'s value, carrying
+   the last known value over the intervals in which nothing happened. */
+static void record_global(UInt interval)
+{
+   if (filled <= interval) {
+      ULong carried_bytes  = filled > 0 ? interval_bytes[filled - 1] : 0;
+      ULong carried_blocks = filled > 0 ? interval_blocks[filled - 1] : 0;
+      while (filled < interval) {
+         interval_bytes[filled]  = carried_bytes;
+         interval_blocks[filled] = carried_blocks;
+         filled++;
+      }
+      filled = interval + 1;
+   }
+   interval_bytes[interval]  = LH_(curr_bytes);
+   interval_blocks[interval] = LH_(curr_blocks);
+}
+
+/*------------------------------------------------------------*/
+/*--- Per-site sparse series                               ---*/
+/*------------------------------------------------------------*/
+
+/* Re-expresses a site's list in the current generation (see the top). */
+static void site_compact(LH_SiteTimeline* tl)
+{
+   UInt shift, in, out = 0;
+   if (tl->generation == generation)
+      return;
+   tl_assert(tl->generation < generation);
+   shift = generation - tl->generation;
+   for (in = 0; in < tl->n_points; in++) {
+      UInt interval = shift >= 32 ? 0 : tl->points[in].interval >> shift;
+      if (out > 0 && tl->points[out - 1].interval == interval) {
+         tl->points[out - 1].live_bytes = tl->points[in].live_bytes;
+      } else {
+         tl->points[out].interval   = interval;
+         tl->points[out].live_bytes = tl->points[in].live_bytes;
+         out++;
+      }
+   }
+   tl->n_points   = out;
+   tl->generation = generation;
+}
+
+static void site_record(LH_SiteTimeline* tl, UInt interval, ULong live_bytes)
+{
+   site_compact(tl);
+   if (tl->n_points > 0 && tl->points[tl->n_points - 1].interval == interval) {
+      tl->points[tl->n_points - 1].live_bytes = live_bytes;
+      return;
+   }
+   if (tl->n_points == tl->capacity) {
+      /* At most one entry per interval, so never more than K. */
+      UInt capacity = tl->capacity == 0 ? 4 : 2 * tl->capacity;
+      if (capacity > n_intervals)
+         capacity = n_intervals;
+      tl_assert(capacity > tl->n_points);
+      tl->points = VG_(realloc)("lh.timeline.site", tl->points,
+                                capacity * sizeof *tl->points);
+      tl->capacity = capacity;
+   }
+   tl->points[tl->n_points].interval   = interval;
+   tl->points[tl->n_points].live_bytes = live_bytes;
+   tl->n_points++;
+}
+
+/*------------------------------------------------------------*/
+/*--- Markers                                              ---*/
+/*------------------------------------------------------------*/
+
+#define MAX_MARKERS      10000
+#define MAX_LABEL_BYTES  255
+
+typedef struct {
+   ULong  time;
+   HChar* label;
+} Marker;
+
+static Marker* markers;
+static UInt    n_markers;
+static UInt    markers_capacity;
+static ULong   markers_dropped;
+
+/* Copies a NUL-terminated string from client memory, checking each page
+   before reading it: a bad pointer from the program must not crash the
+   tool.  Returns NULL when not even the first byte is readable. */
+static HChar* copy_client_label(const HChar* client_label)
+{
+   HChar buffer[MAX_LABEL_BYTES + 1];
+   Addr  start = (Addr)client_label;
+   Addr  readable_until = start;
+   UInt  n = 0;
+   if (start == 0)
+      return NULL;
+   while (n < MAX_LABEL_BYTES) {
+      Addr at = start + n;
+      if (at < start)
+         break;   /* wrapped around the address space */
+      if (at >= readable_until) {
+         Addr page = VG_PGROUNDDN(at);
+         if (!VG_(am_is_valid_for_client)(page, VKI_PAGE_SIZE, VKI_PROT_READ))
+            break;
+         readable_until = page + VKI_PAGE_SIZE;
+      }
+      if (client_label[n] == '\0')
+         break;
+      buffer[n] = client_label[n];
+      n++;
+   }
+   if (n == 0 && (start >= readable_until))
+      return NULL;
+   buffer[n] = '\0';
+   return VG_(strdup)("lh.timeline.label", buffer);
+}
+
+void LH_(timeline_mark)(const HChar* client_label)
+{
+   static Bool warned = False;
+   HChar* label;
+   if (n_markers == MAX_MARKERS) {
+      markers_dropped++;
+      if (!warned) {
+         VG_(umsg)("lifeheap: more than %d LIFEHEAP_MARK markers; "
+                   "later ones are not recorded\n", MAX_MARKERS);
+         warned = True;
+      }
+      return;
+   }
+   label = copy_client_label(client_label);
+   if (label == NULL)
+      label = VG_(strdup)("lh.timeline.label", "(unreadable label)");
+   if (n_markers == markers_capacity) {
+      markers_capacity = markers_capacity == 0 ? 16 : 2 * markers_capacity;
+      markers = VG_(realloc)("lh.timeline.markers", markers,
+                             markers_capacity * sizeof *markers);
+   }
+   markers[n_markers].time  = LH_(now);
+   markers[n_markers].label = label;
+   n_markers++;
+}
+
+/*------------------------------------------------------------*/
+/*--- Recording                                            ---*/
+/*------------------------------------------------------------*/
+
+void LH_(timeline_init)(void)
+{
+   n_intervals     = (UInt)clo_timeline_points - 1;
+   generation      = 0;
+   filled          = 0;
+   interval_bytes  = VG_(calloc)("lh.timeline.bytes", n_intervals,
+                                 sizeof *interval_bytes);
+   interval_blocks = VG_(calloc)("lh.timeline.blocks", n_intervals,
+                                 sizeof *interval_blocks);
+}
+
+void LH_(timeline_note_change)(LH_Site* site)
+{
+   UInt interval = grid_interval(LH_(now));
+   record_global(interval);
+   if (site != NULL)
+      site_record(&site->timeline, interval, site->curr_bytes);
+}
+
+/*------------------------------------------------------------*/
+/*--- The snapshot written to the profile                  ---*/
+/*------------------------------------------------------------*/
+
+/* Built by LH_(timeline_finish); the run may go on after a periodic dump,
+   so the recording state above is left untouched. */
+static struct {
+   UInt   number;        /* 1, 2, ... per finish; 0 = none yet */
+   UInt   n_points;
+   UInt   generation;
+   UInt   peak_index;
+   Bool   peak_inserted; /* the peak is an extra point, not a grid point */
+   ULong* times;
+   ULong* live_bytes;
+   ULong* live_blocks;
+   ULong* site_values;   /* scratch: one site's series */
+} snapshot;
+
+/* The grid interval shown by point p (not the peak point). */
+static UInt point_interval(UInt p)
+{
+   return snapshot.peak_inserted && p > snapshot.peak_index ? p - 1 : p;
+}
+
+void LH_(timeline_finish)(void)
+{
+   ULong end = LH_(now);
+   ULong peak_time = LH_(peak_time);
+   UInt  last, n_grid, peak_interval, p;
+
+   last = grid_interval(end);
+   record_global(last);
+   n_grid = last + 1;
+
+   if (peak_time > end)
+      peak_time = end;   /* cannot happen; keeps the points ordered anyway */
+   peak_interval = (UInt)interval_of(peak_time);
+   snapshot.peak_index = peak_interval;
+   snapshot.peak_inserted =
+      (peak_interval == last ? end : interval_end(peak_interval)) != peak_time;
+
+   VG_(free)(snapshot.times);
+   VG_(free)(snapshot.live_bytes);
+   VG_(free)(snapshot.live_blocks);
+   VG_(free)(snapshot.site_values);
+   snapshot.number++;
+   snapshot.generation = generation;
+   snapshot.n_points = n_grid + (snapshot.peak_inserted ? 1 : 0);
+   snapshot.times       = VG_(malloc)("lh.timeline.snap", snapshot.n_points * sizeof(ULong));
+   snapshot.live_bytes  = VG_(malloc)("lh.timeline.snap", snapshot.n_points * sizeof(ULong));
+   snapshot.live_blocks = VG_(malloc)("lh.timeline.snap", snapshot.n_points * sizeof(ULong));
+   snapshot.site_values = VG_(malloc)("lh.timeline.snap", snapshot.n_points * sizeof(ULong));
+
+   for (p = 0; p < snapshot.n_points; p++) {
+      UInt i;
+      if (p == snapshot.peak_index) {
+         snapshot.times[p]       = peak_time;
+         snapshot.live_bytes[p]  = LH_(peak_bytes);
+         snapshot.live_blocks[p] = LH_(peak_blocks);
+         continue;
+      }
+      i = point_interval(p);
+      snapshot.times[p]       = i == last ? end : interval_end(i);
+      snapshot.live_bytes[p]  = interval_bytes[i];
+      snapshot.live_blocks[p] = interval_blocks[i];
+   }
+}
+
+static void ensure_snapshot(void)
+{
+   if (snapshot.number == 0)
+      LH_(timeline_finish)();
+}
+
+/* A site's live bytes at every snapshot point, into snapshot.site_values. */
+static const ULong* site_series(LH_Site* site)
+{
+   LH_SiteTimeline* tl = &site->timeline;
+   ULong current = 0;
+   UInt  entry = 0, p;
+   site_compact(tl);
+   tl_assert(tl->generation == snapshot.generation);
+   for (p = 0; p < snapshot.n_points; p++) {
+      UInt i;
+      if (p == snapshot.peak_index) {
+         snapshot.site_values[p] = site->bytes_at_peak;
+         continue;
+      }
+      i = point_interval(p);
+      while (entry < tl->n_points && tl->points[entry].interval <= i)
+         current = tl->points[entry++].live_bytes;
+      snapshot.site_values[p] = current;
+   }
+   return snapshot.site_values;
+}
+
+/*------------------------------------------------------------*/
+/*--- Significance and growth                              ---*/
+/*------------------------------------------------------------*/
+
+#define GROWTH_WINDOWS        16
+#define GROWTH_NOISE_FRACTION 0.01
+
+Bool LH_(site_is_significant)(const LH_Site* site)
+{
+   return site->max_bytes > 0
+          && (double)site->max_bytes
+             >= clo_significant_fraction * (double)LH_(peak_bytes);
+}
+
+static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth)
+{
+   UInt   first = 0, n, windows, w, rising = 0, p;
+   double noise = GROWTH_NOISE_FRACTION * (double)site->max_bytes;
+   ULong  running_high = 0;
+   double mean_time = 0, mean_bytes = 0, sxx = 0, sxy = 0;
+
+   /* The site is empty before its first allocation: start there. */
+   while (first < snapshot.n_points
+          && snapshot.times[first] < site->first_alloc_time)
+      first++;
+   n = snapshot.n_points - first;
+   windows = n < GROWTH_WINDOWS ? n : GROWTH_WINDOWS;
+
+   for (w = 0; w < windows; w++) {
+      UInt  lo = first + w * n / windows, hi = first + (w + 1) * n / windows;
+      ULong window_high = 0;
+      for (p = lo; p < hi; p++)
+         if (values[p] > window_high)
+            window_high = values[p];
+      if ((double)window_high > (double)running_high + noise)
+         rising++;
+      if (window_high > running_high)
+         running_high = window_high;
+   }
+   growth->windows = windows;
+   growth->rising_fraction = windows > 0 ? (double)rising / windows : 0.0;
+
+   /* Least squares over the same points, centred for precision. */
+   for (p = first; p < snapshot.n_points; p++) {
+      mean_time  += (double)snapshot.times[p];
+      mean_bytes += (double)values[p];
+   }
+   if (n > 0) {
+      mean_time  /= n;
+      mean_bytes /= n;
+   }
+   for (p = first; p < snapshot.n_points; p++) {
+      double dt = (double)snapshot.times[p] - mean_time;
+      sxx += dt * dt;
+      sxy += dt * ((double)values[p] - mean_bytes);
+   }
+   growth->slope_bytes_per_million_instructions =
+      sxx > 0 ? sxy / sxx * 1e6 : 0.0;
+   growth->end_to_max_ratio =
+      site->max_bytes > 0
+         ? (double)site->bytes_at_exit / (double)site->max_bytes : 0.0;
+}
+
+const LH_Growth* LH_(site_growth)(LH_Site* site)
+{
+   LH_SiteTimeline* tl = &site->timeline;
+   ensure_snapshot();
+   if (!LH_(site_is_significant)(site))
+      return NULL;
+   if (tl->growth_snapshot != snapshot.number) {
+      compute_growth(site, site_series(site), &tl->growth);
+      tl->growth_snapshot = snapshot.number;
+   }
+   return &tl->growth;
+}
+
+/*------------------------------------------------------------*/
+/*--- JSON                                                 ---*/
+/*------------------------------------------------------------*/
+
+static void write_u64_array(LH_Json* json, const HChar* key,
+                            const ULong* values, UInt n)
+{
+   UInt i;
+   LH_(json_array_begin)(json, key);
+   for (i = 0; i < n; i++)
+      LH_(json_u64)(json, NULL, values[i]);
+   LH_(json_array_end)(json);
+}
+
+void LH_(timeline_write_json)(LH_Json* json)
+{
+   UInt m;
+   ensure_snapshot();
+   LH_(json_object_begin)(json, "timeline");
+   write_u64_array(json, "times", snapshot.times, snapshot.n_points);
+   write_u64_array(json, "live_bytes", snapshot.live_bytes, snapshot.n_points);
+   write_u64_array(json, "live_blocks", snapshot.live_blocks, snapshot.n_points);
+   LH_(json_u64)(json, "peak_index", snapshot.peak_index);
+   LH_(json_array_begin)(json, "markers");
+   for (m = 0; m < n_markers; m++) {
+      LH_(json_object_begin)(json, NULL);
+      LH_(json_u64)(json, "time", markers[m].time);
+      LH_(json_string)(json, "label", markers[m].label);
+      LH_(json_object_end)(json);
+   }
+   LH_(json_array_end)(json);
+   LH_(json_u64)(json, "markers_dropped", markers_dropped);
+   LH_(json_double)(json, "significant_site_fraction", clo_significant_fraction);
+   LH_(json_object_end)(json);
+}
+
+void LH_(site_timeline_write_json)(LH_Json* json, LH_Site* site)
+{
+   const LH_Growth* growth = LH_(site_growth)(site);
+   if (growth == NULL) {
+      LH_(json_null)(json, "growth");
+      return;
+   }
+   LH_(json_object_begin)(json, "growth");
+   LH_(json_double)(json, "rising_fraction", growth->rising_fraction);
+   LH_(json_double)(json, "slope_bytes_per_million_instructions",
+                    growth->slope_bytes_per_million_instructions);
+   LH_(json_double)(json, "end_to_max_ratio", growth->end_to_max_ratio);
+   LH_(json_u64)(json, "windows", growth->windows);
+   LH_(json_object_end)(json);
+
+   LH_(json_object_begin)(json, "timeline");
+   write_u64_array(json, "live_bytes", site_series(site), snapshot.n_points);
+   LH_(json_object_end)(json);
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                          lh_timeline.c ---*/
+/*--------------------------------------------------------------------*/
