@@ -1,0 +1,93 @@
+// Shared helpers for the viewer's browser tests: launch Debian's Chromium through
+// playwright-core (never a downloaded browser), open the built viewer from file://, and
+// build a self-contained report the way `lifeheap view` does (docs/viewer.md).
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const VIEWER = path.join(ROOT, 'viewer');
+const DIST = path.join(VIEWER, 'dist');
+const FIXTURES = path.join(__dirname, 'fixtures');
+const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts', 'viewer');
+const CHROMIUM = process.env.LIFEHEAP_CHROMIUM || '/usr/bin/chromium';
+
+const { chromium } = require(path.join(VIEWER, 'node_modules', 'playwright-core'));
+
+async function launch() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeheap-viewer-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// A new page that records console errors, page errors, CSP violations and any request
+// that leaves file:// (the viewer must make none).
+async function newPage(browser) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('pageerror: ' + e.message));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith('file://') && !url.startsWith('data:') && !url.startsWith('blob:')) problems.push('network: ' + url);
+  });
+  page.problems = problems;
+  return page;
+}
+
+function fileUrl(p) { return 'file://' + p; }
+
+async function waitState(page, wanted) {
+  await page.waitForFunction((w) => {
+    const s = document.body && document.body.getAttribute('data-state');
+    return w.indexOf(s) >= 0;
+  }, wanted, { timeout: 30000 });
+  return page.evaluate(() => document.body.getAttribute('data-state'));
+}
+
+async function openViewer(page, query) {
+  await page.goto(fileUrl(path.join(DIST, 'index.html')) + (query || ''));
+  return waitState(page, ['empty', 'ready', 'error']);
+}
+
+async function openFile(page, file) {
+  await page.setInputFiles('#open-file', file);
+  return waitState(page, ['ready', 'error']);
+}
+
+// What `lifeheap view` produces: each <script src> / <link rel=stylesheet> of
+// dist/index.html replaced by its file's bytes, and the profile in a JSON data block with
+// every "<" escaped as \u003c so no profile string can close the element.
+function selfContained(profileText, baselineText) {
+  let html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  html = html.replace(/<script src="([^"]+)"><\/script>/g, (m, src) =>
+    '<script>' + fs.readFileSync(path.join(DIST, src), 'utf8') + '</script>');
+  html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (m, href) =>
+    '<style>' + fs.readFileSync(path.join(DIST, href), 'utf8') + '</style>');
+  const escape = (t) => t.replace(/</g, '\\u003c');
+  let data = '<script type="application/json" id="lifeheap-profile">' + escape(profileText) + '</script>\n';
+  if (baselineText) data += '<script type="application/json" id="lifeheap-baseline">' + escape(baselineText) + '</script>\n';
+  return html.replace('</body>', data + '</body>');
+}
+
+async function screenshot(page, name, options) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, name + '.png');
+  await page.screenshot(Object.assign({ path: file }, options || {}));
+  return file;
+}
+
+module.exports = { ROOT, VIEWER, DIST, FIXTURES, ARTIFACTS, launch, newPage, openViewer, openFile, waitState, selfContained, screenshot, fileUrl };

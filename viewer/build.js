@@ -1,0 +1,60 @@
+// Builds viewer/dist/: the page, one classic script of our modules (concatenated in
+// dependency order, so it works from file:// where ES modules and workers are blocked),
+// the vendored uPlot script, and one stylesheet.
+//
+// The Content-Security-Policy lists the SHA-256 of every script and stylesheet, so the
+// page stays under the same strict policy when `lifeheap view` inlines those files
+// byte for byte into <script>/<style> elements (see docs/viewer.md, "Self-contained
+// report"). The build refuses files that could not be inlined safely.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+
+const HERE = __dirname;
+const DIST = path.join(HERE, 'dist');
+const MODULES = [
+  'model/format.js', 'model/metrics.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js',
+  'views/dom.js', 'views/charts.js', 'views/summary.js', 'views/findings.js', 'views/sites_table.js',
+  'views/site_detail.js', 'views/call_tree.js', 'views/timeline_view.js', 'app.js',
+];
+const UPLOT_DIR = path.join(HERE, 'node_modules', 'uplot');
+
+function read(p) { return fs.readFileSync(p, 'utf8'); }
+function sha256(text) { return "'sha256-" + crypto.createHash('sha256').update(text, 'utf8').digest('base64') + "'"; }
+function checkInlinable(name, text, closing) {
+  if (text.toLowerCase().indexOf(closing) >= 0) throw new Error(name + ' contains ' + closing + ' and could not be inlined');
+}
+
+const uplotVersion = JSON.parse(read(path.join(UPLOT_DIR, 'package.json'))).version;
+const viewerVersion = JSON.parse(read(path.join(HERE, 'package.json'))).version;
+const script = '/* lifeheap viewer ' + viewerVersion + ' — GPL-3.0-or-later. Built from viewer/src by build.js. */\n' +
+  MODULES.map((m) => '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
+const uplotScript = read(path.join(UPLOT_DIR, 'dist', 'uPlot.iife.min.js'))
+  .replace(/\n?\/\/# sourceMappingURL=.*\s*$/, '\n');
+const style = '/* uPlot ' + uplotVersion + ' (MIT) */\n' + read(path.join(UPLOT_DIR, 'dist', 'uPlot.min.css')) + '\n' +
+  read(path.join(HERE, 'src', 'viewer.css'));
+
+checkInlinable('lifeheap-viewer.js', script, '</script');
+checkInlinable('uPlot.iife.min.js', uplotScript, '</script');
+checkInlinable('lifeheap-viewer.css', style, '</style');
+
+const csp = [
+  "default-src 'none'",
+  "script-src 'self' " + sha256(uplotScript) + ' ' + sha256(script),
+  "style-src 'self' " + sha256(style),
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+].join('; ');
+
+fs.rmSync(DIST, { recursive: true, force: true });
+fs.mkdirSync(DIST);
+fs.writeFileSync(path.join(DIST, 'lifeheap-viewer.js'), script);
+fs.writeFileSync(path.join(DIST, 'uPlot.iife.min.js'), uplotScript);
+fs.writeFileSync(path.join(DIST, 'lifeheap-viewer.css'), style);
+fs.copyFileSync(path.join(UPLOT_DIR, 'LICENSE'), path.join(DIST, 'uPlot.LICENSE'));
+fs.writeFileSync(path.join(DIST, 'index.html'), read(path.join(HERE, 'src', 'index.html')).replace('@CSP@', csp));
+console.log('viewer/dist built: index.html, lifeheap-viewer.js (' + script.length + ' bytes), uPlot ' + uplotVersion);

@@ -1,0 +1,169 @@
+// Call trees (top-down and bottom-up) with aggregated metrics. DOM-free.
+//
+// The tree is built lazily: a node holds the list of sites whose stacks pass through
+// its path, and its children are computed only when the node is expanded (or drawn in
+// the icicle graph) by grouping those sites by their next frame:
+//
+//   root (all sites)                top-down: next frame = stack[len-1-depth] (outermost first)
+//    ├─ main            (sites 0,1,4)  bottom-up: next frame = stack[depth]  (allocator caller first)
+//    │   └─ load_config (site 1)
+//    └─ start_thread    (sites 2,3)
+//
+// A site whose stack ends at a node counts in that node's "self" part. Frames are
+// grouped by Model.frameKey (function, file, line, object), not by address, so the same
+// tree code serves a diff: there an entry is a diff row and each node carries the
+// baseline's and the changed profile's sums.
+'use strict';
+var LH = globalThis.LH = globalThis.LH || {};
+
+LH.tree = (function () {
+  // Additive metrics a tree node can sum.
+  var METRICS = ['bytes_at_peak', 'blocks_at_peak', 'total_bytes', 'total_blocks', 'max_bytes',
+    'bytes_at_exit', 'never_read_bytes', 'unused_capacity_bytes', 'realloc_bytes_copied',
+    'bytes_read', 'bytes_written', 'cross_thread_frees'];
+
+  // A source adapts one profile or one diff to the tree: entries, their stacks as key
+  // ids, and per-metric value columns.
+  function internFrames(models) {
+    var ids = new Map();
+    var keyNames = [];
+    var frameOfKey = [];
+    var perModel = models.map(function (model) {
+      var keyOfFrame = new Int32Array(model.frames.length);
+      for (var f = 0; f < model.frames.length; f++) {
+        var key = LH.Model.frameKey(model.frames[f]);
+        var id = ids.get(key);
+        if (id === undefined) {
+          id = keyNames.length;
+          ids.set(key, id);
+          keyNames.push(key);
+          frameOfKey.push(model.frames[f]);
+        }
+        keyOfFrame[f] = id;
+      }
+      return keyOfFrame;
+    });
+    return { perModel: perModel, frameOfKey: frameOfKey };
+  }
+
+  function modelSource(model) {
+    var interned = internFrames([model]);
+    var keyOfFrame = interned.perModel[0];
+    return {
+      count: model.sites.length,
+      stack: function (e) { return model.sites[e].stack; },
+      keyOfFrame: function () { return keyOfFrame; },
+      frameOfKey: interned.frameOfKey,
+      changed: function (metric) { return model.column(metric); },
+      base: null,
+      isDiff: false,
+    };
+  }
+
+  function diffSource(diff) {
+    var interned = internFrames([diff.base, diff.changed]);
+    var baseKeys = interned.perModel[0], changedKeys = interned.perModel[1];
+    // Per-row value columns, aligned on diff rows; a missing side is 0.
+    function aligned(model, rowIndex, metric) {
+      var col = model.column(metric);
+      var out = new Float64Array(diff.length);
+      for (var r = 0; r < diff.length; r++) {
+        var i = rowIndex[r];
+        out[r] = i >= 0 && !isNaN(col[i]) ? col[i] : 0;
+      }
+      return out;
+    }
+    var cacheChanged = {}, cacheBase = {};
+    return {
+      count: diff.length,
+      stack: function (e) {
+        var n = diff.namingSite(e);
+        return n.model.sites[n.index].stack;
+      },
+      keyOfFrame: function (e) { return diff.rowChanged[e] >= 0 ? changedKeys : baseKeys; },
+      frameOfKey: interned.frameOfKey,
+      changed: function (metric) {
+        return cacheChanged[metric] || (cacheChanged[metric] = aligned(diff.changed, diff.rowChanged, metric));
+      },
+      base: function (metric) {
+        return cacheBase[metric] || (cacheBase[metric] = aligned(diff.base, diff.rowBase, metric));
+      },
+      isDiff: true,
+    };
+  }
+
+  function Tree(source, direction) {
+    this.source = source;
+    this.topDown = direction !== 'bottom-up';
+    var all = new Int32Array(source.count);
+    for (var i = 0; i < source.count; i++) all[i] = i;
+    this.root = this._makeNode(-1, 0, all, null);
+  }
+
+  Tree.prototype._sum = function (entries, column) {
+    var total = 0;
+    for (var i = 0; i < entries.length; i++) {
+      var v = column[entries[i]];
+      if (!isNaN(v)) total += v;
+    }
+    return total;
+  };
+
+  Tree.prototype._makeNode = function (keyId, depth, entries, parent) {
+    var source = this.source;
+    var node = {
+      keyId: keyId, depth: depth, entries: entries, parent: parent, children: null,
+      frame: keyId >= 0 ? source.frameOfKey[keyId] : null,
+      values: {}, baseValues: source.isDiff ? {} : null, selfCount: 0,
+    };
+    for (var m = 0; m < METRICS.length; m++) {
+      node.values[METRICS[m]] = this._sum(entries, source.changed(METRICS[m]));
+      if (source.isDiff) node.baseValues[METRICS[m]] = this._sum(entries, source.base(METRICS[m]));
+    }
+    return node;
+  };
+
+  // Children of a node, computed once; unsorted (views sort by their metric).
+  Tree.prototype.children = function (node) {
+    if (node.children) return node.children;
+    var source = this.source, depth = node.depth;
+    var groups = new Map();
+    var selfCount = 0;
+    for (var i = 0; i < node.entries.length; i++) {
+      var e = node.entries[i];
+      var stack = source.stack(e);
+      if (depth >= stack.length) { selfCount++; continue; }
+      var frameIndex = this.topDown ? stack[stack.length - 1 - depth] : stack[depth];
+      var key = source.keyOfFrame(e)[frameIndex];
+      var list = groups.get(key);
+      if (!list) groups.set(key, list = []);
+      list.push(e);
+    }
+    node.selfCount = selfCount;
+    var self = this;
+    node.children = [];
+    groups.forEach(function (list, key) {
+      node.children.push(self._makeNode(key, depth + 1, Int32Array.from(list), node));
+    });
+    return node.children;
+  };
+
+  // Sort key of a node for a metric: the value, or in a diff the absolute change.
+  Tree.prototype.weight = function (node, metric) {
+    if (this.source.isDiff) return Math.abs(node.values[metric] - node.baseValues[metric]);
+    return node.values[metric];
+  };
+
+  Tree.prototype.sortedChildren = function (node, metric) {
+    var self = this;
+    return this.children(node).slice().sort(function (a, b) {
+      return self.weight(b, metric) - self.weight(a, metric) || (a.keyId - b.keyId);
+    });
+  };
+
+  return {
+    METRICS: METRICS,
+    forModel: function (model, direction) { return new Tree(modelSource(model), direction); },
+    forDiff: function (diff, direction) { return new Tree(diffSource(diff), direction); },
+  };
+})();

@@ -1,0 +1,155 @@
+// Charts, drawn with uPlot (vendored from npm, see docs/viewer.md): the global timeline
+// of live bytes with the peak and phase markers and the selected sites' series over it,
+// a site's lifetime histogram, and a site's access map by offset.
+// Labels drawn on the canvas (marker names) are canvas text, never markup.
+'use strict';
+var LH = globalThis.LH = globalThis.LH || {};
+
+LH.charts = (function () {
+  var f = LH.format;
+  var SITE_COLORS = ['#d9480f', '#2b8a3e', '#862e9c', '#0b7285', '#c2255c', '#5c940d'];
+
+  function width(container) { return Math.max(280, container.clientWidth || container.parentNode.clientWidth || 600); }
+
+  // Keep charts sized to their container.
+  var live = [];
+  window.addEventListener('resize', function () {
+    live = live.filter(function (entry) { return document.body.contains(entry.container); });
+    live.forEach(function (entry) { entry.plot.setSize({ width: width(entry.container), height: entry.height }); });
+  });
+
+  function mount(container, opts, data) {
+    LH.dom.clear(container);
+    opts.width = width(container);
+    var plot = new uPlot(opts, data, container);
+    live.push({ container: container, plot: plot, height: opts.height });
+    return plot;
+  }
+
+  function bytesAxis() {
+    return { values: function (u, splits) { return splits.map(function (v) { return f.bytes(v); }); }, size: 70 };
+  }
+
+  // Vertical lines with labels: the peak and the LIFEHEAP_MARK markers.
+  function verticalMarks(marks) {
+    return function (u) {
+      var ctx = u.ctx, top = u.bbox.top, height = u.bbox.height, ratio = devicePixelRatio || 1;
+      ctx.save();
+      ctx.font = (11 * ratio) + 'px sans-serif';
+      marks.forEach(function (m, i) {
+        var x = Math.round(u.valToPos(m.x, 'x', true));
+        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+        ctx.strokeStyle = m.color;
+        ctx.setLineDash(m.dash ? [4 * ratio, 3 * ratio] : []);
+        ctx.lineWidth = ratio;
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, top + height);
+        ctx.stroke();
+        ctx.fillStyle = m.color;
+        var label = m.label.length > 40 ? m.label.slice(0, 39) + '…' : m.label;
+        ctx.fillText(label, x + 3 * ratio, top + (12 + 12 * (i % 3)) * ratio);
+      });
+      ctx.restore();
+    };
+  }
+
+  // series: [{label, values, color, dash}] aligned on xs. options: xIsFraction, marks, blocks.
+  function timeline(container, xs, series, options) {
+    var data = [xs];
+    var uSeries = [{ label: options.xIsFraction ? 'time (% of run)' : 'time (instructions)',
+      value: function (u, v) { return v === null ? '—' : options.xIsFraction ? f.percent(v) : f.exactCount(v); } }];
+    series.forEach(function (s, i) {
+      data.push(s.values);
+      uSeries.push({
+        label: s.label, stroke: s.color || SITE_COLORS[i % SITE_COLORS.length], width: s.width || 1.5,
+        fill: s.fill || undefined, dash: s.dash || undefined, scale: s.scale || 'y', show: s.show !== false,
+        spanGaps: true, points: { show: false },
+        value: function (u, v) { return v === null || v === undefined ? '—' : s.scale === 'blocks' ? f.exactCount(v) + ' blocks' : f.bytes(v); },
+      });
+    });
+    var axes = [
+      { values: function (u, splits) { return splits.map(function (v) { return options.xIsFraction ? f.percent(v) : f.count(v); }); } },
+      bytesAxis(),
+    ];
+    if (series.some(function (s) { return s.scale === 'blocks'; })) {
+      axes.push({ scale: 'blocks', side: 1, grid: { show: false }, size: 60,
+        values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); } });
+    }
+    return mount(container, {
+      height: options.height || 260,
+      series: uSeries,
+      axes: axes,
+      scales: { x: { time: false }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } } },
+      cursor: { drag: { x: true, y: false } },
+      hooks: { draw: [verticalMarks(options.marks || [])] },
+      legend: { live: true },
+    }, data);
+  }
+
+  function histogramLabel(i) {
+    if (i === 0) return '0';
+    return f.count(Math.pow(2, i - 1));
+  }
+
+  // Lifetime histogram: log2 buckets (index 0 = lifetime 0, index i = [2^(i-1), 2^i)).
+  function histogram(container, seriesList, options) {
+    var length = seriesList.reduce(function (m, s) { return Math.max(m, s.values.length); }, options.minLength || 1);
+    var xs = [];
+    for (var i = 0; i < length; i++) xs.push(i);
+    var data = [xs];
+    var uSeries = [{ label: 'lifetime ≥', value: function (u, v) { return v === null ? '—' : histogramLabel(v) + ' instr'; } }];
+    var barWidth = seriesList.length > 1 ? 0.4 : 0.8;
+    seriesList.forEach(function (s, k) {
+      var padded = s.values.slice();
+      while (padded.length < length) padded.push(0);
+      data.push(padded);
+      uSeries.push({ label: s.label, stroke: s.color, fill: s.color + '99', width: 1,
+        paths: uPlot.paths.bars({ size: [barWidth, 60], align: seriesList.length > 1 ? (k === 0 ? -1 : 1) : 0 }),
+        points: { show: false }, value: function (u, v) { return v === null ? '—' : f.exactCount(v) + ' blocks'; } });
+    });
+    return mount(container, {
+      height: options.height || 180,
+      series: uSeries,
+      scales: { x: { time: false, range: [-0.6, length - 0.4] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      axes: [
+        { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? histogramLabel(v) : ''; }); },
+          splits: function () { var step = Math.ceil(length / 12), out = []; for (var i = 0; i < length; i += step) out.push(i); return out; } },
+        { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
+      ],
+      legend: { live: true },
+      hooks: { draw: [verticalMarks(options.marks || [])] },
+    }, data);
+  }
+
+  // Access map: reads and writes by offset in the block (bytes) or by part of it (buckets).
+  function accessMap(container, map, options) {
+    var xs = [];
+    var n = map.reads.length;
+    // One extra point at x = n repeats the last value so the last step has a width.
+    for (var i = 0; i <= n; i++) xs.push(i);
+    var buckets = map.kind === 'buckets';
+    function xLabel(v) {
+      return buckets ? f.percent(v / map.buckets) + ' of block' : 'offset ' + f.exactCount(v);
+    }
+    var stepped = uPlot.paths.stepped({ align: 1 });
+    return mount(container, {
+      height: options.height || 180,
+      series: [
+        { label: buckets ? 'part' : 'offset', value: function (u, v) { return v === null ? '—' : xLabel(v); } },
+        { label: 'reads', stroke: '#1c7ed6', fill: '#1c7ed655', width: 1, paths: stepped, points: { show: false },
+          value: function (u, v) { return v === null ? '—' : f.exactCount(v); } },
+        { label: 'writes', stroke: '#f08c00', width: 2, paths: stepped, points: { show: false },
+          value: function (u, v) { return v === null ? '—' : f.exactCount(v); } },
+      ],
+      scales: { x: { time: false, range: [0, Math.max(1, n)] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      axes: [
+        { values: function (u, splits) { return splits.map(function (v) { return buckets ? f.percent(v / map.buckets) : f.count(v); }); } },
+        { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
+      ],
+      legend: { live: true },
+    }, [xs, map.reads.concat([map.reads[n - 1] || 0]), map.writes.concat([map.writes[n - 1] || 0])]);
+  }
+
+  return { timeline: timeline, histogram: histogram, accessMap: accessMap, SITE_COLORS: SITE_COLORS };
+})();
