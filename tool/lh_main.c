@@ -246,6 +246,11 @@ static void lh_pre_clo_init(void)
                                    lh_print_usage, lh_print_debug_usage);
    VG_(needs_client_requests)(lh_handle_client_request);
    VG_(needs_syscall_wrapper)(lh_pre_syscall, lh_post_syscall);
+   /* Let glibc and libstdc++ free their internal buffers at exit, as
+      memcheck and DHAT do: they are not the program's leaks, and the
+      figures at exit then compare with DHAT's t-end. */
+   VG_(needs_libc_freeres)();
+   VG_(needs_cxx_freeres)();
 
    LH_(symbols_pre_clo_init)();
    LH_(sites_init)();

@@ -128,6 +128,7 @@ typedef struct {
    HChar* object;
    Addr   address;
    Bool   inlined;
+   Bool   machinery;   /* allocator or library frame: never a name frame */
 } LH_Frame;
 
 static XArray* frames = NULL;        /* of LH_Frame, in first-use order */
@@ -177,6 +178,38 @@ static void strip_rust_hash(HChar* name)
    name[len - 19] = 0;
 }
 
+static Bool is_allocator_frame(const HChar* fn);
+static Bool is_library_location(const HChar* file, const HChar* dir,
+                                const HChar* object);
+
+/* The debug info may record "library/alloc/src/alloc.rs" as the file name
+   and "/rustc/<hash>" as its directory: the profile's file is a plain
+   name, so the path part moves to the directory. */
+static void split_file_name(LH_Frame* f)
+{
+   HChar* slash;
+   HChar* dir;
+   SizeT dir_len;
+   if (f->file == NULL) return;
+   slash = VG_(strrchr)(f->file, '/');
+   if (slash == NULL) return;
+   *slash = 0;                             /* f->file is now the path part */
+   dir_len = (f->directory ? VG_(strlen)(f->directory) + 1 : 0)
+             + VG_(strlen)(f->file) + 1;
+   dir = VG_(malloc)("lh.symbols.dir", dir_len);
+   if (f->directory && f->file[0] != '/')
+      VG_(sprintf)(dir, "%s/%s", f->directory, f->file);
+   else
+      VG_(strcpy)(dir, f->file[0] ? f->file : "/");
+   {
+      HChar* base = VG_(strdup)("lh.symbols.file", slash + 1);
+      VG_(free)(f->file);
+      f->file = base;
+   }
+   if (f->directory) VG_(free)(f->directory);
+   f->directory = dir;
+}
+
 /* One frame per inline level at ip, innermost first. */
 static void symbolise_ip(DiEpoch ep, Addr ip)
 {
@@ -203,6 +236,9 @@ static void symbolise_ip(DiEpoch ep, Addr ip)
       if (f.file && VG_(strcmp)(f.file, "???") == 0) {
          VG_(free)(f.file); f.file = NULL; f.line = 0;
       }
+      split_file_name(&f);
+      f.machinery = is_allocator_frame(f.function)
+                    || is_library_location(f.file, f.directory, f.object);
       VG_(addToXA)(frames, &f);
    } while (VG_(next_IIPC)(iipc));
    VG_(delete_IIPC)(iipc);
@@ -248,7 +284,7 @@ static Bool is_allocator_frame(const HChar* fn)
       "__rust_", "__rdl_", "__rg_", "alloc::", "core::", "std::",
       "hashbrown::",
       /* C++ */
-      "operator new", "operator delete", "__gnu_cxx::", "void std::",
+      "operator new", "operator delete", "__gnu_cxx::",
       /* C helpers */
       "g_malloc", "g_realloc", NULL
    };
@@ -257,6 +293,11 @@ static Bool is_allocator_frame(const HChar* fn)
    if (fn == NULL) return False;
    for (i = 0; exact[i]; i++)
       if (VG_(strcmp)(fn, exact[i]) == 0) return True;
+   /* C++ templates demangle with their return type first
+      ("void std::vector<int>::_M_realloc_insert<int>(...)"): skip one
+      plain word before the name. */
+   for (i = 0; s[i] && s[i] != ' ' && s[i] != '(' && s[i] != '<' && s[i] != ':'; i++) ;
+   if (s[i] == ' ') s += i + 1;
    /* "<alloc::vec::Vec<T> as ...>::f", "<[T] as alloc::...>::f" */
    if (s[0] == '<') {
       s++;
@@ -267,6 +308,39 @@ static Bool is_allocator_frame(const HChar* fn)
    }
    for (i = 0; prefixes[i]; i++)
       if (starts_with(s, prefixes[i])) return True;
+   return False;
+}
+
+/* Code from the C, C++ or Rust standard libraries, found by where its
+   source or object lives.  Inlined frames need this: their names are the
+   short DWARF names ("allocate", "with_capacity<u32>"), without the
+   "alloc::" path that would identify them. */
+static Bool is_library_location(const HChar* file, const HChar* dir,
+                                const HChar* object)
+{
+   static const HChar* const source_dirs[] = {
+      "/rustc/",            /* Rust's std, core, alloc (remapped paths) */
+      "/library/alloc/", "/library/core/", "/library/std/",
+      "/include/c++/",      /* libstdc++ headers */
+      "/hashbrown-",        /* std's HashMap implementation */
+      NULL
+   };
+   static const HChar* const objects[] = {
+      "libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "ld-linux",
+      "libm.so", "libpthread.so", "libglib-2.0.so", NULL
+   };
+   Int i;
+   if (dir) {
+      for (i = 0; source_dirs[i]; i++)
+         if (VG_(strstr)(dir, source_dirs[i])) return True;
+      if (starts_with(dir, "library/")) return True;
+   }
+   if (object) {
+      const HChar* base = VG_(strrchr)(object, '/');
+      base = base ? base + 1 : object;
+      for (i = 0; objects[i]; i++)
+         if (starts_with(base, objects[i])) return True;
+   }
    return False;
 }
 
@@ -294,6 +368,23 @@ static void add_ip_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
       UInt id = first + k;
       VG_(addToXA)(walk->ids, &id);
    }
+}
+
+/* The innermost frame that is neither allocator nor library code; when
+   the whole stack is library code (a runtime's own start-up allocations),
+   the innermost frame that is not an allocator function; else frame 0. */
+static UInt choose_name_frame(const LH_Site* site)
+{
+   UInt k;
+   for (k = 0; k < site->n_frames; k++) {
+      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      if (!f->machinery) return k;
+   }
+   for (k = 0; k < site->n_frames; k++) {
+      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      if (f->function && !is_allocator_frame(f->function)) return k;
+   }
+   return 0;
 }
 
 void LH_(frames_build)(LH_Site** sites, UInt n_sites)
@@ -324,11 +415,7 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
          site->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
       VG_(deleteXA)(walk.ids);
 
-      site->name_frame = 0;
-      for (k = 0; k < site->n_frames; k++) {
-         LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
-         if (!is_allocator_frame(f->function)) { site->name_frame = k; break; }
-      }
+      site->name_frame = choose_name_frame(site);
    }
 }
 
