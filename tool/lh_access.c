@@ -456,15 +456,3 @@ ULong LH_(access_total_written)(void) { return total_written; }
 Bool LH_(access_process_option)(const HChar* arg) { return False; }
 void LH_(access_print_usage)(void) {}
 
-/*------------------------------------------------------------*/
-/*--- Until lh_heap.c and lh_sites.c are in the build      ---*/
-/*------------------------------------------------------------*/
-
-/* Weak: the real ones (lh_heap.c, lh_sites.c) replace these at link time.
-   Remove once those files are in tool/Makefile.am. */
-__attribute__((weak)) LH_Block* LH_(find_block)(Addr payload) { return NULL; }
-__attribute__((weak)) void LH_(blocks_iter_reset)(void) {}
-__attribute__((weak)) LH_Block* LH_(blocks_iter_next)(void) { return NULL; }
-__attribute__((weak)) UInt LH_(n_sites)(void) { return 0; }
-__attribute__((weak)) LH_Site* LH_(site_at)(UInt i) { return NULL; }
-__attribute__((weak)) ULong LH_(peak_seq) = 0;

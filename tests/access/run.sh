@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# tests/access/run.sh: every load and store, exactly (issue 3).
+# Programs in progs/ have access patterns known by construction; each check
+# asserts exact figures of one site's "access" object in the profile.
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+
+progs="$here/progs"
+bin="$TESTS_BUILD/access"
+out="$TESTS_OUT/access"
+mkdir -p "$bin" "$out"
+
+# profile NAME [ARGS...]: builds progs/NAME.c and profiles it to $out/NAME.json
+profile() {
+  local name=$1; shift
+  if ! compile_c "$bin/$name" "$progs/$name.c"; then
+    fail "$name: build" "gcc failed"; return 1
+  fi
+  if ! run_lifeheap "$out/$name.json" "$bin/$name" "$@"; then
+    fail "$name: run" "lifeheap or the program failed, see $out/$name.json.log"; return 1
+  fi
+}
+
+# expect NAME FUNCTION FIELD=VALUE...: one check of the site of FUNCTION
+expect() {
+  local name=$1 function=$2; shift 2
+  local why
+  if why=$(python3 "$here/check_profile.py" "$out/$name.json" "$function" "$@" 2>&1); then
+    pass "$name: $function"
+  else
+    fail "$name: $function" "$(echo "$why" | tr '\n' ';')"
+  fi
+}
+
+if profile quarter; then
+  expect quarter fill_quarter bytes_written=1024 bytes_read=512 measured_bytes=4096 \
+    never_written_bytes=3072 never_read_bytes=3584 never_accessed_bytes=3072 \
+    written_never_read_bytes=512 unused_capacity_bytes=3072 \
+    map.kind=bytes map.block_size=4096 map.writes=ones:0-1024 map.reads=ones:0-512
+fi
+
+if profile table; then
+  # Entries 0, 8192, ... lie at the start of buckets 0, 8, ..., 56.
+  reads=()
+  for j in $(seq 0 63); do
+    if [ $((j % 8)) -eq 0 ]; then reads+=("map.reads[$j]=4"); else reads+=("map.reads[$j]=0"); fi
+  done
+  expect table make_table bytes_written=262144 bytes_read=32 never_read_bytes=262112 \
+    never_written_bytes=0 unused_capacity_bytes=0 written_never_read_bytes=262112 \
+    map.kind=buckets map.buckets=64 "map.writes[0]=4096" "map.writes[63]=4096" \
+    map.writes=sum:262144 "${reads[@]}"
+fi
+
+if profile copy; then
+  expect copy make_source bytes_read=1000 bytes_written=1000 never_read_bytes=0
+  expect copy make_copy bytes_read=0 bytes_written=1000 never_written_bytes=0 \
+    written_never_read_bytes=1000
+fi
+
+input="$out/syscall-input.txt"
+head -c 100 /dev/zero | tr '\0' 'x' > "$input"
+if profile syscall "$input"; then
+  expect syscall read_into_heap bytes_written=100 bytes_read=0 \
+    unused_capacity_bytes=3996 never_written_bytes=3996 written_never_read_bytes=100 \
+    map.writes=ones:0-100
+  expect syscall write_from_heap bytes_written=64 bytes_read=50 never_read_bytes=14 \
+    map.reads=ones:0-50
+fi
+
+if profile grow; then
+  expect grow grow_moved measured_bytes=100000 bytes_written=200 bytes_read=50 \
+    never_written_bytes=99800 never_read_bytes=99950 never_accessed_bytes=99800 \
+    unused_capacity_bytes=99800 map.kind=buckets map.writes=sum:200 map.reads=sum:50 \
+    site.total_blocks=1 site.reallocs=1
+  expect grow shrink_regrow measured_bytes=48 bytes_written=64 never_written_bytes=16 \
+    unused_capacity_bytes=16 never_read_bytes=48 site.reallocs=2
+fi
+
+if profile consumer; then
+  expect consumer make_message site.total_blocks=256 bytes_written=16384 \
+    bytes_read=16384 never_read_bytes=0 never_written_bytes=0 \
+    map.kind=bytes map.block_size=64
+fi
+
+if profile big; then
+  expect big make_big measured_bytes=3145828 bytes_written=1048576 bytes_read=8 \
+    never_written_bytes=2097252 unused_capacity_bytes=2097252 \
+    never_accessed_bytes=2097244 never_read_bytes=3145820 \
+    map.kind=buckets map.writes=sum:1048576 map.reads=sum:8 "map.reads[63]=8"
+fi
+
+if profile zeroed; then
+  expect zeroed make_zeroed bytes_written=0 bytes_read=40 never_written_bytes=400 \
+    unused_capacity_bytes=400 never_read_bytes=360 map.reads=ones:0-40
+fi
+
+if profile peak; then
+  expect peak early_block at_peak.bytes=0 at_peak.never_read_bytes=0 bytes_written=100
+  expect peak peak_big at_peak.bytes=8000 at_peak.never_read_bytes=8000 \
+    at_peak.never_written_bytes=7000 at_peak.never_accessed_bytes=7000 \
+    at_peak.unused_capacity_bytes=7000
+  expect peak peak_small at_peak.bytes=2000 at_peak.never_read_bytes=2000 \
+    at_peak.never_written_bytes=2000 at_peak.unused_capacity_bytes=2000
+  expect peak after_peak at_peak.bytes=0
+fi
+
+# Per-site totals equal DHAT's where DHAT's accounting is exact.
+dhat_check() {
+  local name=$1; shift
+  local dhat_out="$out/$name.dhat.json" why
+  if ! valgrind --tool=dhat --dhat-out-file="$dhat_out" "$bin/$name" 2>"$dhat_out.log"; then
+    fail "$name: same as DHAT" "DHAT run failed"; return
+  fi
+  if why=$(python3 "$here/compare_dhat.py" "$dhat_out" "$out/$name.json" "$@" 2>&1); then
+    pass "$name: reads and writes equal DHAT's"
+  else
+    fail "$name: reads and writes equal DHAT's" "$(echo "$why" | tr '\n' ';')"
+  fi
+}
+[ -f "$out/quarter.json" ] && dhat_check quarter fill_quarter
+[ -f "$out/table.json" ] && dhat_check table make_table
+[ -f "$out/peak.json" ] && dhat_check peak early_block peak_big peak_small after_peak
+
+summary
