@@ -69,13 +69,11 @@
 */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_vki.h"
 
 #include "lh_include.h"
 #include "lh_json.h"
@@ -247,39 +245,23 @@ static UInt    n_markers;
 static UInt    markers_capacity;
 static ULong   markers_dropped;
 
-/* Copies a NUL-terminated string from client memory, checking each page
-   before reading it: a bad pointer from the program must not crash the
-   tool.  Returns NULL when not even the first byte is readable. */
-static HChar* copy_client_label(const HChar* client_label)
+/* CORE has already copied the label out of client memory (checking that
+   it is readable): here it is the tool's own string. */
+static HChar* copy_label(const HChar* label)
 {
    HChar buffer[MAX_LABEL_BYTES + 1];
-   Addr  start = (Addr)client_label;
-   Addr  readable_until = start;
    UInt  n = 0;
-   if (start == 0)
+   if (label == NULL)
       return NULL;
-   while (n < MAX_LABEL_BYTES) {
-      Addr at = start + n;
-      if (at < start)
-         break;   /* wrapped around the address space */
-      if (at >= readable_until) {
-         Addr page = VG_PGROUNDDN(at);
-         if (!VG_(am_is_valid_for_client)(page, VKI_PAGE_SIZE, VKI_PROT_READ))
-            break;
-         readable_until = page + VKI_PAGE_SIZE;
-      }
-      if (client_label[n] == '\0')
-         break;
-      buffer[n] = client_label[n];
+   while (n < MAX_LABEL_BYTES && label[n] != '\0') {
+      buffer[n] = label[n];
       n++;
    }
-   if (n == 0 && (start >= readable_until))
-      return NULL;
    buffer[n] = '\0';
    return VG_(strdup)("lh.timeline.label", buffer);
 }
 
-void LH_(timeline_mark)(const HChar* client_label)
+void LH_(timeline_mark)(const HChar* label_text)
 {
    static Bool warned = False;
    HChar* label;
@@ -292,7 +274,7 @@ void LH_(timeline_mark)(const HChar* client_label)
       }
       return;
    }
-   label = copy_client_label(client_label);
+   label = copy_label(label_text);
    if (label == NULL)
       label = VG_(strdup)("lh.timeline.label", "(unreadable label)");
    if (n_markers == markers_capacity) {

@@ -51,7 +51,7 @@ struct LH_Json;
 /* Hooks called by CORE (tool-team.md). */
 void LH_(timeline_init)(void);
 void LH_(timeline_note_change)(struct LH_Site* site);   /* site may be NULL */
-void LH_(timeline_mark)(const HChar* client_label);
+void LH_(timeline_mark)(const HChar* label);   /* already copied by CORE */
 void LH_(timeline_finish)(void);
 void LH_(timeline_write_json)(struct LH_Json* json);
 void LH_(site_timeline_write_json)(struct LH_Json* json, struct LH_Site* site);
