@@ -111,6 +111,7 @@ struct LH_Site {
    ULong freed_lifetime_histogram[LH_LIFETIME_BUCKETS];
 
    ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
+   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
    ULong first_alloc_time, last_alloc_time;
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
@@ -137,7 +138,7 @@ extern ULong LH_(peak_seq);
 /* Whole-run totals (docs/format.md "totals"). */
 extern ULong LH_(total_blocks), LH_(total_bytes), LH_(total_frees);
 extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
-             LH_(total_realloc_bytes_copied);
+             LH_(total_realloc_bytes_copied), LH_(total_realloc_growth_bytes);
 
 /* Sites are created on first use; lookup is O(1) on average. */
 void     LH_(sites_init)(void);

@@ -159,6 +159,7 @@ static void write_globals(LH_Json* j)
    LH_(json_u64)(j, "reallocs", LH_(total_reallocs));
    LH_(json_u64)(j, "realloc_requested_bytes", LH_(total_realloc_requested_bytes));
    LH_(json_u64)(j, "realloc_bytes_copied", LH_(total_realloc_bytes_copied));
+   LH_(json_u64)(j, "realloc_growth_bytes", LH_(total_realloc_growth_bytes));
    LH_(json_u64)(j, "bytes_read", LH_(access_total_read)());
    LH_(json_u64)(j, "bytes_written", LH_(access_total_written)());
    LH_(json_object_end)(j);
@@ -209,6 +210,7 @@ static void write_site(LH_Json* j, LH_Site* s)
    LH_(json_u64)(j, "reallocs", s->reallocs);
    LH_(json_u64)(j, "realloc_requested_bytes", s->realloc_requested_bytes);
    LH_(json_u64)(j, "realloc_bytes_copied", s->realloc_bytes_copied);
+   LH_(json_u64)(j, "realloc_growth_bytes", s->realloc_growth_bytes);
    LH_(json_u64)(j, "first_alloc_time", s->first_alloc_time);
    LH_(json_u64)(j, "last_alloc_time", s->last_alloc_time);
    LH_(json_u64)(j, "allocating_threads", s->allocating_threads);

@@ -73,6 +73,7 @@ ULong LH_(total_frees)  = 0;
 ULong LH_(total_reallocs) = 0;
 ULong LH_(total_realloc_requested_bytes) = 0;
 ULong LH_(total_realloc_bytes_copied) = 0;
+ULong LH_(total_realloc_growth_bytes) = 0;
 
 /* All sites in creation order. */
 static XArray* all_sites = NULL;          /* of LH_Site* */
@@ -277,7 +278,9 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
    LH_(curr_bytes)  = LH_(curr_bytes) - old_size + new_size;
    if (new_size > old_size) {
       site->total_bytes += new_size - old_size;
+      site->realloc_growth_bytes += new_size - old_size;
       LH_(total_bytes)  += new_size - old_size;
+      LH_(total_realloc_growth_bytes) += new_size - old_size;
       check_site_max(site);
       check_global_peak();
    }
