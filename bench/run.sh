@@ -218,49 +218,74 @@ tool_command() {
 # Python's hash seed changes its allocation pattern from run to run; fix it.
 export PYTHONHASHSEED=0
 
+# Runs workload $name under tool $tool once and appends one line to the
+# results (see lib/table.py for the format). Returns 1 when the run failed.
+run_cell_once() {
+    local stdout_file="$work_dir/$name.$tool.stdout"
+    local stderr_file="$work_dir/$name.$tool.stderr"
+    local report="$work_dir/runstat.report"
+    local status wall maxrss_kib
+    tool_command "$tool"
+    printf 'bench: %-12s %-9s run %d/%d: ' "$name" "$tool" "$rep" "$runs" >&2
+    rm -f "$report"
+    "$BUILD/runstat" "$report" "${tool_prefix[@]}" "${workload_argv[@]}" \
+        < /dev/null > "$stdout_file" 2> "$stderr_file" || true
+    rm -f "$profile_dir"/*
+    read -r status wall maxrss_kib < "$report" 2>/dev/null || status=helper
+    if [ "$status" != 0 ]; then
+        echo "FAILED (status $status); last lines of its stderr:" >&2
+        tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
+        printf '%s\t%s\t-\t-\tFAIL %s\n' "$name" "$tool" "$status" >> "$results"
+        return 1
+    fi
+    local rss_mb
+    rss_mb=$(awk -v kib="$maxrss_kib" 'BEGIN { printf "%.1f", kib / 1024 }')
+    echo "$wall s, $rss_mb MB" >&2
+    local cell_note="-"
+    # Every tool must leave the program's output unchanged; compare with the
+    # first tool that ran (native when it is selected).
+    if [ -z "$reference_tool" ]; then
+        reference_tool=$tool
+    elif [ "$tool" != "$reference_tool" ] && ! cmp -s "$work_dir/$name.$reference_tool.stdout" "$stdout_file"; then
+        cell_note="output differs"
+        note "$name under $tool: stdout differs from the $reference_tool run"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$wall" "$rss_mb" "$cell_note" >> "$results"
+    spent_ms[$tool]=$(( ${spent_ms[$tool]} + 10#${wall/./} ))
+}
+
 echo "bench: ${#selected[@]} workloads x ${#tools[@]} tools, $runs run(s) each" >&2
+declare -A spent_ms failed
 for name in "${selected[@]}"; do
     if ! workload_command "$name"; then
         continue
     fi
     reference_tool=""
     for tool in "${tools[@]}"; do
+        spent_ms[$tool]=0
+        failed[$tool]=0
         if [ "$tool" = lifeheap ] && [ "$lifeheap_ready" = 0 ]; then
-            printf '%s\t%s\t-\t-\t0\tnot built\n' "$name" "$tool" >> "$results"
-            continue
+            printf '%s\t%s\t-\t-\tnot built\n' "$name" "$tool" >> "$results"
+            failed[$tool]=1
         fi
-        tool_command "$tool"
-        stdout_file="$work_dir/$name.$tool.stdout"
-        stderr_file="$work_dir/$name.$tool.stderr"
-        printf 'bench: %-12s %-9s ... ' "$name" "$tool" >&2
-        measured=$(python3 "$BENCH_DIR/lib/measure.py" "$BUILD/runstat" "$runs" "$cell_budget" \
-            "$stdout_file" "$stderr_file" -- "${tool_prefix[@]}" "${workload_argv[@]}") || true
-        rm -f "$profile_dir"/*
-        read -r first second third <<< "${measured:-FAIL helper}"
-        if [ "$first" = FAIL ]; then
-            echo "FAILED (status $second); last lines of its stderr:" >&2
-            tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
-            printf '%s\t%s\t-\t-\t0\tFAIL %s\n' "$name" "$tool" "$second" >> "$results"
-            continue
-        fi
-        echo "$first s, $second MB ($third run(s))" >&2
-        cell_note="-"
-        # Every tool must leave the program's output unchanged; compare with
-        # the first tool that ran (native when it is selected).
-        if [ -z "$reference_tool" ]; then
-            reference_tool=$tool
-        elif ! cmp -s "$work_dir/$name.$reference_tool.stdout" "$stdout_file"; then
-            cell_note="output differs"
-            note "$name under $tool: stdout differs from the $reference_tool run"
-        fi
-        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$first" "$second" "$third" "$cell_note" >> "$results"
+    done
+    # Repetitions go round all tools in turn, so a burst of load from
+    # something else on the machine hits every column alike.
+    for ((rep = 1; rep <= runs; rep++)); do
+        for tool in "${tools[@]}"; do
+            [ "${failed[$tool]}" = 0 ] || continue
+            if [ "$cell_budget" -gt 0 ] && [ "${spent_ms[$tool]}" -ge $((cell_budget * 1000)) ]; then
+                continue
+            fi
+            run_cell_once || failed[$tool]=1
+        done
     done
 done
 
 echo >&2
 {
     echo "#= $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(valgrind --version)"
-    if [ "$quick" = 1 ]; then echo "#= --quick: smaller inputs and 1 run; a smoke test, not a measurement"; fi
+    if [ "$quick" = 1 ]; then echo "#= --quick: smaller inputs; a smoke test, not a measurement"; fi
 } >> "$results"
 if [ -n "$md_file" ]; then
     python3 "$BENCH_DIR/lib/table.py" "$results" "$runs" "$md_file"

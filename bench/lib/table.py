@@ -3,10 +3,11 @@
 
 Usage: table.py RESULTS_TSV RUNS [MD_FILE]
 
-RESULTS_TSV has one line per measured cell, tab separated:
-    WORKLOAD  TOOL  WALL_SECONDS  RSS_MB  RUNS_DONE  NOTE
-WALL_SECONDS and RSS_MB are "-" when the cell was not measured; NOTE is
-"-" or a short reason ("not built", "FAIL 1", "output differs").
+RESULTS_TSV has one line per run of a workload under a tool, tab separated:
+    WORKLOAD  TOOL  WALL_SECONDS  RSS_MB  NOTE
+WALL_SECONDS and RSS_MB are "-" when the run did not happen or failed; NOTE
+is "-" or a short reason ("not built", "FAIL 1", "output differs"). A cell
+shows the medians of its runs; a failure or note on any run marks the cell.
 Lines starting with "#=" are printed above the tables (date, machine) and
 other lines starting with "#" are notes printed under them.
 
@@ -14,6 +15,7 @@ Two tables come out: wall seconds, then peak RSS, each with the ratios of
 lifeheap to --tool=none and to DHAT (and, for wall time, memcheck's and
 DHAT's own ratio to none, to set lifeheap's numbers in context).
 """
+import statistics
 import sys
 
 TOOLS = ["native", "none", "memcheck", "dhat", "lifeheap"]
@@ -32,15 +34,21 @@ def read_results(path):
             if line.startswith("#"):
                 notes.append(line[1:].strip())
                 continue
-            workload, tool, wall, rss, runs_done, note = line.split("\t")
+            workload, tool, wall, rss, note = line.split("\t")
             if workload not in order:
                 order.append(workload)
-            cells[(workload, tool)] = {
-                "wall": None if wall == "-" else float(wall),
-                "rss": None if rss == "-" else float(rss),
-                "runs": int(runs_done),
-                "note": None if note == "-" else note,
-            }
+            runs = cells.setdefault((workload, tool), {"walls": [], "rsss": [], "note": None})
+            if wall != "-":
+                runs["walls"].append(float(wall))
+                runs["rsss"].append(float(rss))
+            if note != "-" and runs["note"] is None:
+                runs["note"] = note
+    for cell in cells.values():
+        failed = cell["note"] is not None and cell["note"].startswith("FAIL")
+        usable = cell["walls"] and not failed
+        cell["wall"] = statistics.median(cell["walls"]) if usable else None
+        cell["rss"] = statistics.median(cell["rsss"]) if usable else None
+        cell["runs"] = len(cell["walls"])
     return cells, order, headings, notes
 
 
@@ -48,6 +56,14 @@ def ratio(numerator, denominator):
     if numerator is None or denominator is None or denominator <= 0:
         return "n/a"
     return "%.1fx" % (numerator / denominator)
+
+
+def trusted(cell, metric):
+    """A cell's value for ratios: none when missing or flagged (a run whose
+    output differs did not do the same work, so its ratio would mislead)."""
+    if cell is None or cell["note"] is not None:
+        return None
+    return cell[metric]
 
 
 def cell_text(cell, metric, runs, markers):
@@ -84,7 +100,7 @@ def build_tables(cells, order, tools, runs):
             for numerator, denominator in ratios:
                 top = cells.get((workload, numerator))
                 bottom = cells.get((workload, denominator))
-                row.append(ratio(top and top[metric], bottom and bottom[metric]))
+                row.append(ratio(trusted(top, metric), trusted(bottom, metric)))
             rows.append(row)
         tables.append((title, header, rows))
     return tables, markers
@@ -96,7 +112,8 @@ def footnotes(markers, runs, notes):
         lines.append("* fewer than %d runs: the cell's time budget was used up "
                      "(see --cell-budget)" % runs)
     if "!" in markers:
-        lines.append("! the run completed but its note applies (e.g. output differs from native)")
+        lines.append("! the run exited normally but its output differs from the first column's; "
+                     "no ratio is given for it")
     return lines + notes
 
 
