@@ -84,7 +84,8 @@ LH.Model = (function () {
   Model.prototype.frameSearchText = function () {
     if (!this._frameText) {
       this._frameText = this.frames.map(function (f) {
-        return [f.function, f.file, f.directory, f.object, f.address].filter(Boolean).join(' ').toLowerCase();
+        var fileLine = f.file && f.line !== null && f.line !== undefined ? f.file + ':' + f.line : null;
+        return [f.function, f.file, fileLine, f.directory, f.object, f.address].filter(Boolean).join(' ').toLowerCase();
       });
     }
     return this._frameText;

@@ -103,8 +103,8 @@ LH.siteDetailView = (function () {
       var loc = fr.file ? fr.file + (fr.line !== null && fr.line !== undefined ? ':' + fr.line : '') : '—';
       return el('tr', { className: k === s.name_frame ? 'name-frame' : '' }, [
         el('td', { className: 'num', text: String(k) }),
-        el('td', { className: 'fn', text: fr.function || '(unknown)', title: k === s.name_frame ? 'This frame names the site' : '' }),
-        el('td', { className: 'loc', text: loc }),
+        el('td', { className: 'fn', text: fr.function || '(unknown)', title: (fr.function || '') + (k === s.name_frame ? ' — this frame names the site' : '') }),
+        el('td', { className: 'loc', text: loc, title: loc }),
         el('td', { className: 'dim', text: fr.directory || '—', title: fr.directory || '' }),
         el('td', { className: 'dim', text: fr.object || '—', title: fr.object || '' }),
         el('td', { className: 'dim mono', text: fr.address }),

@@ -1,0 +1,102 @@
+// The viewer's DOM-free model (parse/validate, names, columns, search, diff, tree), run
+// in node against the hand-written fixtures whose numbers are known by construction
+// (tests/viewer/fixtures/make_fixtures.js).
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+
+const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
+for (const m of ['format', 'metrics', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
+const LH = globalThis.LH;
+const FIXTURES = path.join(__dirname, 'fixtures');
+const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+
+test('model: formats sizes human-readable with exact figures', () => {
+  assert.equal(LH.format.bytes(235904), '230 KiB');
+  assert.equal(LH.format.bytes(512), '512 B');
+  assert.equal(LH.format.bytes(3672544), '3.50 MiB');
+  assert.equal(LH.format.exactBytes(235904), '235,904 bytes');
+  assert.equal(LH.format.percent(0.6), '60%');
+  assert.equal(LH.format.argv(['./a', 'b c']), "./a 'b c'");
+});
+
+test('model: loads a profile and derives names and metric columns', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'queue_bad.json');
+  assert.equal(m.sites.length, 6);
+  assert.equal(m.siteName(0), 'make_message');
+  assert.equal(m.siteLocation(0), 'producer.c:42');
+  // name_frame 1: strdup is skipped in favour of its caller.
+  assert.equal(m.siteName(4), 'register_name');
+  assert.deepEqual(Array.from(m.column('bytes_at_peak')), [153600, 65536, 14400, 2048, 320, 0]);
+  assert.deepEqual(Array.from(m.column('avg_lifetime')), [0.24, 0.9, 0.24, 0.8, 0.95, 0.00001]);
+  const neverRead = m.column('never_read_pct');
+  assert.equal(neverRead[1], 65024 / 65536);
+  assert.deepEqual(m.findingsBySite.get(0), [0]);
+});
+
+test('model: search matches function, file and object of any frame', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'x');
+  assert.deepEqual(Array.from(m.searchMask('queue.c')), [0, 0, 1, 0, 0, 0]);
+  assert.deepEqual(Array.from(m.searchMask('libc.so')), [1, 0, 1, 0, 1, 0]);
+  assert.deepEqual(Array.from(m.searchMask('main.c:30')), [0, 1, 0, 0, 0, 0]);
+  assert.deepEqual(Array.from(m.searchMask('LOAD_')), [0, 1, 0, 1, 0, 0]);
+  assert.equal(m.searchMask('  '), null);
+});
+
+test('model: rejects malformed, truncated and wrong-version files with clear messages', async () => {
+  const cases = [
+    ['truncated.json', /ends early.*truncated/],
+    ['not_json.txt', /not valid JSON/],
+    ['wrong_version.json', /format_version is 2, but this viewer reads version 1/],
+    ['dhat.json', /DHAT profile/],
+    ['bad_sites.json', /^sites must be an array, found an object$/],
+  ];
+  for (const [file, pattern] of cases) {
+    await assert.rejects(LH.profile.load(text(file), file), (e) => {
+      assert.equal(e.name, 'ProfileError', file);
+      assert.match(e.message, pattern, file);
+      return true;
+    });
+  }
+  const bad = JSON.parse(text('queue_bad.json'));
+  bad.sites[3].stack = [0, 99];
+  await assert.rejects(LH.profile.load(JSON.stringify(bad), 'x'), /sites\[3\]\.stack\[1\] is 99, not a frame index \(the profile has 13 frames\)/);
+  await assert.rejects(LH.profile.load('', 'x'), /empty/);
+});
+
+test('model: diff matches sites by source location, marks new and gone, computes deltas', async () => {
+  const base = await LH.profile.load(text('queue_bad.json'), 'bad');
+  const changed = await LH.profile.load(text('queue_fixed.json'), 'fixed');
+  const d = new LH.Diff(base, changed);
+  assert.equal(d.length, 7);
+  const byName = {};
+  for (let r = 0; r < d.length; r++) {
+    const n = d.namingSite(r);
+    byName[n.model.siteName(n.index)] = { row: r, status: d.status(r), delta: d.deltaColumn('bytes_at_peak')[r] };
+  }
+  assert.deepEqual(byName.make_message, { row: 1, status: 'both', delta: 16384 - 153600 });
+  assert.equal(byName.batch_send.status, 'new');
+  assert.equal(byName.batch_send.delta, 4096);
+  assert.equal(byName.format_log.status, 'gone');
+  assert.equal(byName.load_config.delta, 0);
+  const states = d.findings().map((x) => x.finding.kind + ':' + x.state);
+  assert.deepEqual(states, ['oversized-preallocation:unchanged', 'leak:unchanged', 'realloc-growth:unchanged',
+    'missing-backpressure:resolved', 'short-lived-churn:resolved']);
+});
+
+test('model: call tree sums sites top-down and bottom-up', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'x');
+  const top = LH.tree.forModel(m, 'top-down');
+  assert.equal(top.root.values.bytes_at_peak, 235904);
+  const roots = top.sortedChildren(top.root, 'bytes_at_peak').map((n) => [LH.Model.frameLabel(n.frame), n.values.bytes_at_peak]);
+  assert.deepEqual(roots, [['start_thread (libc.so.6)', 168000], ['main (main.c:30)', 65536], ['main (main.c:31)', 2048], ['main (main.c:28)', 320]]);
+  const startThread = top.sortedChildren(top.root, 'bytes_at_peak')[0];
+  const producers = top.sortedChildren(startThread, 'bytes_at_peak').map((n) => [LH.Model.frameLabel(n.frame), n.values.bytes_at_peak]);
+  assert.deepEqual(producers, [['producer_main (producer.c:88)', 153600], ['producer_main (producer.c:90)', 14400]]);
+  const bottom = LH.tree.forModel(m, 'bottom-up');
+  const first = bottom.sortedChildren(bottom.root, 'total_blocks')[0];
+  assert.equal(LH.Model.frameLabel(first.frame), 'format_log (log.c:61)');
+  assert.equal(first.values.total_blocks, 5000);
+});

@@ -1,0 +1,28 @@
+// Turns node's TAP output into the suite's "PASS name" / "FAIL name: reason" lines and
+// the final "N passed, N failed" line; exits 1 when anything failed (or nothing ran).
+'use strict';
+const fs = require('fs');
+const lines = fs.readFileSync(process.argv[2], 'utf8').split('\n');
+let passed = 0, failed = 0;
+for (let i = 0; i < lines.length; i++) {
+  // Top-level test points only (no indentation).
+  const m = /^(ok|not ok) \d+ - (.*?)(?: # (SKIP|TODO)\b(.*))?$/.exec(lines[i]);
+  if (!m) continue;
+  const name = m[2];
+  if (m[3]) { console.log('SKIP ' + name + ':' + (m[4] || '')); continue; }
+  if (m[1] === 'ok') { passed++; console.log('PASS ' + name); continue; }
+  failed++;
+  // The YAML block after a failure holds "error: ..." (possibly "|-" then indented lines).
+  let reason = '';
+  for (let j = i + 1; j < lines.length && /^\s/.test(lines[j]); j++) {
+    const e = /^\s+error:\s*(.*)$/.exec(lines[j]);
+    if (e) {
+      reason = e[1] === '|-' || e[1] === '|' ? (lines[j + 1] || '').trim() : e[1].replace(/^'|'$/g, '');
+      break;
+    }
+  }
+  console.log('FAIL ' + name + ': ' + (reason || 'see tests/artifacts/viewer/tap.txt'));
+}
+if (passed + failed === 0) { failed = 1; console.log('FAIL viewer tests: no test ran (see tests/artifacts/viewer/tap.txt)'); }
+console.log(passed + ' passed, ' + failed + ' failed');
+process.exit(failed > 0 ? 1 : 0);
