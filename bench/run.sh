@@ -224,23 +224,23 @@ run_cell_once() {
     local stdout_file="$work_dir/$name.$tool.stdout"
     local stderr_file="$work_dir/$name.$tool.stderr"
     local report="$work_dir/runstat.report"
-    local status wall maxrss_kib
+    local status wall maxrss_kib cpu
     tool_command "$tool"
     printf 'bench: %-12s %-9s run %d/%d: ' "$name" "$tool" "$rep" "$runs" >&2
     rm -f "$report"
     "$BUILD/runstat" "$report" "${tool_prefix[@]}" "${workload_argv[@]}" \
         < /dev/null > "$stdout_file" 2> "$stderr_file" || true
     rm -f "$profile_dir"/*
-    read -r status wall maxrss_kib < "$report" 2>/dev/null || status=helper
+    read -r status wall maxrss_kib cpu < "$report" 2>/dev/null || status=helper
     if [ "$status" != 0 ]; then
         echo "FAILED (status $status); last lines of its stderr:" >&2
         tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
-        printf '%s\t%s\t-\t-\tFAIL %s\n' "$name" "$tool" "$status" >> "$results"
+        printf '%s\t%s\t-\t-\t-\tFAIL %s\n' "$name" "$tool" "$status" >> "$results"
         return 1
     fi
     local rss_mb
     rss_mb=$(awk -v kib="$maxrss_kib" 'BEGIN { printf "%.1f", kib / 1024 }')
-    echo "$wall s, $rss_mb MB" >&2
+    echo "$wall s wall, $cpu s cpu, $rss_mb MB" >&2
     local cell_note="-"
     # Every tool must leave the program's output unchanged; compare with the
     # first tool that ran (native when it is selected).
@@ -250,7 +250,7 @@ run_cell_once() {
         cell_note="output differs"
         note "$name under $tool: stdout differs from the $reference_tool run"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$wall" "$rss_mb" "$cell_note" >> "$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tool" "$wall" "$cpu" "$rss_mb" "$cell_note" >> "$results"
     spent_ms[$tool]=$(( ${spent_ms[$tool]} + 10#${wall/./} ))
 }
 
@@ -265,7 +265,7 @@ for name in "${selected[@]}"; do
         spent_ms[$tool]=0
         failed[$tool]=0
         if [ "$tool" = lifeheap ] && [ "$lifeheap_ready" = 0 ]; then
-            printf '%s\t%s\t-\t-\tnot built\n' "$name" "$tool" >> "$results"
+            printf '%s\t%s\t-\t-\t-\tnot built\n' "$name" "$tool" >> "$results"
             failed[$tool]=1
         fi
     done

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * runstat: runs one command once and writes "EXIT_STATUS WALL_SECONDS MAXRSS_KIB"
- * to REPORT_FILE (a file, so it never mixes with the command's own output).
+ * runstat: runs one command once and writes
+ * "EXIT_STATUS WALL_SECONDS MAXRSS_KIB CPU_SECONDS" to REPORT_FILE (a file,
+ * so it never mixes with the command's own output).
  *
  * Why C and not the Python helper: Linux keeps a process's RSS high-water
  * mark across exec(), and a forked child starts with its parent's memory
@@ -11,8 +12,10 @@
  * 1 MB, the same as /usr/bin/time.
  *
  * Wall time is taken with CLOCK_MONOTONIC around fork/exec/wait; ru_maxrss
- * comes from wait4() on the child. EXIT_STATUS is the exit code, or 128+N
- * when the child was killed by signal N.
+ * and CPU_SECONDS (user + system) come from wait4() on the child. CPU time
+ * is reported because the machine is shared: when other jobs compete for
+ * the cores, wall time stretches but CPU time mostly does not. EXIT_STATUS
+ * is the exit code, or 128+N when the child was killed by signal N.
  *
  * Usage: runstat REPORT_FILE COMMAND [ARGS...]
  */
@@ -67,7 +70,9 @@ int main(int argc, char **argv)
     }
     double wall = seconds_since(&start);
     int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    fprintf(report, "%d %.3f %ld\n", exit_status, wall, usage.ru_maxrss);
+    double cpu = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6
+               + (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+    fprintf(report, "%d %.3f %ld %.3f\n", exit_status, wall, usage.ru_maxrss, cpu);
     if (fclose(report) != 0) {
         fprintf(stderr, "runstat: %s: %s\n", argv[1], strerror(errno));
         return 2;

@@ -4,16 +4,18 @@
 Usage: table.py RESULTS_TSV RUNS [MD_FILE]
 
 RESULTS_TSV has one line per run of a workload under a tool, tab separated:
-    WORKLOAD  TOOL  WALL_SECONDS  RSS_MB  NOTE
-WALL_SECONDS and RSS_MB are "-" when the run did not happen or failed; NOTE
+    WORKLOAD  TOOL  WALL_SECONDS  CPU_SECONDS  RSS_MB  NOTE
+the three numbers are "-" when the run did not happen or failed; NOTE
 is "-" or a short reason ("not built", "FAIL 1", "output differs"). A cell
 shows the medians of its runs; a failure or note on any run marks the cell.
 Lines starting with "#=" are printed above the tables (date, machine) and
 other lines starting with "#" are notes printed under them.
 
-Two tables come out: wall seconds, then peak RSS, each with the ratios of
-lifeheap to --tool=none and to DHAT (and, for wall time, memcheck's and
-DHAT's own ratio to none, to set lifeheap's numbers in context).
+Three tables come out: wall seconds, CPU seconds (user + system) and peak
+RSS, each with the ratios of lifeheap to --tool=none and to DHAT (and, for
+the times, memcheck's and DHAT's own ratio to none, to set lifeheap's
+numbers in context). On a busy machine the CPU-time ratios are the steadier
+ones.
 """
 import statistics
 import sys
@@ -34,12 +36,14 @@ def read_results(path):
             if line.startswith("#"):
                 notes.append(line[1:].strip())
                 continue
-            workload, tool, wall, rss, note = line.split("\t")
+            workload, tool, wall, cpu, rss, note = line.split("\t")
             if workload not in order:
                 order.append(workload)
-            runs = cells.setdefault((workload, tool), {"walls": [], "rsss": [], "note": None})
+            runs = cells.setdefault((workload, tool),
+                                    {"walls": [], "cpus": [], "rsss": [], "note": None})
             if wall != "-":
                 runs["walls"].append(float(wall))
+                runs["cpus"].append(float(cpu))
                 runs["rsss"].append(float(rss))
             if note != "-" and runs["note"] is None:
                 runs["note"] = note
@@ -47,6 +51,7 @@ def read_results(path):
         failed = cell["note"] is not None and cell["note"].startswith("FAIL")
         usable = cell["walls"] and not failed
         cell["wall"] = statistics.median(cell["walls"]) if usable else None
+        cell["cpu"] = statistics.median(cell["cpus"]) if usable else None
         cell["rss"] = statistics.median(cell["rsss"]) if usable else None
         cell["runs"] = len(cell["walls"])
     return cells, order, headings, notes
@@ -71,7 +76,7 @@ def cell_text(cell, metric, runs, markers):
         return "-"
     if cell[metric] is None:
         return cell["note"] or "n/a"
-    text = ("%.2f" if metric == "wall" else "%.0f") % cell[metric]
+    text = ("%.0f" if metric == "rss" else "%.2f") % cell[metric]
     if cell["note"]:
         markers.add("!")
         text += " !"
@@ -87,6 +92,8 @@ def build_tables(cells, order, tools, runs):
     tables = []
     for metric, title, ratios in (
             ("wall", "Wall seconds (median of %d)" % runs,
+             [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"), ("lifeheap", "dhat")]),
+            ("cpu", "CPU seconds, user + system (median of %d)" % runs,
              [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"), ("lifeheap", "dhat")]),
             ("rss", "Peak RSS, MB (ru_maxrss, median of %d)" % runs,
              [("lifeheap", "none"), ("lifeheap", "dhat")])):
