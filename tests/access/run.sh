@@ -59,6 +59,13 @@ if profile copy; then
     written_never_read_bytes=1000
 fi
 
+if profile strings; then
+  expect strings make_text bytes_read=23 bytes_written=12 never_read_bytes=52 \
+    "map.reads[0]=3" "map.reads[3]=3" "map.reads[4]=2" "map.reads[6]=2" \
+    "map.reads[7]=1" "map.reads[11]=1" "map.reads[12]=0" map.reads=sum:23
+  expect strings make_other bytes_read=4 bytes_written=5
+fi
+
 input="$out/syscall-input.txt"
 head -c 100 /dev/zero | tr '\0' 'x' > "$input"
 if profile syscall "$input"; then
