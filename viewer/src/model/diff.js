@@ -1,10 +1,12 @@
 // Baseline-vs-changed comparison. DOM-free.
 //
-// Sites are matched by their stack with addresses left out (function, file, line,
-// object name and inline flag of every frame, see Model.frameKey), so a rebuilt binary
-// still matches. When two sites of one profile share a key (same source lines, different
-// addresses) they are paired in profile order. Unmatched sites are "new" (only in the
-// changed profile) or "gone" (only in the baseline).
+// Sites are matched exactly as `lifeheap diff` matches them (cli/match.c), so the
+// viewer and the CLI agree: a site's identity is, per frame, the function and the source
+// file (the object when there is no file); addresses and lines are ignored, so a rebuild
+// or an edit that shifts lines still matches. Sites sharing an identity form a group
+// sorted by their line sequences; within a group, identical line sequences pair first,
+// then the rest pair in line order. Unmatched sites are "new" (only in the changed
+// profile) or "gone" (only in the baseline).
 //
 // A delta is changed minus baseline. For additive metrics (bytes, counts) a missing side
 // counts as 0, so a new site's delta is its whole value; for ratios and percentages a
@@ -13,37 +15,86 @@
 var LH = globalThis.LH = globalThis.LH || {};
 
 LH.Diff = (function () {
+  // Same identity as `lifeheap diff` (cli/match.c): per frame, the function and the
+  // source file (the object when there is no file); addresses and lines left out.
+  function identity(model, siteIndex) {
+    var out = '';
+    var stack = model.sites[siteIndex].stack;
+    for (var k = 0; k < stack.length; k++) {
+      var fr = model.frames[stack[k]];
+      out += (fr.function || '') + '\u001f' + (fr.file || fr.object || '') + '\u001e';
+    }
+    return out;
+  }
+
+  function lineOf(model, frameIndex) {
+    var line = model.frames[frameIndex].line;
+    return line === null || line === undefined ? -1 : line;
+  }
+
+  // Orders two sites of the same identity (hence the same stack length) by their lines.
+  function compareLines(modelA, a, modelB, b) {
+    var sa = modelA.sites[a].stack, sb = modelB.sites[b].stack;
+    for (var k = 0; k < sa.length && k < sb.length; k++) {
+      var la = lineOf(modelA, sa[k]), lb = lineOf(modelB, sb[k]);
+      if (la !== lb) return la < lb ? -1 : 1;
+    }
+    return 0;
+  }
+
+  // identity -> site indices sorted by (lines, id); order = identities by first site.
+  function groupByIdentity(model) {
+    var groups = new Map(), order = [];
+    for (var i = 0; i < model.sites.length; i++) {
+      var key = identity(model, i);
+      var list = groups.get(key);
+      if (!list) { groups.set(key, list = []); order.push(key); }
+      list.push(i);
+    }
+    groups.forEach(function (list) {
+      list.sort(function (a, b) { return compareLines(model, a, model, b) || a - b; });
+    });
+    return { groups: groups, order: order };
+  }
+
   function Diff(base, changed) {
     this.base = base;
     this.changed = changed;
     this.rowBase = [];
     this.rowChanged = [];
     this._columns = {};
-    var byKey = new Map();
-    var seen = new Map();
-    for (var i = 0; i < base.sites.length; i++) {
-      var key = base.siteKey(i);
-      var n = seen.get(key) || 0;
-      seen.set(key, n + 1);
-      byKey.set(key + '#' + n, i);
+    var rowOfBaseSite = new Int32Array(base.sites.length).fill(-1);
+    var rowOfChangedSite = new Int32Array(changed.sites.length).fill(-1);
+    var self = this;
+    function pair(b, c) {
+      rowOfBaseSite[b] = rowOfChangedSite[c] = self.rowBase.length;
+      self.rowBase.push(b);
+      self.rowChanged.push(c);
     }
-    var matchedBase = new Uint8Array(base.sites.length);
-    seen = new Map();
-    for (var j = 0; j < changed.sites.length; j++) {
-      var k = changed.siteKey(j);
-      var m = seen.get(k) || 0;
-      seen.set(k, m + 1);
-      var b = byKey.get(k + '#' + m);
-      this.rowChanged.push(j);
-      if (b === undefined) {
-        this.rowBase.push(-1);
-      } else {
-        this.rowBase.push(b);
-        matchedBase[b] = 1;
+    var baseGroups = groupByIdentity(base), changedGroups = groupByIdentity(changed);
+    // Changed-profile order keeps the rows of the table stable when sorted by anything.
+    changedGroups.order.forEach(function (identity) {
+      var bs = baseGroups.groups.get(identity);
+      if (!bs) return;
+      var cs = changedGroups.groups.get(identity);
+      // 1. Identical line sequences (both lists are sorted by lines: a merge).
+      var i = 0, j = 0;
+      while (i < bs.length && j < cs.length) {
+        var order = compareLines(base, bs[i], changed, cs[j]);
+        if (order === 0) pair(bs[i++], cs[j++]);
+        else if (order < 0) i++;
+        else j++;
       }
+      // 2. The rest, in line order.
+      var restBase = bs.filter(function (x) { return rowOfBaseSite[x] < 0; });
+      var restChanged = cs.filter(function (x) { return rowOfChangedSite[x] < 0; });
+      for (var k = 0; k < restBase.length && k < restChanged.length; k++) pair(restBase[k], restChanged[k]);
+    });
+    for (var j = 0; j < changed.sites.length; j++) {
+      if (rowOfChangedSite[j] < 0) { this.rowBase.push(-1); this.rowChanged.push(j); }
     }
     for (var g = 0; g < base.sites.length; g++) {
-      if (!matchedBase[g]) { this.rowBase.push(g); this.rowChanged.push(-1); }
+      if (rowOfBaseSite[g] < 0) { this.rowBase.push(g); this.rowChanged.push(-1); }
     }
     this.length = this.rowBase.length;
     // Row of each changed-profile site, so findings and selections map onto rows.

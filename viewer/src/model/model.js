@@ -113,12 +113,6 @@ LH.Model = (function () {
     return mask;
   };
 
-  // A stable identity for a whole site (its frames without addresses), for diff.
-  Model.prototype.siteKey = function (siteIndex) {
-    var self = this;
-    return this.sites[siteIndex].stack.map(function (fi) { return Model.frameKey(self.frames[fi]); }).join('\u0002');
-  };
-
   Model.basename = basename;
   return Model;
 })();

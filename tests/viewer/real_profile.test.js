@@ -1,0 +1,127 @@
+// The viewer on real profiles written by the tool at test time: the unbounded-queue
+// example (examples/queue_unbounded.c) and its bounded fix. What is known by
+// construction (examples/README.md) is asserted exactly: 2,000 messages allocated in
+// queue_push_message on the producer thread and freed on the consumer thread, and a
+// missing-backpressure finding on that site; run-dependent figures (the peak) are
+// checked against the profile the tool wrote.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { execFile } = require('child_process');
+const { promisify } = require('util');
+const lib = require('./lib');
+
+const run = promisify(execFile);
+const WORK = path.join(lib.ARTIFACTS, 'real');
+const EXAMPLES = path.join(lib.ROOT, 'examples');
+const exact = (n) => new Intl.NumberFormat('en-US').format(n);
+let browser, bad, fixed, badFile, fixedFile;
+
+// The fix compiled from a copy named like the original, as a real fix in place would be:
+// sites are matched by function and file (as `lifeheap diff` does), so the same name lets
+// queue_push_message pair up across the two runs.
+async function buildPrograms() {
+  fs.rmSync(WORK, { recursive: true, force: true });
+  fs.mkdirSync(path.join(WORK, 'fix'), { recursive: true });
+  const flags = ['-O0', '-g', '-fno-builtin', '-pthread'];
+  fs.copyFileSync(path.join(EXAMPLES, 'queue_bounded.c'), path.join(WORK, 'fix', 'queue_unbounded.c'));
+  await Promise.all([
+    run('cc', flags.concat([path.join(EXAMPLES, 'queue_unbounded.c'), '-o', path.join(WORK, 'queue_unbounded')])),
+    run('cc', flags.concat([path.join(WORK, 'fix', 'queue_unbounded.c'), '-o', path.join(WORK, 'queue_fixed')])),
+  ]);
+}
+
+async function profile(program, out) {
+  await run(path.join(lib.ROOT, 'scripts', 'run-lifeheap'), ['--lifeheap-out-file=' + out, program], { cwd: WORK });
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
+test.before(async () => {
+  await buildPrograms();
+  badFile = path.join(WORK, 'queue_unbounded.json');
+  fixedFile = path.join(WORK, 'queue_fixed.json');
+  [bad, fixed] = await Promise.all([
+    profile(path.join(WORK, 'queue_unbounded'), badFile),
+    profile(path.join(WORK, 'queue_fixed'), fixedFile),
+  ]);
+  browser = await lib.launch();
+});
+test.after(async () => { if (browser) await browser.close(); });
+
+const text = (page, selector) => page.$eval(selector, (e) => e.textContent);
+const title = (page, selector) => page.$eval(selector, (e) => e.title);
+function cellOf(page, column) {
+  return page.$eval('.vrow.selected', (row, col) => {
+    const header = Array.from(document.querySelectorAll('.vhead .vcell')).map((c) => c.getAttribute('data-column'));
+    const cell = row.children[header.indexOf(col)];
+    return { text: cell.textContent, title: cell.title };
+  }, column);
+}
+
+test('real profile: header, top site and its finding', async () => {
+  const page = await lib.newPage(browser);
+  await lib.openViewer(page);
+  assert.equal(await lib.openFile(page, badFile), 'ready');
+  assert.equal(await title(page, '[data-field=peak] .card-value'), exact(bad.peak.bytes) + ' bytes');
+  assert.equal(await title(page, '[data-field=total] .card-value'), exact(bad.totals.bytes) + ' bytes');
+  assert.equal(await text(page, '[data-field=findings] .card-value'), String(bad.findings.length));
+  // Known by construction: the queued messages hold the peak.
+  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.vrow.selected .name .loc'), 'queue_unbounded.c:' + bad.frames[bad.sites[0].stack[bad.sites[0].name_frame]].line);
+  assert.equal((await cellOf(page, 'total_blocks')).title, '2,000');
+  assert.equal((await cellOf(page, 'cross_thread_frees')).title, '2,000');
+  assert.equal((await cellOf(page, 'bytes_at_peak')).title, exact(bad.sites[0].bytes_at_peak) + ' bytes');
+  // The missing-backpressure finding names it; clicking it after another selection
+  // selects it again everywhere.
+  await page.click('.vhead [data-column=total_bytes]');
+  await page.click('.vtable-rows .vrow:not(.selected)');
+  const kinds = await page.$$eval('.finding .finding-kind', (l) => l.map((e) => e.textContent));
+  const at = kinds.indexOf('Missing backpressure');
+  assert.ok(at >= 0, 'findings: ' + kinds.join(', '));
+  await page.click('.finding:nth-child(' + (at + 1) + ')');
+  assert.equal(await text(page, '.detail-head .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  await lib.screenshot(page, 'real-overview', { fullPage: true });
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('real profile: diff of the unbounded queue against its bounded fix', async () => {
+  const page = await lib.newPage(browser);
+  await lib.openViewer(page);
+  assert.equal(await lib.openFile(page, fixedFile), 'ready');
+  await page.setInputFiles('#open-baseline', badFile);
+  assert.equal(await lib.waitState(page, ['ready', 'error']), 'ready');
+  const bytes = (n) => page.evaluate((v) => LH.format.bytes(v), n);
+  assert.equal(await text(page, '[data-field=peak] .card-value'), (await bytes(bad.peak.bytes)) + ' → ' + (await bytes(fixed.peak.bytes)));
+  // The biggest change is the queue: matched across runs, at peak down to a few messages.
+  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  const badSite = bad.sites.find((s) => bad.frames[s.stack[s.name_frame]].function === 'queue_push_message');
+  const fixedSite = fixed.sites.find((s) => fixed.frames[s.stack[s.name_frame]].function === 'queue_push_message');
+  const peakCell = await cellOf(page, 'bytes_at_peak');
+  assert.equal(peakCell.title, 'baseline ' + exact(badSite.bytes_at_peak) + ' bytes → changed ' + exact(fixedSite.bytes_at_peak) + ' bytes');
+  assert.ok(fixedSite.bytes_at_peak < badSite.bytes_at_peak / 10);
+  const states = await page.$$eval('.finding', (l) => l.map((e) => e.querySelector('.finding-kind').textContent + ':' + e.querySelector('.badge.state').textContent));
+  assert.ok(states.includes('Missing backpressure:resolved'), states.join(', '));
+  await lib.screenshot(page, 'real-diff', { fullPage: true });
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('real profile: `lifeheap view` writes a self-contained report that opens offline', async (t) => {
+  const cli = path.join(lib.ROOT, 'cli', 'lifeheap');
+  if (!fs.existsSync(cli)) { t.skip('cli/lifeheap is not built'); return; }
+  const report = path.join(WORK, 'report.html');
+  await run(cli, ['view', badFile, '-o', report], { env: Object.assign({}, process.env, { LIFEHEAP_VIEWER_DIR: lib.DIST }) });
+  const html = fs.readFileSync(report, 'utf8');
+  assert.ok(!/<script[^>]+src=|<link[^>]+href=/.test(html), 'the report refers to no outside file');
+  const page = await lib.newPage(browser);
+  await page.goto(lib.fileUrl(report));
+  assert.equal(await lib.waitState(page, ['ready', 'error']), 'ready');
+  assert.equal(await title(page, '[data-field=peak] .card-value'), exact(bad.peak.bytes) + ' bytes');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.deepEqual(page.problems, []); // no CSP violation, no request
+  await page.close();
+});
