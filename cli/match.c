@@ -18,7 +18,10 @@
  *    even those repeat);
  * 2. the remaining sites pair in the order of their line sequences, which
  *    survives an edit that shifts lines (it moves them all the same way);
- * 3. what is left is a vanished site (base) or a new site (new).
+ * 3. what is left is matched again in a second round that ignores files
+ *    (functions only), for code moved to another file or two variants of a
+ *    program in two source files (queue_unbounded.c, queue_bounded.c);
+ * 4. what is left then is a vanished site (base) or a new site (new).
  *
  * Sorting all sites by (identity, lines, id) puts each group together in
  * that order, so matching two runs costs two sorts and one merge.
@@ -55,8 +58,10 @@ static bool append(char **buffer, size_t *length, size_t *capacity,
     return true;
 }
 
+/* with_places: include each frame's file (or object); without, the
+ * functions alone. */
 static char *site_identity(const struct profile *profile,
-                           const struct site *site)
+                           const struct site *site, bool with_places)
 {
     char *buffer = NULL;
     size_t length = 0, capacity = 0;
@@ -64,7 +69,8 @@ static char *site_identity(const struct profile *profile,
         return NULL;
     for (size_t i = 0; i < site->stack_len; i++) {
         const struct frame *frame = &profile->frames[site->stack[i]];
-        const char *place = frame->file     ? frame->file
+        const char *place = !with_places    ? ""
+                            : frame->file   ? frame->file
                             : frame->object ? frame->object
                                             : "";
         if (!append(&buffer, &length, &capacity,
@@ -103,23 +109,33 @@ static int compare_keyed(const void *left, const void *right)
     return a->site->id < b->site->id ? -1 : a->site->id > b->site->id;
 }
 
-static struct keyed_site *sorted_sites(const struct profile *profile)
+/* The sites of `profile` not matched yet (matched[i] == NO_MATCH), keyed
+ * and sorted; their number in *count. */
+static struct keyed_site *sorted_sites(const struct profile *profile,
+                                       const size_t *matched, bool with_places,
+                                       size_t *count)
 {
     struct keyed_site *keyed = calloc(profile->site_count + 1, sizeof *keyed);
     if (!keyed)
         return NULL;
+    size_t n = 0;
     for (size_t i = 0; i < profile->site_count; i++) {
-        keyed[i].profile = profile;
-        keyed[i].site = &profile->sites[i];
-        keyed[i].identity = site_identity(profile, &profile->sites[i]);
-        if (!keyed[i].identity) {
-            for (size_t j = 0; j < i; j++)
+        if (matched[i] != NO_MATCH)
+            continue;
+        keyed[n].profile = profile;
+        keyed[n].site = &profile->sites[i];
+        keyed[n].identity = site_identity(profile, &profile->sites[i],
+                                          with_places);
+        if (!keyed[n].identity) {
+            for (size_t j = 0; j < n; j++)
                 free(keyed[j].identity);
             free(keyed);
             return NULL;
         }
+        n++;
     }
-    qsort(keyed, profile->site_count, sizeof *keyed, compare_keyed);
+    qsort(keyed, n, sizeof *keyed, compare_keyed);
+    *count = n;
     return keyed;
 }
 
@@ -170,27 +186,23 @@ static void free_keyed(struct keyed_site *keyed, size_t count)
     free(keyed);
 }
 
-bool match_sites(const struct profile *base, const struct profile *changed,
-                 struct site_matching *matching)
+/* One round of matching over the sites still unmatched. */
+static bool match_round(const struct profile *base,
+                        const struct profile *changed,
+                        struct site_matching *matching, bool with_places)
 {
-    matching->base_to_new = malloc((base->site_count + 1) * sizeof(size_t));
-    matching->new_to_base = malloc((changed->site_count + 1) * sizeof(size_t));
-    struct keyed_site *base_keyed = sorted_sites(base);
-    struct keyed_site *changed_keyed = sorted_sites(changed);
-    if (!matching->base_to_new || !matching->new_to_base || !base_keyed ||
-        !changed_keyed) {
-        free_keyed(base_keyed, base->site_count);
-        free_keyed(changed_keyed, changed->site_count);
-        site_matching_free(matching);
+    size_t base_count = 0, changed_count = 0;
+    struct keyed_site *base_keyed = sorted_sites(base, matching->base_to_new,
+                                                 with_places, &base_count);
+    struct keyed_site *changed_keyed = sorted_sites(
+        changed, matching->new_to_base, with_places, &changed_count);
+    if (!base_keyed || !changed_keyed) {
+        free_keyed(base_keyed, base_count);
+        free_keyed(changed_keyed, changed_count);
         return false;
     }
-    for (size_t i = 0; i < base->site_count; i++)
-        matching->base_to_new[i] = NO_MATCH;
-    for (size_t i = 0; i < changed->site_count; i++)
-        matching->new_to_base[i] = NO_MATCH;
-
     size_t i = 0, j = 0;
-    while (i < base->site_count && j < changed->site_count) {
+    while (i < base_count && j < changed_count) {
         int order = strcmp(base_keyed[i].identity, changed_keyed[j].identity);
         if (order < 0) {
             i++;
@@ -198,11 +210,11 @@ bool match_sites(const struct profile *base, const struct profile *changed,
             j++;
         } else {
             size_t base_end = i, changed_end = j;
-            while (base_end < base->site_count &&
+            while (base_end < base_count &&
                    strcmp(base_keyed[base_end].identity,
                           base_keyed[i].identity) == 0)
                 base_end++;
-            while (changed_end < changed->site_count &&
+            while (changed_end < changed_count &&
                    strcmp(changed_keyed[changed_end].identity,
                           changed_keyed[j].identity) == 0)
                 changed_end++;
@@ -212,8 +224,29 @@ bool match_sites(const struct profile *base, const struct profile *changed,
             j = changed_end;
         }
     }
-    free_keyed(base_keyed, base->site_count);
-    free_keyed(changed_keyed, changed->site_count);
+    free_keyed(base_keyed, base_count);
+    free_keyed(changed_keyed, changed_count);
+    return true;
+}
+
+bool match_sites(const struct profile *base, const struct profile *changed,
+                 struct site_matching *matching)
+{
+    matching->base_to_new = malloc((base->site_count + 1) * sizeof(size_t));
+    matching->new_to_base = malloc((changed->site_count + 1) * sizeof(size_t));
+    if (!matching->base_to_new || !matching->new_to_base) {
+        site_matching_free(matching);
+        return false;
+    }
+    for (size_t i = 0; i < base->site_count; i++)
+        matching->base_to_new[i] = NO_MATCH;
+    for (size_t i = 0; i < changed->site_count; i++)
+        matching->new_to_base[i] = NO_MATCH;
+    if (!match_round(base, changed, matching, true) ||
+        !match_round(base, changed, matching, false)) {
+        site_matching_free(matching);
+        return false;
+    }
     return true;
 }
 

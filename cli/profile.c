@@ -262,9 +262,15 @@ static void read_run(struct loader *loader, json_object *root)
         profile->exit_code = (int64_t)require_count(loader, exit, "code");
     } else if (strcmp(status, "signal") == 0) {
         profile->exit_status = EXIT_STATUS_SIGNAL;
-        profile->exit_code = (int64_t)require_count(loader, exit, "signal");
-        profile->exit_signal_name = require_string(loader, exit,
-                                                   "signal_name");
+        /* Both null when the signal is not known. */
+        if (!present(exit, "signal"))
+            fail(loader, "run.exit.signal: missing");
+        profile->exit_code = member(exit, "signal")
+                                 ? (int64_t)require_count(loader, exit,
+                                                          "signal")
+                                 : -1;
+        profile->exit_signal_name = optional_string(loader, exit,
+                                                    "signal_name");
     } else if (strcmp(status, "running") == 0) {
         profile->exit_status = EXIT_STATUS_RUNNING;
     } else {

@@ -40,8 +40,12 @@ static void print_exit(FILE *out, const struct profile *profile)
         break;
     case EXIT_STATUS_SIGNAL:
         fprintf(out, "killed by ");
-        print_text(out, profile->exit_signal_name);
-        fprintf(out, " (signal %lld)", (long long)profile->exit_code);
+        if (profile->exit_signal_name)
+            print_text(out, profile->exit_signal_name);
+        else
+            fprintf(out, "a signal");
+        if (profile->exit_code >= 0)
+            fprintf(out, " (signal %lld)", (long long)profile->exit_code);
         break;
     case EXIT_STATUS_RUNNING:
         fprintf(out, "still running (partial profile)");

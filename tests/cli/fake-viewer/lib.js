@@ -1,0 +1,1 @@
+window.fakeLib = { version: 1 };

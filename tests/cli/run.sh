@@ -1,0 +1,410 @@
+#!/usr/bin/env bash
+# tests/cli/run.sh: the `lifeheap` command's suite.
+#
+# Hand-written profiles (tests/cli/profiles/) with known answers: every
+# number in tests/cli/expected/ was checked by hand against the profile
+# fields (docs/format.md), e.g. base.json's peak 313472 B = 306.1 KiB, site 1
+# average lifetime 25,000,000 / 100 blocks / 1,000,000 instructions = 25.0%.
+# Then the DHAT export through DHAT's own viewer code, the rule engine, the
+# budgets, every kind of bad input, `view` with a fake viewer, `run` with a
+# fake valgrind, and the end-to-end queue story with the real tool.
+#
+# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+top=$TESTS_TOP
+profiles=$here/profiles
+expected=$here/expected
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The binary under test: the build tree's, else one compiled here.
+lifeheap=${LIFEHEAP:-$top/cli/lifeheap}
+if [ ! -x "$lifeheap" ]; then
+  lifeheap=$TESTS_BUILD/lifeheap-cli
+  gcc -O2 -g -Wall -Wextra $(pkg-config --cflags json-c) -o "$lifeheap" \
+    "$top"/cli/*.c $(pkg-config --libs json-c) -lm || { fail build "cannot compile cli"; summary; exit 1; }
+fi
+
+# expect_exit NAME CODE COMMAND...: runs COMMAND (stdout+stderr to
+# $work/out, $work/err) and checks its exit code.
+expect_exit() {
+  local name=$1 code=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  if [ "$got" -eq "$code" ]; then pass "$name"; else
+    fail "$name" "exit $got, expected $code; stderr: $(head -c 300 "$work/err")"
+  fi
+}
+
+# expect_same NAME EXPECTED_FILE ACTUAL_FILE
+expect_same() {
+  if cmp -s "$2" "$3"; then pass "$1"; else
+    fail "$1" "output differs: $(diff "$2" "$3" | head -5 | tr '\n' ' ')"
+  fi
+}
+
+# expect_grep NAME PATTERN FILE
+expect_grep() {
+  if grep -q -- "$2" "$3"; then pass "$1"; else
+    fail "$1" "no '$2' in $(head -c 300 "$3")"
+  fi
+}
+
+#--- report -----------------------------------------------------------------
+expect_exit "report text exits 0" 0 "$lifeheap" report "$profiles/base.json"
+# Run from the profiles directory so the path printed is the relative one.
+(cd "$profiles" && "$lifeheap" report base.json) >"$work/report.txt"
+expect_same "report text golden" "$expected/report_base.txt" "$work/report.txt"
+
+"$lifeheap" report "$profiles/base.json" --format json >"$work/report.json"
+check_eq "report json: global peak, avg lifetime, never read" \
+  "313472 25.9794 261120" \
+  "$(jq -r '.global | "\(.peak_bytes) \(.avg_lifetime) \(.never_read_bytes)"' "$work/report.json")"
+check_eq "report json: sites by peak, site 2 access is null" \
+  "0,1,2 null 3" \
+  "$(jq -r '"\([.sites[].id] | join(",")) \(.sites[2].metrics.bytes_read) \(.sites[2].metrics.reallocs)"' "$work/report.json")"
+check_eq "report json: site 1 lifetimes in % of run" "25.0000 40.0000" \
+  "$(jq -r '.sites[1].metrics | "\(.avg_lifetime|tostring|.[0:7]) \(.max_lifetime|tostring|.[0:7])"' "$work/report.json" | sed 's/^25 /25.0000 /; s/ 40$/ 40.0000/')"
+"$lifeheap" report "$profiles/base.json" --format json --sort total_blocks --top 2 >"$work/sorted.json"
+check_eq "report --sort total_blocks --top 2 (ties by id)" "1,0" \
+  "$(jq -r '[.sites[].id] | join(",")' "$work/sorted.json")"
+check_eq "report json: findings in profile order" \
+  "missing-backpressure:1 oversized-preallocation:0" \
+  "$(jq -r '[.findings[] | "\(.kind):\(.site)"] | join(" ")' "$work/report.json")"
+
+#--- collapsed ----------------------------------------------------------------
+"$lifeheap" report "$profiles/base.json" --format collapsed >"$work/collapsed.txt"
+expect_same "collapsed golden" "$expected/collapsed_base.txt" "$work/collapsed.txt"
+# Folded-stack syntax: frames joined by ';', one space, an integer weight.
+if awk '!/^[^ ;][^;]*(;[^;]+)* [0-9]+$/ { bad = 1 } END { exit bad }' "$work/collapsed.txt"; then
+  pass "collapsed lines parse as folded stacks"; else fail "collapsed lines parse as folded stacks"; fi
+check_eq "collapsed weights sum to the peak" 313472 \
+  "$(awk '{ sum += $NF } END { print sum }' "$work/collapsed.txt")"
+"$lifeheap" report "$profiles/new.json" --format collapsed --sort total_blocks >"$work/c2.txt"
+check_eq "collapsed weighted by total_blocks" "1 1 100" \
+  "$(awk '{ printf "%s%s", sep, $NF; sep=" " }' "$work/c2.txt")"
+expect_exit "collapsed refuses a percentage weight" 2 \
+  "$lifeheap" report "$profiles/base.json" --format collapsed --sort avg_lifetime
+
+#--- DHAT export ----------------------------------------------------------------
+dh_view=/usr/libexec/valgrind/dh_view.js
+"$lifeheap" report "$profiles/base.json" --format dhat >"$work/base.dhat" 2>"$work/dhat.err"
+check_eq "dhat: version 2, heap mode, t-gmax and t-end" "2 heap true 600000 1000000 4242" \
+  "$(jq -r '"\(.dhatFileVersion) \(.mode) \(.bklt) \(.tg) \(.te) \(.pid)"' "$work/base.dhat")"
+# DHAT counts a realloc as a new block of the new size: site 2 (16 B grown
+# by 3 reallocs to 32, 64, 128) is 4 blocks and 16+32+64+128 = 240 bytes.
+check_eq "dhat: realloc counted as DHAT does" "240 4" \
+  "$(jq -r '.pps[2] | "\(.tb) \(.tbk)"' "$work/base.dhat")"
+if [ -f "$dh_view" ] && command -v node >/dev/null; then
+  if node "$here/dh_view_check.js" "$dh_view" "$work/base.dhat" >"$work/dhat.totals" 2>"$work/dhat.err"; then
+    # 364672 - 112 growth + 224 requested; 102 + 3 reallocs; lifetimes
+    # 999000 + 25000000 + 500000; peak and exit as in the profile.
+    check_eq "dhat: dh_view.js loads it, totals match the profile" \
+      '{"total_bytes":364784,"total_blocks":105,"total_lifetimes":26499000,"at_tgmax_bytes":313472,"at_tgmax_blocks":52,"at_tend_bytes":262144,"at_tend_blocks":1,"reads_bytes":103424,"writes_bytes":364544,"pps":3,"frames":8}' \
+      "$(cat "$work/dhat.totals")"
+  else
+    fail "dhat: dh_view.js loads it" "$(head -c 300 "$work/dhat.err")"
+  fi
+  # The checker must reject what dh_view rejects (else the test above
+  # could not fail).
+  jq '.dhatFileVersion = 3' "$work/base.dhat" >"$work/v3.dhat"
+  if node "$here/dh_view_check.js" "$dh_view" "$work/v3.dhat" >/dev/null 2>&1; then
+    fail "dhat: checker rejects version 3"; else pass "dhat: checker rejects version 3"; fi
+  jq 'del(.pps[0].gb)' "$work/base.dhat" >"$work/nogb.dhat"
+  if node "$here/dh_view_check.js" "$dh_view" "$work/nogb.dhat" >/dev/null 2>&1; then
+    fail "dhat: checker rejects a missing field"; else pass "dhat: checker rejects a missing field"; fi
+else
+  fail "dhat: dh_view.js check" "needs node and $dh_view"
+fi
+
+#--- diff -----------------------------------------------------------------------
+(cd "$profiles" && "$lifeheap" diff base.json new.json) >"$work/diff.txt"
+expect_same "diff text golden" "$expected/diff_base_new.txt" "$work/diff.txt"
+"$lifeheap" diff "$profiles/base.json" "$profiles/new.json" --format json --top 0 >"$work/diff.json"
+# make_table moved from line 10 to 12 and push_message changed id: both
+# still match; grow vanished, make_pool is new.
+check_eq "diff json: matching across shifted lines and ids" \
+  "2 1 1 matched:1:2 new:-:1 vanished:2:- matched:0:0" \
+  "$(jq -r '"\(.matched_sites) \(.new_sites) \(.vanished_sites) " + ([.sites[] | "\(.status):\(.base_id // "-"):\(.new_id // "-")"] | join(" "))' "$work/diff.json")"
+check_eq "diff json: global peak change" "313472 286720 -26752" \
+  "$(jq -r '.global.peak_bytes | "\(.base) \(.new) \(.change)"' "$work/diff.json")"
+check_eq "diff json: resolved finding" "0 missing-backpressure" \
+  "$(jq -r '"\(.findings.new | length) \(.findings.resolved[0].kind)"' "$work/diff.json")"
+
+#--- rules ----------------------------------------------------------------------
+base=$profiles/base.json new=$profiles/new.json
+# base -> new: peak -8.5%, end 256 KiB both, site push_message -42 KiB,
+# make_pool new with 16 KiB, missing-backpressure resolved.
+expect_exit "rule peak_bytes>+10% holds for the fix" 0 "$lifeheap" diff "$base" "$new" --fail-on 'peak_bytes>+10%'
+expect_exit "rule peak_bytes>+5% fails when roles swap (+9.3%)" 1 "$lifeheap" diff "$new" "$base" --fail-on 'peak_bytes>+5%'
+expect_grep "rule failure names its numbers" "FAIL peak_bytes>+5%: 280.0 KiB -> 306.1 KiB (+9.3%)" "$work/out"
+expect_exit "rule peak_bytes>+10% holds when roles swap (+9.3%)" 0 "$lifeheap" diff "$new" "$base" --fail-on 'peak_bytes>+10%'
+expect_exit "rule end_bytes>0 fails (256 KiB live at exit)" 1 "$lifeheap" diff "$base" "$new" --fail-on 'end_bytes>0'
+expect_exit "rule end_bytes>256KiB holds" 0 "$lifeheap" diff "$base" "$new" --fail-on 'end_bytes>256KiB'
+expect_exit "rule site:peak_bytes>+1MiB holds" 0 "$lifeheap" diff "$base" "$new" --fail-on 'site:peak_bytes>+1MiB'
+expect_exit "rule site:peak_bytes>+8KiB fails on the new site" 1 "$lifeheap" diff "$base" "$new" --fail-on 'site:peak_bytes>+8KiB'
+expect_grep "site rule names the site" "FAIL site:peak_bytes>+8KiB: site 1 make_pool (pool.c:7): 0 B -> 16.0 KiB (new)" "$work/out"
+expect_exit "rule site:peak_bytes>+40KiB fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on 'site:peak_bytes>+40KiB'
+expect_grep "swapped site rule names push_message" "site 1 push_message (queue.c:42): 8.0 KiB -> 50.0 KiB (+525.0%)" "$work/out"
+expect_exit "rule site:peak_bytes<-50% sees the shrink" 1 "$lifeheap" diff "$base" "$new" --fail-on 'site:peak_bytes<-50%'
+expect_exit "rule finding:missing-backpressure holds for the fix" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:missing-backpressure
+expect_exit "rule finding:missing-backpressure fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on finding:missing-backpressure
+expect_exit "rule finding:any ignores findings already in BASE" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:any
+expect_exit "rule avg_lifetime>+50% fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on 'avg_lifetime>+50%'
+expect_exit "rule avg_lifetime>20% (absolute) fails on base" 1 "$lifeheap" diff "$new" "$base" --fail-on 'avg_lifetime>20%'
+expect_exit "several rules: one failure fails" 1 "$lifeheap" diff "$base" "$new" --fail-on 'peak_bytes>+10%' --fail-on 'end_bytes>0'
+expect_exit "rule results in diff json" 1 "$lifeheap" diff "$base" "$new" --format json --fail-on 'peak_bytes>+10%' --fail-on 'end_bytes>0'
+check_eq "diff json lists each rule's verdict" "true false" "$(jq -r '[.rules[].holds] | join(" ")' "$work/out")"
+for rule in 'peak_bytes' 'peak_bytes>' 'peak_bytes>>1' 'nonsense>1' 'peak_bytes>10%' \
+            'site:duration>1' 'finding:' 'peak_bytes>+x%' 'peak_bytes>1XB' 'peak_bytes>-'; do
+  expect_exit "bad rule '$rule' is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on "$rule"
+done
+
+#--- check ----------------------------------------------------------------------
+expect_exit "check --max-peak 300KiB fails (306.1 KiB)" 1 "$lifeheap" check "$base" --max-peak 300KiB
+expect_grep "check names peak and limit" "FAIL peak: 306.1 KiB (313472 bytes), limit 300.0 KiB (307200 bytes)" "$work/out"
+expect_exit "check --max-peak 313472 holds (equal)" 0 "$lifeheap" check "$base" --max-peak 313472
+expect_exit "check --max-peak 1MB holds" 0 "$lifeheap" check "$base" --max-peak 1MB
+expect_exit "check --max-end 0 fails" 1 "$lifeheap" check "$base" --max-end 0
+expect_exit "check --max-site-peak 100KiB fails" 1 "$lifeheap" check "$base" --max-site-peak 100KiB
+expect_grep "check names the offending site" "FAIL site 0 holds 256.0 KiB (262144 bytes) at the peak: make_table (table.c:10)" "$work/out"
+check_eq "check names only offending sites" 1 "$(grep -c '^FAIL site' "$work/out")"
+expect_exit "check --forbid missing-backpressure fails" 1 "$lifeheap" check "$base" --forbid missing-backpressure
+expect_exit "check --forbid leak holds" 0 "$lifeheap" check "$base" --forbid leak
+expect_exit "check --forbid any fails on new.json" 1 "$lifeheap" check "$new" --forbid any
+expect_exit "check bad size" 2 "$lifeheap" check "$base" --max-peak 12parsecs
+expect_exit "check negative size" 2 "$lifeheap" check "$base" --max-peak -1
+expect_exit "check without budget" 2 "$lifeheap" check "$base"
+
+#--- usage ----------------------------------------------------------------------
+for command in run report diff check view; do
+  expect_exit "$command --help" 0 "$lifeheap" "$command" --help
+  expect_grep "$command --help shows usage" "usage: lifeheap $command" "$work/out"
+done
+expect_exit "no command" 2 "$lifeheap"
+expect_exit "unknown command" 2 "$lifeheap" frobnicate
+expect_exit "report unknown option" 2 "$lifeheap" report "$base" --frob
+expect_exit "report unknown metric" 2 "$lifeheap" report "$base" --sort frob
+expect_exit "report unknown format" 2 "$lifeheap" report "$base" --format xml
+expect_exit "diff needs two files" 2 "$lifeheap" diff "$base"
+
+#--- bad input ------------------------------------------------------------------
+bad=$work/bad
+mkdir -p "$bad"
+python3 - "$base" "$bad" <<'EOF'
+import json, sys, copy
+base = json.load(open(sys.argv[1])); out = sys.argv[2]
+text = open(sys.argv[1], 'rb').read()
+def write(name, data):
+    open(f"{out}/{name}", 'wb').write(data if isinstance(data, bytes) else json.dumps(data).encode())
+def mutate(name, change):
+    p = copy.deepcopy(base); change(p); write(name, p)
+write("empty.json", b"")
+write("truncated.json", text[: len(text) // 2])
+write("not-json.json", b"hello world\n")
+write("array.json", b"[1, 2, 3]")
+write("trailing.json", text + b"\n}garbage")
+write("deep.json", b"[" * 100000)
+write("non-utf8.json", text.replace(b'"make_table"', b'"make_\xff\xfetable"'))
+mutate("version2.json", lambda p: p.update(format_version=2))
+mutate("version-string.json", lambda p: p.update(format_version="1"))
+mutate("other-format.json", lambda p: p.update(format="dhat"))
+mutate("no-sites.json", lambda p: p.pop("sites"))
+mutate("sites-object.json", lambda p: p.update(sites={}))
+mutate("string-count.json", lambda p: p["sites"][0].update(total_bytes="12"))
+mutate("float-count.json", lambda p: p["sites"][0].update(total_bytes=1.5))
+mutate("negative.json", lambda p: p["peak"].update(bytes=-1))
+mutate("null-count.json", lambda p: p["totals"].update(blocks=None))
+mutate("stack-range.json", lambda p: p["sites"][1]["stack"].append(99))
+mutate("name-frame-range.json", lambda p: p["sites"][0].update(name_frame=7))
+mutate("finding-site.json", lambda p: p["findings"][0].update(site=3))
+mutate("wrong-id.json", lambda p: p["sites"][1].update(id=5))
+mutate("frame-not-object.json", lambda p: p["frames"].__setitem__(0, "main"))
+mutate("exit-status.json", lambda p: p["run"]["exit"].update(status="exploded"))
+# Absurd numbers: beyond 2^53, beyond 2^64, 1e400.
+write("huge.json", text.replace(b'"total_bytes": 262144', b'"total_bytes": 9007199254740993', 1))
+write("huger.json", text.replace(b'"total_bytes": 262144', b'"total_bytes": 184467440737095516160', 1))
+write("inf.json", text.replace(b'"total_bytes": 262144', b'"total_bytes": 1e400', 1))
+EOF
+expect_exit "missing file" 2 "$lifeheap" report "$work/does-not-exist.json"
+expect_grep "missing file message" "lifeheap: .*does-not-exist.json: No such file or directory" "$work/err"
+expect_exit "directory" 2 "$lifeheap" report "$work"
+declare -A bad_message=(
+  [empty]="empty file" [truncated]="truncated JSON" [not-json]="invalid JSON"
+  [array]="not a lifeheap profile" [trailing]="invalid JSON"
+  [deep]="invalid JSON" [non-utf8]="invalid JSON"
+  [version2]="format_version 2 is not supported" [version-string]="format_version"
+  [other-format]="not a lifeheap profile" [no-sites]="sites: missing"
+  [sites-object]="sites: expected an array, found an object"
+  [string-count]="sites\[0\].total_bytes: expected an integer, found a string"
+  [float-count]="sites\[0\].total_bytes: expected an integer"
+  [negative]="peak.bytes: negative value -1" [null-count]="totals.blocks: expected an integer, found null"
+  [stack-range]="sites\[1\].stack\[3\]: frame index 99 out of range (7 frames)"
+  [name-frame-range]="sites\[0\].name_frame" [finding-site]="findings\[0\].site: site 3 does not exist"
+  [wrong-id]="sites\[1\].id" [frame-not-object]="frames\[0\]: expected an object"
+  [exit-status]="run.exit.status" [huge]="out of range" [huger]="sites\[0\].total_bytes"
+  [inf]="sites\[0\].total_bytes"
+)
+for name in "${!bad_message[@]}"; do
+  for command in report check diff view; do
+    case $command in
+      report) args=(report "$bad/$name.json") ;;
+      check) args=(check "$bad/$name.json" --max-peak 1) ;;
+      diff) args=(diff "$base" "$bad/$name.json") ;;
+      view) args=(view "$bad/$name.json" -o "$work/bad.html") ;;
+    esac
+    LIFEHEAP_VIEWER_DIR=$here/fake-viewer "$lifeheap" "${args[@]}" >"$work/out" 2>"$work/err"
+    code=$?
+    lines=$(wc -l <"$work/err")
+    if [ "$code" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "${bad_message[$name]}" "$work/err"; then
+      pass "bad input $name: $command exits 2 with one line"
+    else
+      fail "bad input $name: $command" "exit $code, $lines lines: $(head -c 200 "$work/err")"
+    fi
+  done
+done
+expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version2.json"
+expect_grep "diff names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
+expect_exit "report reads standard input" 0 sh -c "\"$lifeheap\" report - <\"$base\""
+
+# Control characters in names (valid JSON) never reach the terminal.
+python3 - "$base" "$work/escape.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1])); p["frames"][0]["function"] = "evil\u001b[2J\nname;x"
+json.dump(p, open(sys.argv[2], "w"))
+EOF
+"$lifeheap" report "$work/escape.json" >"$work/escape.txt" 2>&1
+if grep -q $'\x1b' "$work/escape.txt"; then fail "control characters are not printed"; else pass "control characters are not printed"; fi
+expect_grep "control characters shown as ?" "evil?\[2J?name;x (table.c:10)" "$work/escape.txt"
+"$lifeheap" report "$work/escape.json" --format collapsed >"$work/escape.folded"
+check_eq "collapsed keeps frames separable" "main;evil?[2J?name:x 262144" "$(head -1 "$work/escape.folded")"
+
+# 100k sites: loads, reports and diffs against itself in seconds.
+python3 - "$work/big.json" <<'EOF'
+import json, sys
+n = 100000
+frames = [{"function": f"fn_{i}", "file": f"f{i % 100}.c", "directory": None, "line": i % 1000,
+           "object": "/bin/app", "address": hex(0x400000 + i), "inlined": False} for i in range(n)]
+frames.append({"function": "main", "file": "main.c", "directory": None, "line": 1,
+               "object": "/bin/app", "address": "0x500000", "inlined": False})
+sites = []
+for i in range(n):
+    b = (n - i) * 16
+    sites.append({"id": i, "stack": [i, n], "name_frame": 0, "total_blocks": 1, "total_bytes": b,
+                  "bytes_at_peak": b, "blocks_at_peak": 1, "max_bytes": b, "max_blocks": 1, "max_time": 10,
+                  "bytes_at_exit": 0, "blocks_at_exit": 0, "freed_blocks": 1,
+                  "lifetime": {"sum": 100, "min": 100, "max": 100, "histogram": []},
+                  "reallocs": 0, "realloc_requested_bytes": 0, "realloc_bytes_copied": 0,
+                  "first_alloc_time": 5, "last_alloc_time": 5, "allocating_threads": 1,
+                  "cross_thread_frees": 0, "access": None, "growth": None})
+peak = sum(s["bytes_at_peak"] for s in sites)
+p = {"format": "lifeheap-profile", "format_version": 1,
+     "tool": {"name": "lifeheap", "version": "0.1.0", "valgrind_version": "3.19.0"},
+     "run": {"command": ["./big"], "executable": "/bin/app", "pid": 1, "ppid": 0, "started_at_unix_ms": 0,
+             "wall_time_ms": 0, "time_unit": "instructions", "duration": 1000, "threads": 1,
+             "exit": {"status": "exited", "code": 0}, "complete": True, "dump_reason": "exit", "options": {}},
+     "totals": {"blocks": n, "bytes": peak, "frees": n, "reallocs": 0, "realloc_requested_bytes": 0,
+                "realloc_bytes_copied": 0, "bytes_read": 0, "bytes_written": 0},
+     "peak": {"bytes": peak, "blocks": n, "time": 10}, "at_exit": {"bytes": 0, "blocks": 0},
+     "frames": frames, "sites": sites, "timeline": None, "findings": []}
+json.dump(p, open(sys.argv[1], "w"))
+EOF
+start=$(date +%s)
+expect_exit "100k sites: report" 0 "$lifeheap" report "$work/big.json" --top 3
+check_eq "100k sites: top site" "0  1.5 MiB" "$(awk '$1 == "0" { print $1 "  " $2 " " $3 }' "$work/out")"
+expect_exit "100k sites: diff with itself" 0 "$lifeheap" diff "$work/big.json" "$work/big.json" --fail-on 'site:peak_bytes>+0' --fail-on 'peak_bytes>+0%'
+expect_grep "100k sites: all matched" "sites: 100000 matched, 0 new, 0 vanished" "$work/out"
+expect_exit "100k sites: dhat export" 0 "$lifeheap" report "$work/big.json" --format dhat
+check_eq "100k sites: dhat program points" 100000 "$(jq '.pps | length' "$work/out")"
+elapsed=$(( $(date +%s) - start ))
+check "100k sites: all of the above within 60 s (took ${elapsed}s)" test "$elapsed" -le 60
+
+#--- view -----------------------------------------------------------------------
+python3 - "$base" "$work/hostile.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["frames"][0]["function"] = "</script><img src=x onerror=alert(1)><!--<script>"
+json.dump(p, open(sys.argv[2], "w"))
+EOF
+LIFEHEAP_VIEWER_DIR=$here/fake-viewer expect_exit "view writes a report" 0 \
+  "$lifeheap" view "$work/hostile.json" -o "$work/report.html"
+html=$work/report.html
+check_eq "view: no external script or stylesheet left" 0 "$(grep -ciE '<script[^>]* src=|<link[^>]*stylesheet' "$html")"
+check_eq "view: one profile element" 1 "$(grep -o 'id="lifeheap-profile"' "$html" | wc -l)"
+check_eq "view: every script element closes where it should" 3 "$(grep -o '</script>' "$html" | wc -l)"
+expect_grep "view: the app script is inlined, its </script> escaped" 'const marker = "<\\/script>";' "$html"
+expect_grep "view: the stylesheet is inlined" "body { color: #123456; }" "$html"
+python3 - "$html" "$work/hostile.json" >"$work/view.check" <<'EOF'
+import base64, hashlib, json, re, sys
+html = open(sys.argv[1]).read()
+data = re.search(r'<script type="application/json" id="lifeheap-profile">(.*?)</script>', html, re.S).group(1)
+assert "<" not in data, "raw < in embedded profile"
+assert json.loads(data) == json.load(open(sys.argv[2])), "embedded profile differs"
+policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html).group(1)
+for body in re.findall(r'<script>(.*?)</script>', html, re.S):
+    digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in policy.split("script-src")[1].split(";")[0], "script hash missing"
+for body in re.findall(r'<style>(.*?)</style>', html, re.S):
+    digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in policy.split("style-src")[1].split(";")[0], "style hash missing"
+assert policy.startswith("default-src 'none'; script-src 'self'"), policy
+# The profile element comes before the first script that reads it.
+assert html.index('id="lifeheap-profile"') < html.index("<script>"), "profile after script"
+print("ok")
+EOF
+check_eq "view: profile embedded intact, hostile text inert, CSP hashes" ok "$(cat "$work/view.check")"
+expect_exit "view without a viewer" 2 env LIFEHEAP_VIEWER_DIR="$work/none" "$lifeheap" view "$base" -o "$work/x.html"
+expect_grep "view names where it looked" "no viewer found" "$work/err"
+mkdir -p "$work/evil-viewer"
+printf '<html><script src="../../etc/passwd"></script></html>\n' >"$work/evil-viewer/index.html"
+expect_exit "view refuses assets outside the viewer" 2 env LIFEHEAP_VIEWER_DIR="$work/evil-viewer" "$lifeheap" view "$base" -o "$work/x.html"
+cp "$base" "$work/default.json"
+LIFEHEAP_VIEWER_DIR=$here/fake-viewer expect_exit "view default output name" 0 "$lifeheap" view "$work/default.json"
+check "view wrote default.html" test -s "$work/default.html"
+if [ -f "$top/viewer/dist/index.html" ]; then
+  expect_exit "view with the real viewer (build tree)" 0 env -u LIFEHEAP_VIEWER_DIR LIFEHEAP_VIEWER_DIR="$top/viewer/dist" "$lifeheap" view "$base" -o "$work/real.html"
+  check_eq "real viewer: nothing left to fetch" 0 "$(grep -ciE '<script[^>]* src=|<link[^>]*stylesheet' "$work/real.html")"
+fi
+
+#--- run ------------------------------------------------------------------------
+# A fake valgrind records its arguments and VALGRIND_LIB, writes a profile
+# where --lifeheap-out-file says, and exits with the client's status.
+fake=$work/fake-valgrind
+cat >"$fake" <<'EOF'
+#!/bin/sh
+echo "args: $*" >"$FAKE_LOG"
+echo "lib: ${VALGRIND_LIB:-unset}" >>"$FAKE_LOG"
+out=lifeheap.out.$$.json
+for a in "$@"; do case $a in --lifeheap-out-file=*) out=${a#--lifeheap-out-file=} ;; esac; done
+out=$(echo "$out" | sed "s/%p/$$/g")
+echo '{}' >"$out"
+exit "${FAKE_STATUS:-0}"
+EOF
+chmod +x "$fake"
+export FAKE_LOG=$work/fake.log
+(cd "$work" && LIFEHEAP_VALGRIND=$fake FAKE_STATUS=3 "$lifeheap" run --out prof.json --num-callers=20 -- ./prog a b) >"$work/out" 2>"$work/err"
+check_eq "run forwards the client's exit status" 3 "$?"
+check_eq "run passes valgrind options, out file and program" \
+  "args: --tool=lifeheap --num-callers=20 --lifeheap-out-file=prof.json ./prog a b" "$(head -1 "$FAKE_LOG")"
+expect_grep "run says where the profile is" "profile written to prof.json" "$work/err"
+(cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run ./prog) >"$work/out" 2>"$work/err"
+check_eq "run without -- and default out file" 0 "$?"
+expect_grep "run finds the default pid-named profile" "profile written to lifeheap.out.[0-9]*.json" "$work/err"
+# Build-tree detection: a lifeheap binary whose ../tool/vglib holds a tool.
+mkdir -p "$work/tree/cli" "$work/tree/tool/vglib"
+cp "$lifeheap" "$work/tree/cli/lifeheap"
+touch "$work/tree/tool/vglib/lifeheap-amd64-linux"
+(cd "$work" && env -u VALGRIND_LIB LIFEHEAP_VALGRIND=$fake "$work/tree/cli/lifeheap" run -- ./prog) >/dev/null 2>&1
+check_eq "run uses the build tree's tool" "lib: $work/tree/cli/../tool/vglib" "$(sed -n 2p "$FAKE_LOG")"
+rm "$work/tree/tool/vglib/lifeheap-amd64-linux"
+(cd "$work" && env -u VALGRIND_LIB LIFEHEAP_VALGRIND=$fake "$work/tree/cli/lifeheap" run -- ./prog) >/dev/null 2>&1
+check_eq "run relies on the installed tool otherwise" "lib: unset" "$(sed -n 2p "$FAKE_LOG")"
+expect_exit "run with a missing valgrind exits 127" 127 env LIFEHEAP_VALGRIND="$work/no-valgrind" "$lifeheap" run -- ./prog
+expect_exit "run without a program" 2 "$lifeheap" run --out x.json --
+
+#--- end to end: the queue story with the real tool -----------------------------
+. "$here/e2e.sh"
+
+summary
