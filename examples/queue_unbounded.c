@@ -22,10 +22,16 @@
  *     (2,000 x (1 - 1/2.2) = ~1,090) are still queued when the producer
  *     finishes: live bytes of this site rise through roughly the first 70% of
  *     the run, then drain. The exact peak depends on how Valgrind hands the
- *     CPU between the two threads, which varies a little from run to run:
- *     under valgrind --tool=dhat, 12 runs gave 807 to 1,061 blocks (3.3 to
- *     4.4 MB) live at the peak, the peak at 65-73% of the run, and a mean
- *     lifetime of 20-24% of the run. A test should assert a floor (say at
+ *     CPU between the two threads. With --fair-sched=yes (strict turns) it
+ *     varies little: 10 runs under valgrind --tool=dhat gave 885 to 979
+ *     blocks (3.6 to 4.0 MB) live at the peak, the peak at 68-71% of the
+ *     run, a mean lifetime of 22-25% of the run, on an idle and on a busy
+ *     machine. With the default scheduler the kernel decides which thread
+ *     takes Valgrind's lock next: 11 runs on an idle machine gave 807 to
+ *     1,061 blocks at the peak; 24 runs on a busy one gave 710 to 2,000, and
+ *     in two of them the consumer was starved until the producer was nearly
+ *     done (1,940 and 2,000 blocks live at the peak).
+ *     Tests should run it with --fair-sched=yes and assert a floor (say at
  *     least 500 blocks live at the peak), not an exact count. Natively the
  *     pile-up depends on the OS scheduler; the output below does not.
  *   - producer_main's one 4,096-byte staging buffer is the program's only other
