@@ -388,6 +388,7 @@ static void check_growth(LH_Site* site, UInt index, ULong duration)
       add_fraction(f, "last_alloc_fraction",
                    ratio(site->last_alloc_time, duration));
       add_fraction(f, "rising_fraction", growth->rising_fraction);
+      add_count(f, "growth_windows", growth->windows);
       add_fraction(f, "slope_bytes_per_million_instructions",
                    growth->slope_bytes_per_million_instructions);
       return;
@@ -400,6 +401,7 @@ static void check_growth(LH_Site* site, UInt index, ULong duration)
    }
    /* missing-backpressure and unbounded-growth share their evidence. */
    add_fraction(f, "rising_fraction", growth->rising_fraction);
+   add_count(f, "growth_windows", growth->windows);
    add_count(f, "max_bytes", site->max_bytes);
    add_count(f, "max_blocks", site->max_blocks);
    add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));

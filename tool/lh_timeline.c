@@ -243,7 +243,6 @@ typedef struct {
 static Marker* markers;
 static UInt    n_markers;
 static UInt    markers_capacity;
-static ULong   markers_dropped;
 
 /* CORE has already copied the label out of client memory (checking that
    it is readable): here it is the tool's own string. */
@@ -266,7 +265,6 @@ void LH_(timeline_mark)(const HChar* label_text)
    static Bool warned = False;
    HChar* label;
    if (n_markers == MAX_MARKERS) {
-      markers_dropped++;
       if (!warned) {
          VG_(umsg)("lifeheap: more than %d LIFEHEAP_MARK markers; "
                    "later ones are not recorded\n", MAX_MARKERS);
@@ -513,7 +511,6 @@ void LH_(timeline_write_json)(LH_Json* json)
       LH_(json_object_end)(json);
    }
    LH_(json_array_end)(json);
-   LH_(json_u64)(json, "markers_dropped", markers_dropped);
    LH_(json_double)(json, "significant_site_fraction", clo_significant_fraction);
    LH_(json_object_end)(json);
 }
@@ -530,7 +527,6 @@ void LH_(site_timeline_write_json)(LH_Json* json, LH_Site* site)
    LH_(json_double)(json, "slope_bytes_per_million_instructions",
                     growth->slope_bytes_per_million_instructions);
    LH_(json_double)(json, "end_to_max_ratio", growth->end_to_max_ratio);
-   LH_(json_u64)(json, "windows", growth->windows);
    LH_(json_object_end)(json);
 
    LH_(json_object_begin)(json, "timeline");

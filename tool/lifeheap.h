@@ -19,8 +19,10 @@
        is made, so it may be a temporary buffer.  At most 255 bytes are
        kept; a longer label is cut there.  A label the tool cannot read
        (NULL or an invalid pointer) is recorded as "(unreadable label)".
-     - At most 10,000 markers are kept per run; later ones are counted in
-       `timeline.markers_dropped` and otherwise ignored.
+       Any bytes are accepted; the profile escapes them (invalid UTF-8
+       becomes U+FFFD).
+     - At most 10,000 markers are kept per run; later ones are ignored
+       (the tool says so once on stderr).
 
    Like every Valgrind client request, LIFEHEAP_MARK costs a handful of
    instructions and does nothing when the program does not run under
