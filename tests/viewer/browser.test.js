@@ -261,6 +261,13 @@ test('browser: malformed, truncated and wrong-version files give a clear message
   assert.equal(await lib.openFile(page, fixture('wrong_version.json')), 'error');
   assert.equal(await page.$eval('#app', (e) => e.hidden), false);
   assert.match(await text(page, '#message'), /Unsupported profile version/);
+  // A bad number deep in one site's access map: the profile opens, that site says why.
+  assert.equal(await lib.openFile(page, fixture('bad_map.json')), 'ready');
+  assert.equal(await text(page, '.site-detail .error-inline'),
+    'This site cannot be shown: sites[0].access.map.reads[3] must be a number, found a string');
+  await page.click('.finding:nth-child(2)');
+  assert.equal(await text(page, '.detail-head .fn'), 'load_config');
+  assert.equal(await page.$('.site-detail .error-inline'), null);
   noProblems(page);
   await page.close();
 });

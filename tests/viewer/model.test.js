@@ -64,6 +64,9 @@ test('model: rejects malformed, truncated and wrong-version files with clear mes
   bad.sites[3].stack = [0, 99];
   await assert.rejects(LH.profile.load(JSON.stringify(bad), 'x'), /sites\[3\]\.stack\[1\] is 99, not a frame index \(the profile has 13 frames\)/);
   await assert.rejects(LH.profile.load('', 'x'), /empty/);
+  const deep = await LH.profile.load(text('bad_map.json'), 'x');
+  assert.throws(() => LH.profile.checkSiteArrays(deep.sites[0], 0), /sites\[0\]\.access\.map\.reads\[3\] must be a number, found a string/);
+  LH.profile.checkSiteArrays(deep.sites[1], 1);
 });
 
 test('model: diff matches sites by source location, marks new and gone, computes deltas', async () => {

@@ -14,7 +14,8 @@ const { promisify } = require('util');
 const lib = require('./lib');
 
 const run = promisify(execFile);
-const WORK = path.join(lib.ARTIFACTS, 'real');
+// A private directory per run: two runs of the suite at once must not share files.
+const WORK = fs.mkdtempSync(path.join(require('os').tmpdir(), 'lifeheap-viewer-real-'));
 const EXAMPLES = path.join(lib.ROOT, 'examples');
 const exact = (n) => new Intl.NumberFormat('en-US').format(n);
 let browser, bad, fixed, badFile, fixedFile;
@@ -23,7 +24,6 @@ let browser, bad, fixed, badFile, fixedFile;
 // sites are matched by function and file (as `lifeheap diff` does), so the same name lets
 // queue_push_message pair up across the two runs.
 async function buildPrograms() {
-  fs.rmSync(WORK, { recursive: true, force: true });
   fs.mkdirSync(path.join(WORK, 'fix'), { recursive: true });
   const flags = ['-O0', '-g', '-fno-builtin', '-pthread'];
   fs.copyFileSync(path.join(EXAMPLES, 'queue_bounded.c'), path.join(WORK, 'fix', 'queue_unbounded.c'));
@@ -48,7 +48,10 @@ test.before(async () => {
   ]);
   browser = await lib.launch();
 });
-test.after(async () => { if (browser) await browser.close(); });
+test.after(async () => {
+  if (browser) await browser.close();
+  fs.rmSync(WORK, { recursive: true, force: true });
+});
 
 const text = (page, selector) => page.$eval(selector, (e) => e.textContent);
 const title = (page, selector) => page.$eval(selector, (e) => e.title);

@@ -20,5 +20,10 @@ if [ ! -f "$top/viewer/dist/index.html" ] || [ -n "$(find "$top/viewer/src" "$to
 fi
 mkdir -p "$top/tests/artifacts/viewer"
 cd "$top" || exit 1
-node --test --test-concurrency=1 --test-reporter=tap "$here"/*.test.js > "$top/tests/artifacts/viewer/tap.txt" 2>&1
-node "$here/tap_summary.js" "$top/tests/artifacts/viewer/tap.txt"
+tap=$(mktemp)
+node --test --test-concurrency=1 --test-reporter=tap "$here"/*.test.js > "$tap" 2>&1
+node "$here/tap_summary.js" "$tap"
+status=$?
+cp "$tap" "$top/tests/artifacts/viewer/tap.txt" 2>/dev/null
+rm -f "$tap"
+exit $status

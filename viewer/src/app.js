@@ -57,7 +57,7 @@ LH.app = (function () {
       idText: function (r) { return String(r); },
       name: function (r) { return { name: model.siteName(r), location: model.siteLocation(r), stack: model.stackText(r) }; },
       cell: function (r, col) {
-        var v = model.column(col.id)[r];
+        var v = model.value(col.id, r);
         return LH.metrics.display(col, v !== v ? null : v, model.duration);
       },
       sortValues: function (id) { return model.column(id); },
@@ -76,7 +76,7 @@ LH.app = (function () {
         return { name: n.model.siteName(n.index), location: n.model.siteLocation(n.index), stack: n.model.stackText(n.index) };
       },
       cell: function (r, col) {
-        var delta = diff.deltaColumn(col.id)[r];
+        var delta = diff.delta(r, col.id);
         var b = diff.sideValue(r, col.id, 'base'), c = diff.sideValue(r, col.id, 'changed');
         var dur = diff.changed.duration;
         var bt = b !== b ? 'absent' : LH.metrics.display(col, b, diff.base.duration).title;

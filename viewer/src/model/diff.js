@@ -119,7 +119,14 @@ LH.Diff = (function () {
     var model = side === 'base' ? this.base : this.changed;
     var index = side === 'base' ? this.rowBase[row] : this.rowChanged[row];
     if (index < 0) return NaN;
-    return model.column(columnId)[index];
+    return model.value(columnId, index);
+  };
+
+  // The change of one metric on one row (see deltaColumn for the rules).
+  Diff.prototype.delta = function (row, columnId) {
+    var b = this.sideValue(row, columnId, 'base'), c = this.sideValue(row, columnId, 'changed');
+    if (additive(LH.metrics.byId[columnId])) return (isNaN(c) ? 0 : c) - (isNaN(b) ? 0 : b);
+    return c - b;
   };
 
   Diff.prototype.deltaColumn = function (columnId) {

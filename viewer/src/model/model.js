@@ -67,6 +67,13 @@ LH.Model = (function () {
     return this.sites[siteIndex].stack.map(function (fi) { return Model.frameLabel(self.frames[fi]); }).join('\n');
   };
 
+  // One metric of one site (NaN when undefined): what a table cell shows, without
+  // computing the whole column.
+  Model.prototype.value = function (id, siteIndex) {
+    var v = LH.metrics.byId[id].value(this.sites[siteIndex], this);
+    return v === null || v === undefined ? NaN : v;
+  };
+
   Model.prototype.column = function (id) {
     if (this._columns[id]) return this._columns[id];
     var def = LH.metrics.byId[id];

@@ -42,6 +42,9 @@ LH.profile = (function () {
   function requireNumbers(obj, keys, where) {
     for (var i = 0; i < keys.length; i++) requireNumber(obj, keys[i], where);
   }
+  // Large per-site arrays (histograms, access maps) are checked for being arrays here;
+  // their elements are checked when the site is shown (checkSiteArrays), so opening a
+  // 100k-site profile does not walk millions of numbers.
   function requireNumberArray(v, where) {
     requireArray(v, where);
     for (var i = 0; i < v.length; i++) {
@@ -149,23 +152,35 @@ LH.profile = (function () {
     requireNumbers(s, SITE_NUMBERS, where);
     var life = requireObject(s.lifetime, where + '.lifetime');
     requireNumbers(life, ['sum', 'min', 'max'], where + '.lifetime');
-    requireNumberArray(life.histogram, where + '.lifetime.histogram');
+    requireArray(life.histogram, where + '.lifetime.histogram');
     var acc = requireObject(s.access, where + '.access');
     requireNumbers(acc, ACCESS_NUMBERS, where + '.access');
     if (acc.at_peak !== undefined && acc.at_peak !== null) requireObject(acc.at_peak, where + '.access.at_peak');
     if (acc.map !== null && acc.map !== undefined) {
       var map = requireObject(acc.map, where + '.access.map');
       if (map.kind !== 'bytes' && map.kind !== 'buckets') fail(where + '.access.map.kind must be "bytes" or "buckets", found ' + JSON.stringify(map.kind));
-      requireNumberArray(map.reads, where + '.access.map.reads');
-      requireNumberArray(map.writes, where + '.access.map.writes');
+      requireArray(map.reads, where + '.access.map.reads');
+      requireArray(map.writes, where + '.access.map.writes');
+      if (map.reads.length !== map.writes.length) fail(where + '.access.map: reads and writes differ in length');
     }
     if (s.growth !== null && s.growth !== undefined) requireObject(s.growth, where + '.growth');
     if (s.timeline !== undefined) {
       requireObject(s.timeline, where + '.timeline');
-      if (requireNumberArray(s.timeline.live_bytes, where + '.timeline.live_bytes').length !== timelineLength) {
+      if (requireArray(s.timeline.live_bytes, where + '.timeline.live_bytes').length !== timelineLength) {
         fail(where + '.timeline.live_bytes has ' + s.timeline.live_bytes.length + ' points, the global timeline has ' + timelineLength);
       }
     }
+  }
+
+  // Element checks of one site's arrays, done when the site is displayed.
+  function checkSiteArrays(s, i) {
+    var where = 'sites[' + i + ']';
+    requireNumberArray(s.lifetime.histogram, where + '.lifetime.histogram');
+    if (s.access.map) {
+      requireNumberArray(s.access.map.reads, where + '.access.map.reads');
+      requireNumberArray(s.access.map.writes, where + '.access.map.writes');
+    }
+    if (s.timeline) requireNumberArray(s.timeline.live_bytes, where + '.timeline.live_bytes');
   }
 
   function yieldToBrowser() {
@@ -199,6 +214,6 @@ LH.profile = (function () {
     });
   }
 
-  return { load: load, parseJson: parseJson, validateTop: validateTop, validateSite: validateSite,
+  return { load: load, parseJson: parseJson, validateTop: validateTop, validateSite: validateSite, checkSiteArrays: checkSiteArrays,
     ProfileError: ProfileError, SUPPORTED_VERSION: SUPPORTED_VERSION };
 })();

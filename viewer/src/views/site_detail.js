@@ -174,6 +174,17 @@ LH.siteDetailView = (function () {
       f.bytes(site.max_bytes) + ') is below ' + f.percent(model.profile.timeline.significant_site_fraction) + ' of the peak.' });
   }
 
+  // The per-site arrays are checked when the site is first shown (see profile.js).
+  function arraysValid(container, site, siteIndex) {
+    try {
+      LH.profile.checkSiteArrays(site, siteIndex);
+      return true;
+    } catch (e) {
+      container.appendChild(el('p', { className: 'error-inline', text: 'This site cannot be shown: ' + e.message }));
+      return false;
+    }
+  }
+
   function renderSingle(container, model, siteIndex) {
     LH.dom.clear(container);
     if (siteIndex < 0) {
@@ -182,6 +193,7 @@ LH.siteDetailView = (function () {
     }
     var site = model.sites[siteIndex];
     container.appendChild(header(model, siteIndex));
+    if (!arraysValid(container, site, siteIndex)) return;
     container.appendChild(el('div', { className: 'detail-body' }, [
       el('div', { className: 'detail-stack' }, [el('h3', { text: 'Allocation stack (innermost first)' }), stackTable(model, siteIndex), significanceNote(model, site)]),
       el('div', { className: 'detail-metrics' }, GROUPS.map(function (g) {
@@ -203,6 +215,7 @@ LH.siteDetailView = (function () {
       { label: 'baseline', site: bi >= 0 ? diff.base.sites[bi] : null, model: diff.base },
       { label: 'changed', site: ci >= 0 ? diff.changed.sites[ci] : null, model: diff.changed },
     ];
+    if ((sides[0].site && !arraysValid(container, sides[0].site, bi)) || (sides[1].site && !arraysValid(container, sides[1].site, ci))) return;
     var status = diff.status(row);
     container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' +
       (status === 'new' ? 'NEW: only in the changed profile' : 'GONE: only in the baseline')));

@@ -27,7 +27,7 @@ LH.timelineView = (function () {
     var missing = [];
     chartRows.forEach(function (i, k) {
       var s = model.sites[i];
-      if (s.timeline) series.push({ label: '#' + i + ' ' + model.siteName(i), values: s.timeline.live_bytes, color: COLORS[k % COLORS.length] });
+      if (s.timeline && s.timeline.live_bytes.every(function (v) { return typeof v === 'number'; })) series.push({ label: '#' + i + ' ' + model.siteName(i), values: s.timeline.live_bytes, color: COLORS[k % COLORS.length] });
       else missing.push(i);
     });
     var marks = [{ x: p.peak.time, label: 'peak ' + f.bytes(p.peak.bytes), color: '#c92a2a' }].concat(t.markers.map(function (m) {
