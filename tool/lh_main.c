@@ -34,6 +34,7 @@
 #include "valgrind.h"
 #include "lifeheap.h"
 #include "lh_include.h"
+#include "lh_reliability.h"   /* issue 7 hooks */
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -58,6 +59,7 @@ static Bool lh_process_cmd_line_option(const HChar* arg)
    if (LH_(access_process_option)(arg))   return True;
    if (LH_(timeline_process_option)(arg)) return True;
    if (LH_(findings_process_option)(arg)) return True;
+   if (LH_(dump_process_option)(arg))     return True;   /* issue 7 */
    return False;
 }
 
@@ -71,6 +73,7 @@ static void lh_print_usage(void)
    );
    LH_(access_print_usage)();
    LH_(findings_print_usage)();
+   LH_(dump_print_usage)();                 /* issue 7 */
 }
 
 static void lh_print_debug_usage(void)
@@ -103,9 +106,12 @@ static void check_out_file_option(void)
 
 void LH_(write_run_options_json)(LH_Json* j)
 {
-   LH_(json_string)(j, "out_file", current_out_path);
+   /* issue 7: dumps write while current_out_path is not set */
+   LH_(json_string)(j, "out_file",
+                    current_out_path ? current_out_path : LH_(profile_path)());
    LH_(json_u64)(j, "num_callers", VG_(clo_backtrace_size));
    LH_(findings_write_options_json)(j);
+   LH_(dump_write_options_json)(j);         /* issue 7 */
 }
 
 /*------------------------------------------------------------*/
@@ -175,6 +181,8 @@ static Bool copy_client_string(Addr str, HChar* out, SizeT max)
 
 static Bool lh_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
+   /* issue 7: custom allocators, mempools, vgdb monitor commands */
+   if (LH_(reliability_client_request)(tid, arg, ret)) return True;
    if (!VG_IS_TOOL_USERREQ('L', 'H', arg[0])) return False;
    switch (arg[0]) {
       case VG_USERREQ__LIFEHEAP_MARK: {
@@ -205,6 +213,7 @@ static void lh_post_clo_init(void)
       LH_(start_unix_ms) = (ULong)tv.tv_sec * 1000 + (ULong)tv.tv_usec / 1000;
    LH_(access_init)();
    LH_(timeline_init)();
+   LH_(reliability_init)();   /* issue 7: output path check, fork, dumps */
 }
 
 static void lh_fini(Int exitcode_from_core)
@@ -224,7 +233,8 @@ static void lh_fini(Int exitcode_from_core)
       end.signal = self_signal;
    }
 
-   path = VG_(expand_file_name)("--lifeheap-out-file", LH_(clo_out_file));
+   /* issue 7: the path the dumps used (expanded once; %n stays one file) */
+   path = VG_(strdup)("lh.main.path", LH_(profile_path)());
    current_out_path = path;
    written = LH_(write_profile)(path, &end);
    LH_(print_summary)(path, written);

@@ -55,6 +55,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
+#include "lh_reliability.h"   /* issue 7 */
 
 /*------------------------------------------------------------*/
 /*--- Globals                                              ---*/
@@ -319,4 +320,5 @@ void LH_(sites_finalize)(void)
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       site->lifetime_histogram[lifetime_bucket(lifetime)]++;
    }
+   LH_(custom_blocks_finalize)();   /* issue 7: live custom-allocator blocks */
 }

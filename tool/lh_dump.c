@@ -1,0 +1,304 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_dump.c: the profile's path, checked at start-up; ---*/
+/*--- periodic dumps; vgdb "monitor lifeheap dump [file]".         ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   Nothing lost on a killed run
+   ----------------------------
+   A profile is normally written once, at exit.  A program killed by
+   SIGKILL (the OOM killer, kill -9, a CI timeout) never reaches exit, so
+   --lifeheap-dump-interval rewrites the profile while the program runs:
+
+     time ──┬────────────┬────────────┬──────── SIGKILL
+            dump 1       dump 2       dump 3      (the file on disk is dump 3)
+            complete=false, dump_reason="interval", exit.status="running"
+
+   Each dump goes through LH_(write_profile), which writes a temporary
+   file and renames it over the profile: a reader (or a kill during the
+   write) sees the previous dump or the new one, never half of one.  The
+   final profile, written at exit, replaces the last dump.
+
+   When the check runs: Valgrind calls the start_client_code tracker
+   whenever a thread is about to run client code, i.e. at least once per
+   scheduler time slice (about 100,000 superblocks) and after every system
+   call.  So a compute loop dumps within a time slice of the deadline, and
+   a program blocked in a system call (a server waiting in accept) is not
+   changing its heap meanwhile: what a kill then loses is at most the work
+   done in one interval of running.
+
+   The profile's path is expanded once (%p, %n, %q{VAR}) and shared by the
+   dumps and the final write, so %n names one file, not one per dump.  It
+   is checked at start-up by creating and removing the temporary file the
+   final write will use: an unwritable directory is reported before the
+   program runs for an hour, not after.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_gdbserver.h"
+#include "pub_tool_vki.h"
+#include "valgrind.h"
+#include "lh_include.h"
+#include "lh_reliability.h"
+
+/*------------------------------------------------------------*/
+/*--- --lifeheap-dump-interval                             ---*/
+/*------------------------------------------------------------*/
+
+typedef enum { DumpOff, DumpEveryInstructions, DumpEverySeconds } DumpMode;
+
+static DumpMode     dump_mode = DumpOff;
+static ULong        dump_every = 0;            /* instructions or seconds */
+static const HChar* dump_interval_text = NULL; /* as given, for run.options */
+
+/* Parses "<N>" (instructions) or "<N>s" (seconds).  N is decimal, at
+   least 1, and fits in 64 bits (seconds: in 32 bits of milliseconds);
+   "0" turns dumps off.  False for anything else. */
+static Bool parse_interval(const HChar* text, DumpMode* mode, ULong* every)
+{
+   const HChar* p = text;
+   ULong n = 0;
+   if (*p < '0' || *p > '9') return False;     /* empty, sign, letters */
+   for (; *p >= '0' && *p <= '9'; p++) {
+      UInt digit = (UInt)(*p - '0');
+      if (n > (~0ULL - digit) / 10) return False;   /* overflow */
+      n = n * 10 + digit;
+   }
+   if (*p == 0) {
+      *mode = n == 0 ? DumpOff : DumpEveryInstructions;
+      *every = n;
+      return True;
+   }
+   if (p[0] == 's' && p[1] == 0) {
+      if (n > 0x7fffffffULL / 1000) return False;  /* ms must fit in a UInt */
+      *mode = n == 0 ? DumpOff : DumpEverySeconds;
+      *every = n;
+      return True;
+   }
+   return False;
+}
+
+Bool LH_(dump_process_option)(const HChar* arg)
+{
+   const HChar* value;
+   if VG_STR_CLO(arg, "--lifeheap-dump-interval", value) {
+      if (!parse_interval(value, &dump_mode, &dump_every))
+         VG_(fmsg_bad_option)(arg,
+            "expected a number of instructions (e.g. 1000000000), a number "
+            "of seconds (e.g. 60s), or 0 for no periodic dumps\n");
+      dump_interval_text = value;
+      return True;
+   }
+   return False;
+}
+
+void LH_(dump_print_usage)(void)
+{
+   VG_(printf)(
+"    --lifeheap-dump-interval=<N|Ns>  also write the profile every N\n"
+"                                instructions or every N seconds while the\n"
+"                                program runs (atomically; 0 = never) [0]\n"
+   );
+}
+
+void LH_(dump_write_options_json)(LH_Json* j)
+{
+   if (dump_interval_text == NULL || dump_mode == DumpOff)
+      LH_(json_string)(j, "dump_interval", "0");
+   else
+      LH_(json_string)(j, "dump_interval", dump_interval_text);
+}
+
+/*------------------------------------------------------------*/
+/*--- The profile's path                                   ---*/
+/*------------------------------------------------------------*/
+
+static HChar* expanded_path = NULL;
+
+const HChar* LH_(profile_path)(void)
+{
+   if (expanded_path == NULL)
+      expanded_path = VG_(expand_file_name)("--lifeheap-out-file",
+                                            LH_(clo_out_file));
+   return expanded_path;
+}
+
+void LH_(profile_path_reset)(void)
+{
+   if (expanded_path) VG_(free)(expanded_path);
+   expanded_path = NULL;
+}
+
+/* Why a file could not be created, in words (there is no strerror). */
+static const HChar* errno_text(UWord err)
+{
+   switch (err) {
+      case VKI_ENOENT:  return "no such directory";
+      case VKI_EACCES:  return "permission denied";
+      case VKI_EROFS:   return "read-only file system";
+      case VKI_ENOTDIR: return "a component of the path is not a directory";
+      case VKI_ENOSPC:  return "no space left on device";
+      case VKI_EISDIR:  return "is a directory";
+      default:          return "cannot create files there";
+   }
+}
+
+/* Fails the run at start-up, with Valgrind's error prefix, exit code 1. */
+static void fail_at_startup(const HChar* path, const HChar* why)
+{
+   VG_(fmsg)("lifeheap: cannot write the profile to '%s': %s "
+             "(--lifeheap-out-file)\n", path, why);
+   VG_(exit)(1);
+}
+
+/* Creates and removes the temporary file LH_(write_profile) will use, so
+   that a bad directory is reported now. */
+static void check_profile_path_writable(void)
+{
+   const HChar* path = LH_(profile_path)();
+   struct vg_stat st;
+   SysRes sr;
+   HChar* tmp;
+
+   if (path[0] == 0) fail_at_startup(path, "empty file name");
+   sr = VG_(stat)(path, &st);
+   if (!sr_isError(sr) && VKI_S_ISDIR(st.mode))
+      fail_at_startup(path, "is a directory");
+
+   tmp = VG_(malloc)("lh.dump.probe", VG_(strlen)(path) + 32);
+   VG_(sprintf)(tmp, "%s.tmp-%d", path, VG_(getpid)());
+   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0644);
+   if (sr_isError(sr) && sr_Err(sr) == VKI_EEXIST) {
+      /* A stale file of an earlier process with our pid: ours to reuse. */
+      VG_(unlink)(tmp);
+      sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0644);
+   }
+   if (sr_isError(sr)) fail_at_startup(path, errno_text(sr_Err(sr)));
+   VG_(close)((Int)sr_Res(sr));
+   VG_(unlink)(tmp);
+   VG_(free)(tmp);
+}
+
+/*------------------------------------------------------------*/
+/*--- Dumps                                                ---*/
+/*------------------------------------------------------------*/
+
+static Bool dump_profile(const HChar* path, const HChar* reason)
+{
+   LH_RunEnd end;
+   end.kind = LH_EndRunning;
+   end.exit_code = 0;
+   end.signal = 0;
+   end.dump_reason = reason;
+   return LH_(write_profile)(path, &end);
+}
+
+static ULong next_dump_instructions = 0;
+static UInt  last_dump_ms = 0;
+
+/* The tracker described at the top of the file. */
+static void maybe_dump(ThreadId tid, ULong blocks_dispatched)
+{
+   Bool due = False;
+   if (dump_mode == DumpEveryInstructions) {
+      if (LH_(now) >= next_dump_instructions) {
+         due = True;
+         next_dump_instructions = LH_(now) + dump_every;
+      }
+   } else if (dump_mode == DumpEverySeconds) {
+      UInt ms = VG_(read_millisecond_timer)();
+      if ((UInt)(ms - last_dump_ms) >= (UInt)(dump_every * 1000)) {
+         due = True;
+         last_dump_ms = ms;
+      }
+   }
+   if (!due) return;
+   if (dump_profile(LH_(profile_path)(), "interval") && VG_(clo_verbosity) > 1)
+      VG_(umsg)("lifeheap: periodic dump written to %s\n", LH_(profile_path)());
+}
+
+/*------------------------------------------------------------*/
+/*--- vgdb monitor commands                                ---*/
+/*------------------------------------------------------------*/
+
+static void print_monitor_help(void)
+{
+   VG_(gdb_printf)(
+"\n"
+"lifeheap monitor commands:\n"
+"  lifeheap dump [<file>]\n"
+"      writes the profile now (complete=false, dump_reason \"monitor\")\n"
+"      to <file>, or to the --lifeheap-out-file profile when omitted\n"
+"\n");
+}
+
+/* "lifeheap dump [file]" and "help".  False for commands that are not
+   lifeheap's, so the core can say it does not know them. */
+Bool LH_(dump_monitor_command)(ThreadId tid, const HChar* command)
+{
+   HChar copy[VG_(strlen)(command) + 1];
+   HChar* save;
+   HChar* word;
+
+   VG_(strcpy)(copy, command);
+   word = VG_(strtok_r)(copy, " ", &save);
+   if (word == NULL) return False;
+   if (VG_(strcmp)(word, "help") == 0) {
+      print_monitor_help();
+      return True;
+   }
+   if (VG_(strcmp)(word, "lifeheap") != 0) return False;
+
+   word = VG_(strtok_r)(NULL, " ", &save);
+   switch (VG_(keyword_id)("dump help", word ? word : "help",
+                           kwd_report_all)) {
+      case 0: {   /* dump */
+         HChar* file = VG_(strtok_r)(NULL, " ", &save);
+         const HChar* path = file ? file : LH_(profile_path)();
+         if (dump_profile(path, "monitor"))
+            VG_(gdb_printf)("lifeheap: profile written to %s\n", path);
+         else
+            VG_(gdb_printf)("lifeheap: could not write %s (see the log)\n", path);
+         return True;
+      }
+      case 1:     /* help */
+         print_monitor_help();
+         return True;
+      default:    /* unknown or ambiguous: keyword_id said so */
+         return True;
+   }
+}
+
+Bool LH_(reliability_client_request)(ThreadId tid, UWord* arg, UWord* ret)
+{
+   if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
+      Bool handled = LH_(dump_monitor_command)(tid, (const HChar*)arg[1]);
+      *ret = handled ? 1 : 0;
+      return handled;
+   }
+   return LH_(custom_alloc_client_request)(tid, arg, ret);
+}
+
+/*------------------------------------------------------------*/
+/*--- Start-up                                             ---*/
+/*------------------------------------------------------------*/
+
+void LH_(reliability_init)(void)
+{
+   check_profile_path_writable();
+   LH_(fork_init)();
+   if (dump_mode != DumpOff) {
+      next_dump_instructions = dump_every;
+      last_dump_ms = VG_(read_millisecond_timer)();
+      VG_(track_start_client_code)(maybe_dump);
+   }
+}

@@ -1,0 +1,75 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_fork.c: a forked child writes its own profile.  ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   After fork() both processes run lifeheap with the same state and the
+   same options.  Two rules keep their profiles apart:
+
+   1. Own file.  With %p in --lifeheap-out-file each process expands its
+      own pid.  With a fixed name ("heap.json") the child switches to the
+      name with ".%p" inserted before a final ".json" ("heap.%p.json"), or
+      appended otherwise ("heap" -> "heap.%p"), so the parent keeps
+      "heap.json" and no process overwrites another's file.  The new name
+      is also appended to the options Valgrind passes on at exec, so a
+      child that execs under --trace-children=yes profiles the new program
+      into the child's file, not the parent's.
+
+   2. Scope.  The child's profile INCLUDES the blocks it inherited: they
+      are live in the child's heap (the child may free them, and they cost
+      it memory), and the child's totals, sites and timeline start at the
+      parent's start.  What the child did itself is what comes after the
+      timeline marker "fork (child starts)"; the parent's profile has a
+      "fork" marker at the same time.  docs/reliability.md explains how to
+      read the two.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
+#include "lh_include.h"
+#include "lh_reliability.h"
+
+/* "heap.json" -> "heap.%p.json"; "heap" -> "heap.%p". */
+static HChar* name_with_pid(const HChar* name)
+{
+   SizeT len = VG_(strlen)(name);
+   HChar* out = VG_(malloc)("lh.fork.name", len + 8);
+   if (len > 5 && VG_(strcmp)(name + len - 5, ".json") == 0) {
+      VG_(memcpy)(out, name, len - 5);
+      VG_(strcpy)(out + len - 5, ".%p.json");
+   } else {
+      VG_(sprintf)(out, "%s.%%p", name);
+   }
+   return out;
+}
+
+static void child_after_fork(ThreadId tid)
+{
+   if (VG_(strstr)(LH_(clo_out_file), "%p") == NULL) {
+      HChar* name = name_with_pid(LH_(clo_out_file));
+      HChar* exec_option = VG_(malloc)("lh.fork.opt", VG_(strlen)(name) + 32);
+      VG_(sprintf)(exec_option, "--lifeheap-out-file=%s", name);
+      /* The last occurrence of an option wins when the exec'd lifeheap
+         parses its command line. */
+      VG_(addToXA)(VG_(args_for_valgrind), &exec_option);
+      LH_(clo_out_file) = name;
+   }
+   LH_(profile_path_reset)();
+   LH_(timeline_mark)("fork (child starts)");
+}
+
+static void parent_after_fork(ThreadId tid)
+{
+   LH_(timeline_mark)("fork");
+}
+
+void LH_(fork_init)(void)
+{
+   VG_(atfork)(NULL, parent_after_fork, child_after_fork);
+}
