@@ -118,6 +118,9 @@ void LH_(write_run_options_json)(LH_Json* j)
 /*--- How the program ended                                ---*/
 /*------------------------------------------------------------*/
 
+/* Not in the tool headers, exported by the core (m_threadstate.c). */
+extern Int VG_(count_living_threads)(void);   /* issue 7 */
+
 static Bool exit_called = False;      /* exit_group, or exit of a thread */
 static Bool exit_group_called = False;
 static Int  exit_code = 0;
@@ -132,8 +135,10 @@ static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
          exit_code = (Int)(args[0] & 0xFF);
          break;
       case __NR_exit:
-         /* The last thread's exit ends the process with its code. */
-         if (!exit_group_called) {
+         /* The last thread's exit ends the process with its code.  (issue 7:
+            only the last one: a worker thread's exit followed by a crash
+            of main must not read as "exited 0".) */
+         if (!exit_group_called && VG_(count_living_threads)() == 1) {
             exit_called = True;
             exit_code = (Int)(args[0] & 0xFF);
          }
