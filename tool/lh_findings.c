@@ -50,8 +50,8 @@
 /*------------------------------------------------------------*/
 
 static Long   clo_min_finding_bytes         = 65536;
-static double clo_rising_fraction           = 0.5;
-static double clo_long_lived_fraction       = 0.1;
+static double clo_rising_fraction           = 0.4;
+static double clo_long_lived_fraction       = 0.05;
 static double clo_leak_exit_fraction        = 0.5;
 static Long   clo_large_block_bytes         = 65536;
 static double clo_never_read_fraction       = 0.9;
@@ -136,11 +136,11 @@ void LH_(findings_print_usage)(void)
 "    --lifeheap-min-finding-bytes=<n>         least bytes a memory finding\n"
 "                                             is about [65536]\n"
 "    --lifeheap-rising-fraction=<0..1>        growth: share of the site's life\n"
-"                                             its live bytes reach new highs [0.5]\n"
+"                                             its live bytes reach new highs [0.4]\n"
 "    --lifeheap-growth-min-blocks=<n>         growth and leak: least live blocks\n"
 "                                             at the site's max (at exit) [100]\n"
 "    --lifeheap-long-lived-fraction=<0..1>    growth: least mean block lifetime,\n"
-"                                             as a share of the run [0.1]\n"
+"                                             as a share of the run [0.05]\n"
 "    --lifeheap-leak-exit-fraction=<0..1>     leak: least share of its max still\n"
 "                                             live at exit [0.5]\n"
 "    --lifeheap-large-block-bytes=<n>         oversized preallocation: least\n"

@@ -73,12 +73,12 @@ fi
 # --- Bad examples: their finding on their site, with the numbers -----------
 if profile_example queue_unbounded; then
   # 2,000 messages, all allocated by the producer and freed by the
-  # consumer; the pile-up varies with scheduling (807-1,061 blocks in 12
-  # runs, examples/README.md): assert a floor.
+  # consumer; the pile-up varies with scheduling (595-1,061 blocks seen at
+  # the site's max, examples/README.md and docs/findings.md): assert a floor.
   check_py "queue_unbounded: missing-backpressure on queue_push_message" \
     finding "$out/queue_unbounded.json" missing-backpressure queue_push_message \
     cross_thread_frees = 2000  freed_blocks = 2000  allocating_threads = 1 \
-    bytes_at_exit = 0  max_blocks '>=' 500  rising_fraction '>=' 0.5 \
+    bytes_at_exit = 0  max_blocks '>=' 300  rising_fraction '>=' 0.4 \
     site.total_blocks = 2000  site.total_bytes = 8224000
   check_py "queue_unbounded: nothing on the staging buffer" \
     no-finding-on "$out/queue_unbounded.json" producer_main
@@ -189,7 +189,8 @@ if [ -x "$examples/queue_unbounded_rs" ]; then
   profile_example queue_unbounded_rs &&
     check_py "queue_unbounded_rs: missing-backpressure on queue_push_message" \
       finding "$out/queue_unbounded_rs.json" missing-backpressure queue_unbounded::queue_push_message \
-      site.total_blocks = 2000  site.total_bytes = 8192000  max_blocks '>=' 500
+      site.total_blocks = 2000  site.total_bytes = 8192000  max_blocks '>=' 300 \
+      cross_thread_frees = 2000
 fi
 if [ -x "$examples/prealloc_oversized_rs" ]; then
   profile_example prealloc_oversized_rs &&
