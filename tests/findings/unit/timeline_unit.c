@@ -11,6 +11,7 @@
  *   - the peak point equals the peak exactly (time, bytes, blocks);
  *   - every other point equals the live heap after all events up to its
  *     time, globally and for every site;
+ *   - the same after a periodic dump in the middle of the run;
  *   - markers come out in order with their labels (cut at 255 bytes).
  *     (CORE copies the label out of client memory before the call.)
  * Prints "PASS/FAIL name" lines like the shell suites and exits non-zero
@@ -172,44 +173,16 @@ static const State* state_at(ULong t)
 static int failures;
 static void fail(const char* name, const char* why) { printf("FAIL %s: %s\n", name, why); failures++; }
 
-static void run_case(const char* name, UInt points, ULong seed, UInt events, ULong max_step)
+/* Checks the written timeline against the brute-force model at this
+   moment (the end of the run, or a periodic dump). */
+static int verify(const char* name, UInt points)
 {
-   char option[64], why[256];
+   char why[256];
    UInt n, n2, n3, p, i, peak_index;
    const ULong *times, *bytes, *blocks;
    int bad = 0;
 
-   rng_state = seed;
-   memset(&LH_(now), 0, sizeof(ULong));
-   LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
-   LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
-   n_history = n_live = 0;
-   for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
-   snprintf(option, sizeof option, "--lifeheap-timeline-points=%u", points);
-   LH_(timeline_process_option)(option);
-   LH_(timeline_init)();
-
-   for (i = 0; i < events; i++) {
-      /* Time steps: often 0 (same time), sometimes huge (forces several
-         coarsenings at once). */
-      ULong r = rnd(100);
-      LH_(now) += r < 20 ? 0 : r < 97 ? rnd(max_step) : rnd(max_step * 1000);
-      if (n_live > 0 && (n_live == MAX_LIVE || rnd(100) < 45)) {
-         UInt k = (UInt)rnd(n_live);
-         apply(live[k].site, -(Long)live[k].size, -1);
-         live[k] = live[--n_live];
-      } else {
-         UInt s = (UInt)rnd(MAX_SITES);
-         ULong size = 1 + rnd(s == 0 ? 100000 : 1000);
-         if (sites[s]->first_alloc_time == 0 && sites[s]->max_bytes == 0)
-            sites[s]->first_alloc_time = LH_(now);
-         live[n_live].site = s; live[n_live].size = size; n_live++;
-         apply(s, (Long)size, 1);
-      }
-   }
-   LH_(now) += rnd(max_step);
    for (i = 0; i < MAX_SITES; i++) sites[i]->bytes_at_exit = sites[i]->curr_bytes;
-
    LH_(timeline_finish)();
    LH_(timeline_write_json)(NULL);
    times = array_of("times", &n);
@@ -217,7 +190,7 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events, ULo
    blocks = array_of("live_blocks", &n3);
    peak_index = (UInt)scalar_of("peak_index");
 
-   if (n == 0 || n != n2 || n != n3) { fail(name, "arrays of different lengths"); return; }
+   if (n == 0 || n != n2 || n != n3) { fail(name, "arrays of different lengths"); return 1; }
    if (n > points) { snprintf(why, sizeof why, "%u points > bound %u", n, points); fail(name, why); bad = 1; }
    if (times[n - 1] != LH_(now)) { fail(name, "last point is not the end of the run"); bad = 1; }
    for (p = 1; p < n; p++)
@@ -238,8 +211,8 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events, ULo
    /* Every site's series on the same grid (significance 0: all sites). */
    for (i = 0; i < MAX_SITES && !bad; i++) {
       const ULong* series; UInt ns;
-      LH_(site_timeline_write_json)(NULL, sites[i]);
       if (sites[i]->max_bytes == 0) continue;
+      LH_(site_timeline_write_json)(NULL, sites[i]);
       series = array_of("live_bytes", &ns);
       if (ns != n) { fail(name, "site series length differs"); bad = 1; break; }
       for (p = 0; p < n; p++) {
@@ -252,20 +225,117 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events, ULo
       }
       /* Restore the global live_bytes array for the next site's check. */
       LH_(timeline_write_json)(NULL);
+      times = array_of("times", &n);
    }
-   if (!bad) printf("PASS %s (%u events, %u points, end %llu)\n", name, events, n, LH_(now));
+   return bad;
+}
+
+/* A random history of `events` events; with dump_at > 0 the timeline is
+   also written (and checked) after that many events, and the run goes on,
+   as with a periodic dump. */
+static void run_case(const char* name, UInt points, ULong seed, UInt events,
+                     ULong max_step, UInt dump_at)
+{
+   char option[64];
+   UInt i;
+   int bad = 0;
+
+   rng_state = seed;
+   LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
+   LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
+   n_history = n_live = 0;
+   for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
+   snprintf(option, sizeof option, "--lifeheap-timeline-points=%u", points);
+   LH_(timeline_process_option)(option);
+   LH_(timeline_init)();
+
+   for (i = 0; i < events; i++) {
+      /* Time steps: often 0 (same time), sometimes huge (forces several
+         coarsenings at once). */
+      ULong r = rnd(100);
+      if (dump_at > 0 && i == dump_at)
+         bad |= verify(name, points);
+      LH_(now) += r < 20 ? 0 : r < 97 ? rnd(max_step) : rnd(max_step * 1000);
+      if (n_live > 0 && (n_live == MAX_LIVE || rnd(100) < 45)) {
+         UInt k = (UInt)rnd(n_live);
+         apply(live[k].site, -(Long)live[k].size, -1);
+         live[k] = live[--n_live];
+      } else {
+         UInt s = (UInt)rnd(MAX_SITES);
+         ULong size = 1 + rnd(s == 0 ? 100000 : 1000);
+         if (sites[s]->first_alloc_time == 0 && sites[s]->max_bytes == 0)
+            sites[s]->first_alloc_time = LH_(now);
+         live[n_live].site = s; live[n_live].size = size; n_live++;
+         apply(s, (Long)size, 1);
+      }
+   }
+   LH_(now) += rnd(max_step);
+   bad |= verify(name, points);
+   if (!bad) {
+      UInt n;
+      array_of("times", &n);
+      printf("PASS %s (%u events, %u points, end %llu)\n", name, events, n, LH_(now));
+   }
+}
+
+/* growth: a steady leak, one step at start-up, and a site oscillating
+   under its first high, over 1,000,000 instructions. */
+static void growth_case(void)
+{
+   LH_Site *leak, *step, *wave;
+   const LH_Growth *g_leak, *g_step, *g_wave;
+   UInt i;
+   LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
+   LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
+   n_history = n_live = 0;
+   for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
+   leak = sites[0]; step = sites[1]; wave = sites[2];
+   LH_(timeline_process_option)("--lifeheap-timeline-points=1024");
+   LH_(timeline_init)();
+   LH_(now) = 1;
+   step->first_alloc_time = leak->first_alloc_time = wave->first_alloc_time = 1;
+   apply(1, 50000, 1);
+   for (i = 1; i <= 1000; i++) {
+      LH_(now) = (ULong)i * 1000;
+      apply(0, 1000, 1);                       /* the leak: +1000 B per 1000 instr. */
+      apply(2, i % 2 ? 10000 : -10000, i % 2 ? 1 : -1);   /* the wave */
+   }
+   for (i = 0; i < MAX_SITES; i++) sites[i]->bytes_at_exit = sites[i]->curr_bytes;
+   LH_(timeline_finish)();
+   g_leak = LH_(site_growth)(leak);
+   g_step = LH_(site_growth)(step);
+   g_wave = LH_(site_growth)(wave);
+   if (g_leak && g_leak->rising_fraction == 1.0 && g_leak->windows == 16
+       && g_leak->end_to_max_ratio == 1.0
+       && g_leak->slope_bytes_per_million_instructions > 0.99e6
+       && g_leak->slope_bytes_per_million_instructions < 1.01e6)
+      printf("PASS timeline unit: growth of a steady leak (slope %.0f B/Minstr)\n",
+             g_leak->slope_bytes_per_million_instructions);
+   else
+      fail("timeline unit: growth of a steady leak", "rising, windows, end ratio or slope");
+   if (g_step && g_step->rising_fraction == 1.0 / 16 && g_step->end_to_max_ratio == 1.0
+       && g_step->slope_bytes_per_million_instructions == 0.0)
+      printf("PASS timeline unit: growth of one-time initialisation\n");
+   else
+      fail("timeline unit: growth of one-time initialisation", "rising_fraction, end ratio or slope");
+   if (g_wave && g_wave->rising_fraction == 1.0 / 16 && g_wave->end_to_max_ratio == 0.0)
+      printf("PASS timeline unit: growth of an oscillating site\n");
+   else
+      fail("timeline unit: growth of an oscillating site", "rising_fraction or end ratio");
 }
 
 int main(void)
 {
    static char long_label[400];
    LH_(timeline_process_option)("--lifeheap-significant-fraction=0");
-   run_case("timeline unit: few events, no coarsening", 1024, 1, 50, 3);
-   run_case("timeline unit: small grid, many coarsenings", 16, 2, 20000, 50);
-   run_case("timeline unit: default grid, long run", 1024, 3, 50000, 5000);
-   run_case("timeline unit: huge time jumps", 32, 4, 5000, 1ULL << 30);
-   run_case("timeline unit: 17 points", 17, 5, 30000, 7);
-   run_case("timeline unit: events all at one time", 16, 6, 3, 1);
+   run_case("timeline unit: few events, no coarsening", 1024, 1, 50, 3, 0);
+   run_case("timeline unit: small grid, many coarsenings", 16, 2, 20000, 50, 0);
+   run_case("timeline unit: default grid, long run", 1024, 3, 50000, 5000, 0);
+   run_case("timeline unit: huge time jumps", 32, 4, 5000, 1ULL << 30, 0);
+   run_case("timeline unit: 17 points", 17, 5, 30000, 7, 0);
+   run_case("timeline unit: events all at one time", 16, 6, 3, 1, 0);
+   run_case("timeline unit: a dump mid-run, then more events", 64, 7, 30000, 100, 12345);
+   growth_case();
 
    /* Markers: in order, labels copied and cut at 255 bytes, NULL
       recorded as unreadable. */
