@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# tests/tool/run.sh: the tool's exact tests.  Each program under progs/ has
+# answers known by construction; check.py compares them with the profile,
+# validates every profile against docs/lifeheap-profile.schema.json, checks
+# that two runs give the same profile, and that DHAT (run on the same
+# programs) agrees per site on total bytes and on bytes at t-gmax and t-end.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+top=$TESTS_TOP
+progs="$here/progs"
+out="$TESTS_OUT/tool"
+bin="$TESTS_BUILD/tool"
+mkdir -p "$out" "$bin"
+rm -f "$out"/*.json "$out"/*.log "$out"/*.stdout "$out"/*.dhat
+
+# Feeds check.py's PASS/FAIL lines into the suite's counters.
+checks() {
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "PASS "*) pass "${line#PASS }" ;;
+      "FAIL "*) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
+      *) echo "$line" ;;
+    esac
+  done < <(python3 "$here/check.py" "$@" 2>&1 || echo "FAIL check.py $1: exited with an error")
+}
+
+# profile NAME PROGRAM [VALGRIND OPTIONS --] [ARGS]: runs PROGRAM under lifeheap
+# with its stdout in NAME.stdout; returns the program's exit status.
+profile() {
+  local name=$1 prog=$2; shift 2
+  local vgopts=()
+  if [ "${1:-}" = "--opts" ]; then
+    shift
+    while [ "$1" != "--" ]; do vgopts+=("$1"); shift; done
+    shift
+  fi
+  VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap \
+    --lifeheap-out-file="$out/$name.json" "${vgopts[@]}" "$prog" "$@" \
+    >"$out/$name.stdout" 2>"$out/$name.log"
+}
+
+dhat() {
+  local name=$1 prog=$2; shift 2
+  valgrind --tool=dhat --dhat-out-file="$out/$name.dhat" "$@" "$prog" \
+    >/dev/null 2>"$out/$name.dhat.log"
+}
+
+# --- build the test programs
+c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir"
+for p in $c_progs; do
+  compile_c "$bin/$p" "$progs/$p.c" -Wno-alloc-size-larger-than || fail "build $p" "gcc failed"
+done
+if [ ! -x "$bin/newdelete" ] || [ "$progs/newdelete.cc" -nt "$bin/newdelete" ]; then
+  g++ -O0 -g -fno-builtin -o "$bin/newdelete" "$progs/newdelete.cc" || fail "build newdelete" "g++ failed"
+fi
+if [ ! -x "$bin/lhrust" ] || [ "$progs/lhrust.rs" -nt "$bin/lhrust" ]; then
+  rustc -g -C opt-level=0 -o "$bin/lhrust" "$progs/lhrust.rs" 2>"$out/rustc.log" \
+    || fail "build lhrust" "rustc failed: $(head -3 "$out/rustc.log")"
+fi
+
+# --- exact values per program
+for p in leak depths realloc calloc aligned ownmax lifetimes zero; do
+  profile "$p" "$bin/$p"; status=$?
+  check_eq "$p: exits 0 under lifeheap" 0 "$status"
+  checks "$p" "$bin/$p" "$out/$p.json" "$progs/$p.c" "$out/$p.stdout"
+done
+
+profile newdelete "$bin/newdelete"
+checks newdelete "$bin/newdelete" "$out/newdelete.json" "$progs/newdelete.cc"
+
+profile threads "$bin/threads" --opts --num-callers=2 --
+check_eq "threads: exits 0 under lifeheap" 0 "$?"
+checks threads "$bin/threads" "$out/threads.json" "$progs/threads.c"
+
+profile exit7 "$bin/exitcode" 7
+check_eq "exit7: the program's exit code is kept" 7 "$?"
+checks exit7 "$bin/exitcode" "$out/exit7.json" "$progs/exitcode.c"
+( profile abort "$bin/exitcode" abort ) 2>/dev/null   # no "Aborted" noise
+checks abort "$bin/exitcode" "$out/abort.json" "$progs/exitcode.c"
+
+if [ -x "$bin/lhrust" ]; then
+  profile rust "$bin/lhrust"
+  checks rust "$bin/lhrust" "$out/rust.json" "$progs/lhrust.rs"
+fi
+
+# --- the summary on stderr names the top site and the profile
+log="$out/depths.log"
+check "summary: totals line" grep -q "lifeheap: 9 blocks (3.8 KiB) allocated, 7 freed" "$log"
+check "summary: heap peak line" grep -Eq "Heap peak: +3.1 KiB in 3 blocks, at [0-9]+% of the run" "$log"
+check "summary: live at exit line" grep -Eq "Live at exit: +3.1 KiB in 2 blocks" "$log"
+check "summary: top site named by its frame" \
+  grep -Eq "2.9 KiB +94% +1 blocks +alloc_deep \(depths.c:[0-9]+\)" "$log"
+check "summary: profile path" grep -q "Profile: $out/depths.json" "$log"
+
+# --- output file name, options
+( cd "$out" && VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap "$bin/leak" \
+    >/dev/null 2>default.log )
+pid=$(sed -n 's/^==\([0-9]*\)==.*/\1/p' "$out/default.log" | head -1)
+check "default profile name lifeheap.out.<pid>.json" test -s "$out/lifeheap.out.$pid.json"
+rm -f "$out/lifeheap.out.$pid.json"
+LH_TEST_TAG=tagged profile expand "$bin/leak" --opts --lifeheap-out-file="$out/x.%q{LH_TEST_TAG}.%p.%n.json" --
+check "%q{VAR}, %p and %n expand" test -s "$out/x.tagged.$(sed -n 's/^==\([0-9]*\)==.*/\1/p' "$out/expand.log" | head -1).1.json"
+if VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --lifeheap-bogus=1 "$bin/leak" \
+     >/dev/null 2>"$out/bogus.log"; then
+  fail "unknown --lifeheap option rejected" "valgrind exited 0"
+else
+  check "unknown --lifeheap option rejected" grep -q -- "--lifeheap-bogus" "$out/bogus.log"
+fi
+if VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap \
+     --lifeheap-out-file="$out/x.%q{LH_UNSET_VARIABLE}.json" "$bin/leak" >/dev/null 2>"$out/badq.log"; then
+  fail "unset %q{VAR} rejected" "valgrind exited 0"
+else
+  check "unset %q{VAR} rejected at start" grep -q "LH_UNSET_VARIABLE" "$out/badq.log"
+fi
+# An output path that cannot be created (its "directory" is a regular
+# file, which stops root too) is refused before the program runs.
+profile unwritable "$bin/leak" --opts --lifeheap-out-file="$out/leak.stdout/p.json" --
+check "unwritable output: refused with a clear error" \
+  grep -Eq "cannot write the profile|no profile written" "$out/unwritable.log"
+check "unwritable output: no file" test ! -e "$out/leak.stdout/p.json"
+# A directory that disappears while the program runs: the write at the end
+# fails, says so, leaves no temporary file, and keeps the exit status.
+mkdir -p "$out/vanishing"
+profile vanishing "$bin/rmdir" --opts --lifeheap-out-file="$out/vanishing/p.json" -- "$out/vanishing"
+check_eq "failed write: the program's exit status is kept" 0 "$?"
+check "failed write: error says so" grep -q "no profile written" "$out/vanishing.log"
+check "failed write: summary says not written" grep -q "Profile: not written" "$out/vanishing.log"
+check "failed write: no file, no temporary" test ! -e "$out/vanishing"
+
+# --- every profile matches the schema
+checks schema "$top/docs/lifeheap-profile.schema.json" "$out"/*.json
+
+# --- determinism (single-threaded programs: with threads, event times
+# depend on how Valgrind's scheduler interleaved them)
+profile depths2 "$bin/depths"
+checks determinism "$out/depths.json" "$out/depths2.json"
+if [ -x "$bin/lhrust" ]; then
+  profile rust2 "$bin/lhrust"
+  checks determinism "$out/rust.json" "$out/rust2.json"
+fi
+
+# --- DHAT agrees per site (0-byte blocks excluded: DHAT makes them 1 byte)
+for p in depths realloc aligned ownmax lifetimes; do
+  dhat "$p" "$bin/$p"
+  checks dhat "$out/$p.json" "$out/$p.dhat"
+done
+dhat newdelete "$bin/newdelete"
+checks dhat "$out/newdelete.json" "$out/newdelete.dhat"
+dhat threads "$bin/threads" --num-callers=2
+checks dhat "$out/threads.json" "$out/threads.dhat"
+
+summary
