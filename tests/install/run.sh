@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tests/install/run.sh: the install layout, and running the tool both from
+# the build tree and from the installed files.
+#   - make install DESTDIR=... puts lifeheap-<platform> and
+#     vgpreload_lifeheap-<platform>.so in Valgrind's tool directory (and
+#     lifeheap.h next to valgrind.h);
+#   - valgrind --tool=lifeheap runs from the build tree (VALGRIND_LIB=tool/vglib);
+#   - the installed pair works too (a directory of Valgrind's own tool files
+#     plus the two installed ones, used as VALGRIND_LIB).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+top=$TESTS_TOP
+out="$TESTS_OUT/install"
+rm -rf "$out"; mkdir -p "$out"
+
+tooldir=$(sed -n 's/^tooldir = //p' "$top/tool/Makefile")
+platform=$(sed -n 's/^PLATFORM = //p' "$top/tool/Makefile")
+check "configure found Valgrind's tool directory" test -f "$tooldir/vgpreload_core-$platform.so"
+
+dest="$out/destdir"
+if make -s -C "$top" install DESTDIR="$dest" >"$out/install.log" 2>&1; then
+  pass "make install DESTDIR=..."
+else
+  fail "make install DESTDIR=..." "$(tail -5 "$out/install.log")"
+fi
+check "installed: the tool executable" test -x "$dest$tooldir/lifeheap-$platform"
+check "installed: the preload" test -f "$dest$tooldir/vgpreload_lifeheap-$platform.so"
+check "installed: the client-request header" \
+  test -f "$(find "$dest" -path '*/include/valgrind/lifeheap.h' | head -1)"
+check "installed executable is the built one" \
+  cmp -s "$dest$tooldir/lifeheap-$platform" "$top/tool/lifeheap-$platform"
+
+prog="$TESTS_BUILD/install-leak"
+compile_c "$prog" "$top/tests/tool/progs/leak.c" || fail "build leak" "gcc failed"
+
+# From the build tree, as tests and the demo do.
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap \
+  --lifeheap-out-file="$out/build-tree.json" "$prog" 2>"$out/build-tree.log"
+check_eq "build tree: program exit status" 0 "$?"
+check "build tree: profile written" python3 -c "
+import json, sys
+d = json.load(open('$out/build-tree.json'))
+sys.exit(not (d['format'] == 'lifeheap-profile' and d['totals']['blocks'] == 1))"
+check "build tree: summary names the profile" grep -q "Profile: $out/build-tree.json" "$out/build-tree.log"
+
+# From the installed files.
+lib="$out/installed-lib"; mkdir -p "$lib"
+for f in "$tooldir"/*; do ln -s "$f" "$lib/"; done
+rm -f "$lib/lifeheap-$platform" "$lib/vgpreload_lifeheap-$platform.so"
+ln -s "$dest$tooldir/lifeheap-$platform" "$lib/"
+ln -s "$dest$tooldir/vgpreload_lifeheap-$platform.so" "$lib/"
+VALGRIND_LIB="$lib" valgrind --tool=lifeheap \
+  --lifeheap-out-file="$out/installed.json" "$prog" 2>"$out/installed.log"
+check_eq "installed files: program exit status" 0 "$?"
+check "installed files: profile written" test -s "$out/installed.json"
+
+# The tool answers --help with its own options.
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --help >"$out/help.txt" 2>&1
+check "--help lists --lifeheap-out-file" grep -q -- "--lifeheap-out-file" "$out/help.txt"
+
+summary
