@@ -136,7 +136,37 @@ LH.profile = (function () {
     'never_written_bytes', 'never_accessed_bytes', 'written_never_read_bytes', 'unused_capacity_bytes',
     'idle_before_free', 'first_access_delay'];
 
+  function isNumber(v) { return typeof v === 'number' && isFinite(v); }
+
+  // The common case, without building any message: true when validateSite would pass.
+  function siteLooksValid(s, frameCount, timelineLength) {
+    if (!isObject(s) || !Array.isArray(s.stack)) return false;
+    var stack = s.stack;
+    for (var k = 0; k < stack.length; k++) {
+      var fi = stack[k];
+      if (typeof fi !== 'number' || fi < 0 || fi >= frameCount || fi !== Math.floor(fi)) return false;
+    }
+    if (typeof s.name_frame !== 'number' || (stack.length > 0 && (s.name_frame < 0 || s.name_frame >= stack.length))) return false;
+    for (var n = 0; n < SITE_NUMBERS.length; n++) if (!isNumber(s[SITE_NUMBERS[n]])) return false;
+    var life = s.lifetime;
+    if (!isObject(life) || !isNumber(life.sum) || !isNumber(life.min) || !isNumber(life.max) || !Array.isArray(life.histogram)) return false;
+    var acc = s.access;
+    if (!isObject(acc)) return false;
+    for (var a = 0; a < ACCESS_NUMBERS.length; a++) if (!isNumber(acc[ACCESS_NUMBERS[a]])) return false;
+    if (acc.at_peak !== undefined && acc.at_peak !== null && !isObject(acc.at_peak)) return false;
+    var map = acc.map;
+    if (map !== null && map !== undefined) {
+      if (!isObject(map) || (map.kind !== 'bytes' && map.kind !== 'buckets') || !Array.isArray(map.reads) ||
+        !Array.isArray(map.writes) || map.reads.length !== map.writes.length) return false;
+    }
+    if (s.growth !== null && s.growth !== undefined && !isObject(s.growth)) return false;
+    if (s.timeline !== undefined && (!isObject(s.timeline) || !Array.isArray(s.timeline.live_bytes) ||
+      s.timeline.live_bytes.length !== timelineLength)) return false;
+    return true;
+  }
+
   function validateSite(s, i, frameCount, timelineLength) {
+    if (siteLooksValid(s, frameCount, timelineLength)) return;
     var where = 'sites[' + i + ']';
     requireObject(s, where);
     var stack = requireArray(s.stack, where + '.stack');

@@ -48,7 +48,10 @@ LH.charts = (function () {
         ctx.stroke();
         ctx.fillStyle = m.color;
         var label = m.label.length > 40 ? m.label.slice(0, 39) + '…' : m.label;
-        ctx.fillText(label, x + 3 * ratio, top + (12 + 12 * (i % 3)) * ratio);
+        // Labels near the right edge go on the left of their line.
+        var right = x + 3 * ratio + ctx.measureText(label).width > u.bbox.left + u.bbox.width;
+        ctx.textAlign = right ? 'right' : 'left';
+        ctx.fillText(label, right ? x - 3 * ratio : x + 3 * ratio, top + (12 + 12 * (i % 3)) * ratio);
       });
       ctx.restore();
     };
