@@ -56,8 +56,6 @@
 #include "lh_include.h"
 #include "lh_shadow.h"
 
-static ULong total_read = 0;
-static ULong total_written = 0;
 
 /* Bumped by every block event, so that an output can tell whether the
    live fold it made earlier is still current. */
@@ -72,6 +70,19 @@ static ULong block_events = 0;
 static inline UWord bucket_of(SizeT offset, SizeT size)
 {
    return (UWord)(((ULong)(offset + 1) * K - 1) / size);
+}
+
+/* bucket_of without the integer division, for the access path: the
+   floating-point estimate is within one of the exact quotient (offsets are
+   below 2^47, so x and the error stay far inside a double's 53 bits), and
+   the two integer checks make it exact. */
+static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
+{
+   ULong x = (ULong)(offset + 1) * K - 1;
+   ULong j = (ULong)(Long)((double)(Long)x * inv_size);
+   if (j * size > x) j--;
+   else if ((j + 1) * size <= x) j++;
+   return (UWord)j;
 }
 
 static ULong* new_counters(UWord n)
@@ -124,9 +135,10 @@ static void map_allocate(LH_SiteAccess* sa)
    sa->map_writes = new_counters(n);
 }
 
-/* n bytes at offset 'offset' of a block of 'size' bytes were accessed. */
-static inline void map_add(LH_SiteAccess* sa, SizeT offset, UWord n, SizeT size,
-                           Bool is_write)
+/* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
+static inline __attribute__((always_inline))
+void map_add(LH_SiteAccess* sa, const LH_Block* b, SizeT offset,
+                           UWord n, SizeT size, double inv_size, Bool is_write)
 {
    ULong* counts;
    if (UNLIKELY(sa->map_reads == NULL)) map_allocate(sa);
@@ -135,10 +147,19 @@ static inline void map_add(LH_SiteAccess* sa, SizeT offset, UWord n, SizeT size,
       ULong* c = counts + offset;
       ULong* end = c + n;
       for (; c < end; c++) (*c)++;
+   } else if (sa->part_cache_block == b && offset >= sa->part_cache_lo
+              && offset + n <= sa->part_cache_hi) {
+      counts[sa->part_cache_index] += n;
    } else {
-      UWord first = bucket_of(offset, size);
-      UWord last = bucket_of(offset + n - 1, size);
-      if (LIKELY(first == last)) {
+      UWord first = bucket_of_fast(offset, size, inv_size);
+      /* part 'first' covers [first*size/K, (first+1)*size/K) */
+      SizeT first_lo = (SizeT)(((ULong)first * size) / K);
+      SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);
+      sa->part_cache_block = b;
+      sa->part_cache_lo = first_lo;
+      sa->part_cache_hi = first_end;
+      sa->part_cache_index = first;
+      if (LIKELY(offset + n <= first_end)) {
          counts[first] += n;
       } else {
          SizeT o;
@@ -155,15 +176,16 @@ static inline void map_add(LH_SiteAccess* sa, SizeT offset, UWord n, SizeT size,
    Almost always one granule and one block: a wide or misaligned access
    may cross granules, and bytes outside a block's [payload, payload+size)
    (the allocator's slack in the last granule) are not counted. */
-static inline void note_access(Addr a, UWord size, Bool is_write)
+static inline __attribute__((always_inline))
+void note_access(Addr a, UWord size, Bool is_write)
 {
    Addr end = a + size;
    while (a < end) {
       Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
       Addr stop = end < granule_end ? end : granule_end;
-      LH_Granule* g = LH_(shadow_granule)(a);
-      if (g != NULL) {
-         LH_Block* b = LH_(shadow_blocks)[g->block_index];
+      LH_GranuleRef ref;
+      if (LH_(shadow_lookup)(a, &ref)) {
+         LH_Block* b = ref.block;
          Addr block_end = b->payload + b->req_size;
          Addr s = a > b->payload ? a : b->payload;
          Addr e = stop < block_end ? stop : block_end;
@@ -172,23 +194,20 @@ static inline void note_access(Addr a, UWord size, Bool is_write)
             UShort mask = (UShort)(((1u << n) - 1) << (s & (LH_GRANULE_SIZE - 1)));
             SizeT offset = s - b->payload;
             LH_BlockAccess* ba = &b->access;
+            LH_(shadow_mark)(&ref, is_write, mask);
             if (is_write) {
-               g->written_bits |= mask;
                ba->bytes_written += n;
-               total_written += n;
                if (offset + n > ba->written_high_water)
                   ba->written_high_water = offset + n;
             } else {
-               g->read_bits |= mask;
                ba->bytes_read += n;
-               total_read += n;
             }
             if (UNLIKELY(!ba->accessed)) {
                ba->accessed = True;
                ba->first_access_time = LH_(now);
             }
             ba->last_access_time = LH_(now);
-            map_add(&b->site->access, offset, n, b->req_size, is_write);
+            map_add(&b->site->access, b, offset, n, b->req_size, ba->inv_size, is_write);
          }
       }
       a = stop;
@@ -258,6 +277,7 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
    LH_BlockAccess* ba = &b->access;
    VG_(memset)(ba, 0, sizeof(*ba));
    ba->shadow_index = LH_(shadow_new_index)(b);
+   ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    LH_(shadow_own)(ba->shadow_index, b->payload, b->payload + b->req_size);
    map_note_block_size(&b->site->access, b->req_size);
    block_events++;
@@ -290,6 +310,9 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       LH_(shadow_copy_bits)(new_payload, old_payload, kept);
       LH_(shadow_disown)(old_payload, old_payload + old_size);
    }
+   ba->inv_size = new_size > 0 ? 1.0 / (double)new_size : 0.0;
+   if (b->site->access.part_cache_block == b)
+      b->site->access.part_cache_block = NULL;
    if (ba->written_high_water > new_size)
       ba->written_high_water = new_size;
    if (new_size != old_size)
@@ -343,6 +366,9 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
       program frees it; a block still in the table is being retired at the
       end of the run, which is not a free (no idle-before-free time). */
    Bool freed = LH_(find_block)(b->payload) != b;
+   /* the record may be reused for another block: drop the cached part */
+   if (b->site->access.part_cache_block == b)
+      b->site->access.part_cache_block = NULL;
    fold_block(&b->site->access.retired, b, freed, live_at_peak);
    LH_(shadow_disown)(b->payload, b->payload + b->req_size);
    LH_(shadow_free_index)(ba->shadow_index);
@@ -450,8 +476,23 @@ void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
    LH_(json_object_end)(j);
 }
 
-ULong LH_(access_total_read)(void)    { return total_read; }
-ULong LH_(access_total_written)(void) { return total_written; }
+/* The totals are the sums over the sites (retired and live blocks), so
+   the access path keeps no global counters. */
+static ULong sum_over_sites(Bool written)
+{
+   UInt i, n = LH_(n_sites)();
+   ULong total = 0;
+   refresh_live_folds();
+   for (i = 0; i < n; i++) {
+      const LH_SiteAccess* sa = &LH_(site_at)(i)->access;
+      total += written ? sa->retired.bytes_written + sa->live.bytes_written
+                       : sa->retired.bytes_read + sa->live.bytes_read;
+   }
+   return total;
+}
+
+ULong LH_(access_total_read)(void)    { return sum_over_sites(False); }
+ULong LH_(access_total_written)(void) { return sum_over_sites(True); }
 
 Bool LH_(access_process_option)(const HChar* arg) { return False; }
 void LH_(access_print_usage)(void) {}

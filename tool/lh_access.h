@@ -25,6 +25,8 @@ typedef struct {
    ULong first_access_time;      /* valid when accessed */
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
+   double inv_size;              /* 1.0 / size: the map's part of an offset
+                                    without a division per access */
    UInt  shadow_index;           /* owner slot in the shadow map */
    Bool  accessed;
 } LH_BlockAccess;
@@ -64,6 +66,11 @@ typedef struct {
    SizeT  map_block_size;        /* LH_MAP_BYTES: the one block size */
    ULong* map_reads;             /* NULL until the first access */
    ULong* map_writes;
+   /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
+      over a big block needs no arithmetic per access. */
+   const struct LH_Block* part_cache_block;     /* NULL: none */
+   SizeT  part_cache_lo, part_cache_hi;          /* offsets [lo, hi) */
+   UWord  part_cache_index;
 } LH_SiteAccess;
 
 /*--- Hooks CORE calls (lh_access.c) -------------------------------*/

@@ -11,15 +11,11 @@
    Client memory is cut into 16-byte granules.  Valgrind's client
    allocator returns 16-aligned payloads on amd64 and keeps its own
    header between two payloads, so a granule belongs to at most one live
-   block.  Each granule has an 8-byte record:
-
-      LH_Granule { UInt block_index; UShort read_bits; UShort written_bits; }
-
-   block_index names the owning live block through the table
-   LH_(shadow_blocks) (0 = no live block); bit i of read_bits/written_bits
-   says byte i of the granule was ever read/written.  Granules are looked
-   up through a three-level table keyed by the address (user space is 47
-   bits on amd64-linux):
+   block.  Per granule the shadow keeps the owning block's index (into
+   LH_(shadow_blocks); 0 = no live block) and two 16-bit sets: bit i of
+   read_bits/written_bits says byte i of the granule was ever read/written.
+   Granules are found through a three-level table keyed by the address
+   (user space is 47 bits on amd64-linux):
 
       address  | 46 ........ 32 | 31 ....... 16 | 15 ..... 4 | 3..0 |
                   top index        mid index      granule     byte
@@ -27,20 +23,26 @@
 
       top[32768] ──► mid[65536] (one per 4 GiB region in use, 512 KiB)
                         │
-                        ├─ 0                   no live block in these 64 KiB
-                        ├─ (index << 1) | 1    every granule belongs to block
-                        │                      'index' and none was accessed
-                        │                      yet (a big block costs 8 bytes
-                        │                      per 64 KiB until it is touched)
-                        └─ Chunk*              Chunk { owned; LH_Granule[4096] }
-                                               (32 KiB, made on first need)
+                        ├─ 0               no live block in these 64 KiB
+                        ├─ (index<<2)|1    every granule is block 'index''s,
+                        │                  none accessed yet: a big block
+                        │                  costs 8 bytes per untouched 64 KiB
+                        ├─ SoloChunk*|2    every granule is one block's:
+                        │                  owner + read_bits[4096] +
+                        │                  written_bits[4096]   (16 KiB)
+                        └─ SharedChunk*    small blocks: owner[4096] +
+                                           read_bits[4096] + written_bits[4096]
+                                           (32 KiB)
 
-   A lookup is three dependent loads; it never depends on the number of
-   live blocks.  Shadow memory is 8 bytes per 16 bytes of touched heap (the
-   per-byte bits plus the owner), 8 bytes per 64 KiB of untouched big
-   blocks, and the block table's 8 bytes per live block.  A chunk whose
-   last owned granule goes away is returned to a small cache of all-zero
-   chunks (the invariant: a granule of no live block has all bits clear).
+   The bit sets are separate arrays, so a load touches 2 bytes of shadow
+   per 16 bytes of a big block (plus 4 of owner in a shared chunk), and a
+   SoloChunk counts its full granules: once every byte of its 64 KiB was
+   read (written), reads (writes) there touch only the chunk's first line.  A lookup is three dependent
+   loads and never depends on the number of live blocks.  A whole-chunk
+   entry becomes a SoloChunk on its first access; a SoloChunk becomes a
+   SharedChunk if its block shrinks off part of it.  Shared chunks whose
+   last owned granule goes away go to a small cache of all-zero chunks
+   (invariant: a granule of no live block has all bits clear).
 
    The inline filter
    -----------------
@@ -64,47 +66,44 @@
 /*--- The three-level table                                ---*/
 /*------------------------------------------------------------*/
 
-#define TOP_BITS        15          /* address bits 32..46 */
-#define MID_BITS        16          /* address bits 16..31 */
-#define CHUNK_SHIFT     16
-#define GRANULES_PER_CHUNK (1 << (CHUNK_SHIFT - LH_GRANULE_BITS))
-#define ADDR_LIMIT      ((Addr)1 << (32 + TOP_BITS))
+#define CHUNK_SIZE      ((Addr)1 << LH_CHUNK_SHIFT)
+#define GRANULE_IN_CHUNK(a) (((a) >> LH_GRANULE_BITS) & (LH_GRANULES_PER_CHUNK - 1))
+#define WHOLE_ENTRY(idx) (((UWord)(idx) << 2) | LH_ENTRY_WHOLE)
+#define WHOLE_INDEX(e)   ((UInt)((e) >> 2))
+#define SOLO_OF(e)       ((LH_SoloChunk*)((e) - LH_ENTRY_SOLO))
 
-typedef struct {
-   UInt       owned;                       /* granules with a live owner */
-   LH_Granule granule[GRANULES_PER_CHUNK];
-} Chunk;
-
-static UWord* top_table[1 << TOP_BITS];
-
-#define IS_WHOLE_TAG(e)   (((e) & 1) != 0)
-#define WHOLE_TAG(idx)    (((UWord)(idx) << 1) | 1)
-#define TAG_INDEX(e)      ((UInt)((e) >> 1))
+UWord* LH_(shadow_top)[1 << LH_SHADOW_TOP_BITS];
 
 static ULong shadow_bytes = 0;
 
-/* All-zero chunks kept for reuse, so that a program that frees and
+/* All-zero shared chunks kept for reuse, so that a program that frees and
    reallocates the only block of a 64 KiB region does not pay a 32 KiB
    allocation and zeroing each time. */
 #define CHUNK_CACHE_MAX 64
-static Chunk* chunk_cache[CHUNK_CACHE_MAX];
-static UInt   chunk_cache_used = 0;
+static LH_SharedChunk* chunk_cache[CHUNK_CACHE_MAX];
+static UInt chunk_cache_used = 0;
 
-static Chunk* new_zero_chunk(void)
+static LH_SharedChunk* new_shared_chunk(void)
 {
    if (chunk_cache_used > 0)
       return chunk_cache[--chunk_cache_used];
-   shadow_bytes += sizeof(Chunk);
-   return VG_(calloc)("lh.shadow.chunk", 1, sizeof(Chunk));
+   shadow_bytes += sizeof(LH_SharedChunk);
+   return VG_(calloc)("lh.shadow.shared", 1, sizeof(LH_SharedChunk));
 }
 
-static void release_zero_chunk(Chunk* c)
+static void release_shared_chunk(LH_SharedChunk* c)
 {
    if (chunk_cache_used < CHUNK_CACHE_MAX) {
       chunk_cache[chunk_cache_used++] = c;
       return;
    }
-   shadow_bytes -= sizeof(Chunk);
+   shadow_bytes -= sizeof(LH_SharedChunk);
+   VG_(free)(c);
+}
+
+static void free_solo_chunk(LH_SoloChunk* c)
+{
+   shadow_bytes -= sizeof(LH_SoloChunk);
    VG_(free)(c);
 }
 
@@ -112,39 +111,52 @@ static void release_zero_chunk(Chunk* c)
 static UWord* mid_entry(Addr a, Bool create)
 {
    UWord* mid;
-   if (a >= ADDR_LIMIT) return NULL;
-   mid = top_table[a >> 32];
+   if (a >= LH_SHADOW_ADDR_LIMIT) return NULL;
+   mid = LH_(shadow_top)[a >> 32];
    if (mid == NULL) {
       if (!create) return NULL;
-      mid = VG_(calloc)("lh.shadow.mid", (SizeT)1 << MID_BITS, sizeof(UWord));
-      shadow_bytes += sizeof(UWord) << MID_BITS;
-      top_table[a >> 32] = mid;
+      mid = VG_(calloc)("lh.shadow.mid", (SizeT)1 << LH_SHADOW_MID_BITS, sizeof(UWord));
+      shadow_bytes += sizeof(UWord) << LH_SHADOW_MID_BITS;
+      LH_(shadow_top)[a >> 32] = mid;
    }
-   return &mid[(a >> CHUNK_SHIFT) & ((1 << MID_BITS) - 1)];
+   return &mid[(a >> LH_CHUNK_SHIFT) & ((1 << LH_SHADOW_MID_BITS) - 1)];
 }
 
-/* Turns a whole-chunk tag into a real chunk whose granules all belong to
-   the tagged block, bits clear. */
-static Chunk* materialise(UWord* entry)
+UWord LH_(shadow_materialise)(UWord* entry)
 {
-   UInt idx = TAG_INDEX(*entry);
-   Chunk* c = new_zero_chunk();
+   LH_SoloChunk* c;
+   tl_assert(LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE);
+   c = VG_(calloc)("lh.shadow.solo", 1, sizeof(LH_SoloChunk));
+   shadow_bytes += sizeof(LH_SoloChunk);
+   c->owner = WHOLE_INDEX(*entry);
+   c->block = LH_(shadow_blocks)[c->owner];
+   *entry = (UWord)c + LH_ENTRY_SOLO;
+   return *entry;
+}
+
+/* Turns a whole or solo entry into a shared chunk with the same owner and
+   bits (needed before part of the chunk changes hands). */
+static LH_SharedChunk* make_shared(UWord* entry)
+{
+   LH_SharedChunk* c;
+   UInt idx;
    Int i;
-   for (i = 0; i < GRANULES_PER_CHUNK; i++)
-      c->granule[i].block_index = idx;
-   c->owned = GRANULES_PER_CHUNK;
+   if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SHARED)
+      return (LH_SharedChunk*)*entry;
+   c = new_shared_chunk();
+   if (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
+      idx = WHOLE_INDEX(*entry);
+   } else {
+      LH_SoloChunk* solo = SOLO_OF(*entry);
+      idx = solo->owner;
+      VG_(memcpy)(c->read_bits, solo->read_bits, sizeof(c->read_bits));
+      VG_(memcpy)(c->written_bits, solo->written_bits, sizeof(c->written_bits));
+      free_solo_chunk(solo);
+   }
+   for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) c->owner[i] = idx;
+   c->owned = LH_GRANULES_PER_CHUNK;
    *entry = (UWord)c;
    return c;
-}
-
-LH_Granule* LH_(shadow_granule)(Addr a)
-{
-   UWord* entry = mid_entry(a, False);
-   LH_Granule* g;
-   if (entry == NULL || *entry == 0) return NULL;
-   if (IS_WHOLE_TAG(*entry)) materialise(entry);
-   g = &((Chunk*)*entry)->granule[(a >> LH_GRANULE_BITS) & (GRANULES_PER_CHUNK - 1)];
-   return g->block_index != 0 ? g : NULL;
 }
 
 /*------------------------------------------------------------*/
@@ -213,26 +225,27 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
    Addr g;
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    if (hi <= lo) return;
-   tl_assert(hi <= ADDR_LIMIT);
+   tl_assert(hi <= LH_SHADOW_ADDR_LIMIT);
    widen_filter(lo, hi);
    hi = (hi + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
    g = lo;
    while (g < hi) {
-      Addr chunk_start = g & ~(((Addr)1 << CHUNK_SHIFT) - 1);
-      Addr chunk_end = chunk_start + ((Addr)1 << CHUNK_SHIFT);
+      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
+      Addr chunk_end = chunk_start + CHUNK_SIZE;
       Addr stop = hi < chunk_end ? hi : chunk_end;
       UWord* entry = mid_entry(g, True);
       if (g == chunk_start && stop == chunk_end && *entry == 0) {
-         *entry = WHOLE_TAG(idx);          /* the lazy whole-chunk case */
+         *entry = WHOLE_ENTRY(idx);          /* the lazy whole-chunk case */
       } else {
-         Chunk* c;
-         if (*entry == 0) *entry = (UWord)new_zero_chunk();
-         tl_assert(!IS_WHOLE_TAG(*entry));  /* a live block owns it all */
-         c = (Chunk*)*entry;
+         LH_SharedChunk* c;
+         if (*entry == 0) *entry = (UWord)new_shared_chunk();
+         /* a whole or solo chunk is all one live block's: no room */
+         tl_assert(LH_ENTRY_KIND(*entry) == LH_ENTRY_SHARED);
+         c = (LH_SharedChunk*)*entry;
          for (; g < stop; g += LH_GRANULE_SIZE) {
-            LH_Granule* gr = &c->granule[(g >> LH_GRANULE_BITS) & (GRANULES_PER_CHUNK - 1)];
-            tl_assert(gr->block_index == 0);
-            gr->block_index = idx;
+            UWord gi = GRANULE_IN_CHUNK(g);
+            tl_assert(c->owner[gi] == 0);
+            c->owner[gi] = idx;
             c->owned++;
          }
       }
@@ -248,33 +261,31 @@ void LH_(shadow_disown)(Addr lo, Addr hi)
    hi = (hi + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
    g = lo;
    while (g < hi) {
-      Addr chunk_start = g & ~(((Addr)1 << CHUNK_SHIFT) - 1);
-      Addr chunk_end = chunk_start + ((Addr)1 << CHUNK_SHIFT);
+      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
+      Addr chunk_end = chunk_start + CHUNK_SIZE;
       Addr stop = hi < chunk_end ? hi : chunk_end;
       UWord* entry = mid_entry(g, False);
+      LH_SharedChunk* c;
       tl_assert(entry != NULL && *entry != 0);
-      if (IS_WHOLE_TAG(*entry)) {
-         if (g == chunk_start && stop == chunk_end) {
-            *entry = 0;
-            g = stop;
-            continue;
-         }
-         materialise(entry);
+      if (g == chunk_start && stop == chunk_end
+          && LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
+         if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) free_solo_chunk(SOLO_OF(*entry));
+         *entry = 0;
+         g = stop;
+         continue;
       }
-      {
-         Chunk* c = (Chunk*)*entry;
-         for (; g < stop; g += LH_GRANULE_SIZE) {
-            LH_Granule* gr = &c->granule[(g >> LH_GRANULE_BITS) & (GRANULES_PER_CHUNK - 1)];
-            tl_assert(gr->block_index != 0);
-            gr->block_index = 0;
-            gr->read_bits = 0;
-            gr->written_bits = 0;
-            c->owned--;
-         }
-         if (c->owned == 0) {
-            release_zero_chunk(c);
-            *entry = 0;
-         }
+      c = make_shared(entry);
+      for (; g < stop; g += LH_GRANULE_SIZE) {
+         UWord gi = GRANULE_IN_CHUNK(g);
+         tl_assert(c->owner[gi] != 0);
+         c->owner[gi] = 0;
+         c->read_bits[gi] = 0;
+         c->written_bits[gi] = 0;
+         c->owned--;
+      }
+      if (c->owned == 0) {
+         release_shared_chunk(c);
+         *entry = 0;
       }
    }
 }
@@ -282,14 +293,17 @@ void LH_(shadow_disown)(Addr lo, Addr hi)
 void LH_(shadow_clear_bits_from)(Addr end)
 {
    UInt keep = (UInt)(end & (LH_GRANULE_SIZE - 1));
-   LH_Granule* g;
+   LH_GranuleRef ref;
    UShort mask;
    if (keep == 0) return;
-   g = LH_(shadow_granule)(end);
-   if (g == NULL) return;
+   if (!LH_(shadow_lookup)(end, &ref)) return;
    mask = (UShort)((1u << keep) - 1);
-   g->read_bits &= mask;
-   g->written_bits &= mask;
+   if (ref.solo != NULL) {
+      if (*ref.read_bits == 0xFFFF) ref.solo->full_read_granules--;
+      if (*ref.written_bits == 0xFFFF) ref.solo->full_written_granules--;
+   }
+   *ref.read_bits &= mask;
+   *ref.written_bits &= mask;
 }
 
 void LH_(shadow_copy_bits)(Addr dst, Addr src, SizeT n)
@@ -297,16 +311,23 @@ void LH_(shadow_copy_bits)(Addr dst, Addr src, SizeT n)
    SizeT off;
    tl_assert(((dst | src) & (LH_GRANULE_SIZE - 1)) == 0);
    for (off = 0; off < n; off += LH_GRANULE_SIZE) {
-      LH_Granule* from = LH_(shadow_granule)(src + off);
-      LH_Granule* to;
+      LH_GranuleRef from, to;
       UShort mask = n - off >= LH_GRANULE_SIZE
                        ? 0xFFFF : (UShort)((1u << (n - off)) - 1);
-      if (from == NULL || (from->read_bits | from->written_bits) == 0)
+      UWord* entry = mid_entry(src + off, False);
+      if (entry != NULL && LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
+         /* untouched 64 KiB of the source: nothing to carry */
+         off = ((src + off) | (CHUNK_SIZE - 1)) + 1 - src - LH_GRANULE_SIZE;
+         continue;
+      }
+      if (!LH_(shadow_lookup)(src + off, &from)
+          || (*from.read_bits | *from.written_bits) == 0)
          continue;                      /* nothing to carry; dst bits are clear */
-      to = LH_(shadow_granule)(dst + off);
-      tl_assert(to != NULL);
-      to->read_bits = from->read_bits & mask;
-      to->written_bits = from->written_bits & mask;
+      if (!LH_(shadow_lookup)(dst + off, &to))
+         tl_assert(0);
+      /* dst bits are clear (a new or newly owned granule): mark sets them */
+      if (*from.read_bits & mask) LH_(shadow_mark)(&to, False, *from.read_bits & mask);
+      if (*from.written_bits & mask) LH_(shadow_mark)(&to, True, *from.written_bits & mask);
    }
 }
 
@@ -329,31 +350,38 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
    VG_(memset)(out, 0, sizeof(*out));
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    while (g < hi) {
-      Addr chunk_start = g & ~(((Addr)1 << CHUNK_SHIFT) - 1);
-      Addr chunk_end = chunk_start + ((Addr)1 << CHUNK_SHIFT);
+      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
+      Addr chunk_end = chunk_start + CHUNK_SIZE;
       Addr stop = hi < chunk_end ? hi : chunk_end;
       UWord* entry = mid_entry(g, False);
+      const UShort* rd_bits;
+      const UShort* wr_bits;
       tl_assert(entry != NULL && *entry != 0);
-      if (IS_WHOLE_TAG(*entry)) {
+      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
          /* untouched: every byte never read and never written */
          out->never_read += stop - g;
          out->never_written += stop - g;
          out->never_accessed += stop - g;
-      } else {
-         Chunk* c = (Chunk*)*entry;
-         for (; g < stop; g += LH_GRANULE_SIZE) {
-            const LH_Granule* gr =
-               &c->granule[(g >> LH_GRANULE_BITS) & (GRANULES_PER_CHUNK - 1)];
-            UInt nbytes = stop - g >= LH_GRANULE_SIZE ? LH_GRANULE_SIZE : (UInt)(stop - g);
-            UInt mask = nbytes == 16 ? 0xFFFF : (1u << nbytes) - 1;
-            UInt rd = gr->read_bits & mask, wr = gr->written_bits & mask;
-            out->never_read += nbytes - popcount16(rd);
-            out->never_written += nbytes - popcount16(wr);
-            out->never_accessed += nbytes - popcount16(rd | wr);
-            out->written_never_read += popcount16(wr & ~rd);
-         }
+         g = stop;
+         continue;
       }
-      g = stop;
+      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) {
+         rd_bits = SOLO_OF(*entry)->read_bits;
+         wr_bits = SOLO_OF(*entry)->written_bits;
+      } else {
+         rd_bits = ((LH_SharedChunk*)*entry)->read_bits;
+         wr_bits = ((LH_SharedChunk*)*entry)->written_bits;
+      }
+      for (; g < stop; g += LH_GRANULE_SIZE) {
+         UWord gi = GRANULE_IN_CHUNK(g);
+         UInt nbytes = stop - g >= LH_GRANULE_SIZE ? LH_GRANULE_SIZE : (UInt)(stop - g);
+         UInt mask = nbytes == 16 ? 0xFFFF : (1u << nbytes) - 1;
+         UInt rd = rd_bits[gi] & mask, wr = wr_bits[gi] & mask;
+         out->never_read += nbytes - popcount16(rd);
+         out->never_written += nbytes - popcount16(wr);
+         out->never_accessed += nbytes - popcount16(rd | wr);
+         out->written_never_read += popcount16(wr & ~rd);
+      }
    }
 }
 

@@ -15,14 +15,114 @@ struct LH_Block;
 #define LH_GRANULE_BITS 4
 #define LH_GRANULE_SIZE ((Addr)1 << LH_GRANULE_BITS)
 
+/* A chunk shadows 64 KiB (4096 granules). */
+#define LH_CHUNK_SHIFT 16
+#define LH_GRANULES_PER_CHUNK (1 << (LH_CHUNK_SHIFT - LH_GRANULE_BITS))
+#define LH_SHADOW_TOP_BITS 15                 /* address bits 32..46 */
+#define LH_SHADOW_MID_BITS 16                 /* address bits 16..31 */
+#define LH_SHADOW_ADDR_LIMIT ((Addr)1 << (32 + LH_SHADOW_TOP_BITS))
+
+/* A chunk all of whose granules belong to one block (a big block's). */
 typedef struct {
-   UInt   block_index;    /* slot in LH_(shadow_blocks); 0 = no live block */
-   UShort read_bits;      /* bit i set: byte i of the granule was ever read */
-   UShort written_bits;   /* bit i set: byte i was ever written */
-} LH_Granule;
+   struct LH_Block* block;                      /* the owner, directly */
+   UInt   owner;                                /* its block index */
+   /* Granules whose 16 bits are all set.  When a count reaches
+      LH_GRANULES_PER_CHUNK the access path skips the bit arrays: a loop
+      over data it has read before touches no shadow beyond this line. */
+   UInt   full_read_granules;
+   UInt   full_written_granules;
+   UShort read_bits[LH_GRANULES_PER_CHUNK];     /* bit i: byte i ever read */
+   UShort written_bits[LH_GRANULES_PER_CHUNK];  /* bit i: byte i ever written */
+} LH_SoloChunk;
+
+/* A chunk shared by small blocks (or holding a big block's ends). */
+typedef struct {
+   UShort read_bits[LH_GRANULES_PER_CHUNK];
+   UShort written_bits[LH_GRANULES_PER_CHUNK];
+   UInt   owner[LH_GRANULES_PER_CHUNK];         /* 0 = no live block */
+   UInt   owned;                                /* granules with an owner */
+} LH_SharedChunk;
+
+/* Mid-table entry encoding (low two bits):
+     0               no live block in these 64 KiB
+     (index<<2) | 1  all granules belong to block 'index', none accessed yet
+     SoloChunk* | 2
+     SharedChunk*    (pointer, low bits 00) */
+#define LH_ENTRY_KIND(e)   ((e) & 3)
+#define LH_ENTRY_WHOLE     1
+#define LH_ENTRY_SOLO      2
+#define LH_ENTRY_SHARED    0
+
+extern UWord* LH_(shadow_top)[1 << LH_SHADOW_TOP_BITS];
 
 /* The live blocks by shadow index (slot 0 is never used). */
 extern struct LH_Block** LH_(shadow_blocks);
+
+/* The granule holding an address: its owner and its two bit sets. */
+typedef struct {
+   struct LH_Block* block;
+   UShort* read_bits;
+   UShort* written_bits;
+   LH_SoloChunk* solo;     /* the chunk's full-granule counts, or NULL */
+} LH_GranuleRef;
+
+/* Turns a whole-chunk entry into a SoloChunk; returns the new entry. */
+UWord LH_(shadow_materialise)(UWord* entry);
+
+/* True (and *ref filled) when a live block owns the granule of a. */
+static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
+{
+   UWord* mid;
+   UWord* entry;
+   UWord e, gi;
+   if (UNLIKELY(a >= LH_SHADOW_ADDR_LIMIT)) return False;
+   mid = LH_(shadow_top)[a >> 32];
+   if (mid == NULL) return False;
+   entry = &mid[(a >> LH_CHUNK_SHIFT) & ((1 << LH_SHADOW_MID_BITS) - 1)];
+   e = *entry;
+   if (e == 0) return False;
+   gi = (a >> LH_GRANULE_BITS) & (LH_GRANULES_PER_CHUNK - 1);
+   if (LH_ENTRY_KIND(e) == LH_ENTRY_SHARED) {
+      LH_SharedChunk* c = (LH_SharedChunk*)e;
+      UInt owner = c->owner[gi];
+      if (owner == 0) return False;
+      ref->block = LH_(shadow_blocks)[owner];
+      ref->read_bits = &c->read_bits[gi];
+      ref->written_bits = &c->written_bits[gi];
+      ref->solo = NULL;
+      return True;
+   }
+   if (UNLIKELY(LH_ENTRY_KIND(e) == LH_ENTRY_WHOLE))
+      e = LH_(shadow_materialise)(entry);
+   {
+      LH_SoloChunk* c = (LH_SoloChunk*)(e - LH_ENTRY_SOLO);
+      ref->block = c->block;
+      ref->read_bits = &c->read_bits[gi];
+      ref->written_bits = &c->written_bits[gi];
+      ref->solo = c;
+      return True;
+   }
+}
+
+/* Sets 'mask' in a granule's read (or written) bits, keeping the solo
+   chunk's count of full granules. */
+static inline void LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
+                                    UShort mask)
+{
+   UShort* bits = is_write ? ref->written_bits : ref->read_bits;
+   UShort old;
+   if (ref->solo != NULL
+       && (is_write ? ref->solo->full_written_granules
+                    : ref->solo->full_read_granules) == LH_GRANULES_PER_CHUNK)
+      return;                          /* every bit of the chunk is set */
+   old = *bits;
+   if ((old & mask) == mask) return;   /* leave the cache line clean */
+   *bits = old | mask;
+   if ((UShort)(old | mask) == 0xFFFF && ref->solo != NULL) {
+      if (is_write) ref->solo->full_written_granules++;
+      else ref->solo->full_read_granules++;
+   }
+}
 
 /* The inline filter: an access of at most LH_FILTER_MAX_ACCESS bytes at
    address a can touch a live block only if (a - LH_(filter_base)) <u
@@ -47,9 +147,6 @@ void LH_(shadow_disown)(Addr lo, Addr hi);
    when a block shrinks to end inside a granule. */
 void LH_(shadow_clear_bits_from)(Addr end);
 
-/* The granule holding addr if a live block owns it, else NULL. */
-LH_Granule* LH_(shadow_granule)(Addr addr);
-
 /* Copies the bits of n bytes from src to dst (both 16-aligned, owned). */
 void LH_(shadow_copy_bits)(Addr dst, Addr src, SizeT n);
 
@@ -60,7 +157,7 @@ typedef struct {
 } LH_ByteCensus;
 void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out);
 
-/* Bytes of memory the shadow currently holds (tables and granules). */
+/* Bytes of memory the shadow currently holds (tables and chunks). */
 ULong LH_(shadow_bytes_allocated)(void);
 
 #endif
