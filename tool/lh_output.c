@@ -319,38 +319,69 @@ static UInt percent(ULong part, ULong whole)
    return (UInt)((part * 100.0) / whole + 0.5);
 }
 
+/* The site's name frame; when another shown site has the same one (one
+   function called from two places), also the first frame where their
+   stacks part, so the two lines can be told apart. */
+static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
+{
+   LH_Site* s = sorted_sites[i];
+   UInt k, other, split = 0;
+   if (s->n_frames == 0) { VG_(snprintf)(buf, size, "???"); return; }
+   LH_(frame_describe)(s->frame_ids[s->name_frame], buf, size);
+   for (other = 0; other < shown; other++) {
+      LH_Site* o = sorted_sites[other];
+      if (other == i || o->n_frames <= o->name_frame ||
+          o->frame_ids[o->name_frame] != s->frame_ids[s->name_frame]) continue;
+      for (k = s->name_frame + 1; k < s->n_frames; k++)
+         if (k >= o->n_frames || o->frame_ids[k] != s->frame_ids[k]) break;
+      if (k > split) split = k;
+   }
+   if (split > 0 && split < s->n_frames) {
+      HChar via[256];
+      SizeT used = VG_(strlen)(buf);
+      LH_(frame_describe)(s->frame_ids[split], via, sizeof(via));
+      VG_(snprintf)(buf + used, size - used, " via %s", via);
+   }
+}
+
+static const HChar* plural(ULong n, const HChar* one, const HChar* many)
+{
+   return n == 1 ? one : many;
+}
+
 void LH_(print_summary)(const HChar* path, Bool written)
 {
-   HChar a[32], b[32];
+   HChar a[32];
    UInt i, shown;
 
    format_size(a, LH_(total_bytes));
-   VG_(umsg)("lifeheap: %'llu blocks (%s) allocated, %'llu freed, "
-             "%'llu reallocs, in %'llu instructions\n",
-             LH_(total_blocks), a, LH_(total_frees), LH_(total_reallocs),
-             LH_(now));
+   VG_(umsg)("lifeheap: %'llu %s (%s) allocated, %'llu freed, %'llu %s; "
+             "%'llu instructions run\n",
+             LH_(total_blocks), plural(LH_(total_blocks), "block", "blocks"), a,
+             LH_(total_frees), LH_(total_reallocs),
+             plural(LH_(total_reallocs), "realloc", "reallocs"), LH_(now));
    format_size(a, LH_(peak_bytes));
-   VG_(umsg)("Heap peak:    %s in %'llu blocks, at %u%% of the run\n",
-             a, LH_(peak_blocks), percent(LH_(peak_time), LH_(now)));
-   format_size(b, LH_(curr_bytes));
-   VG_(umsg)("Live at exit: %s in %'llu blocks\n", b, LH_(curr_blocks));
+   VG_(umsg)("Heap peak:    %s in %'llu %s, at %u%% of the run\n",
+             a, LH_(peak_blocks), plural(LH_(peak_blocks), "block", "blocks"),
+             percent(LH_(peak_time), LH_(now)));
+   format_size(a, LH_(curr_bytes));
+   VG_(umsg)("Live at exit: %s in %'llu %s\n", a, LH_(curr_blocks),
+             plural(LH_(curr_blocks), "block", "blocks"));
 
-   shown = n_sorted_sites < LH_SUMMARY_TOP_SITES ? n_sorted_sites
-                                                 : LH_SUMMARY_TOP_SITES;
-   if (shown > 0 && sorted_sites[0]->bytes_at_peak > 0) {
-      VG_(umsg)("Top sites by bytes at the peak:\n");
+   /* The top sites with bytes at the peak. */
+   for (shown = 0; shown < n_sorted_sites && shown < LH_SUMMARY_TOP_SITES; shown++)
+      if (sorted_sites[shown]->bytes_at_peak == 0) break;
+   if (shown > 0) {
+      VG_(umsg)("Top sites at the peak (bytes, share of the peak, blocks, "
+                "allocated in):\n");
       for (i = 0; i < shown; i++) {
          LH_Site* s = sorted_sites[i];
          HChar where[512];
-         if (s->bytes_at_peak == 0) break;
-         if (s->n_frames > 0)
-            LH_(frame_describe)(s->frame_ids[s->name_frame], where, sizeof(where));
-         else
-            VG_(strcpy)(where, "???");
+         describe_site(i, shown, where, sizeof(where));
          format_size(a, s->bytes_at_peak);
-         VG_(umsg)("  %10s %3u%%  %'9llu blocks  %s\n", a,
-                   percent(s->bytes_at_peak, LH_(peak_bytes)),
-                   s->blocks_at_peak, where);
+         VG_(umsg)("  %10s %3u%% %'8llu %-6s %s\n", a,
+                   percent(s->bytes_at_peak, LH_(peak_bytes)), s->blocks_at_peak,
+                   plural(s->blocks_at_peak, "block", "blocks"), where);
       }
    }
    LH_(findings_print_summary)(LH_SUMMARY_TOP_SITES);

@@ -332,6 +332,13 @@ def prog_abort(p, program, out):
     check_site("abort: the block is live", p.site("exitcode"), blocks_at_exit=1)
 
 
+def prog_hostile(p, program, out):
+    # argv bytes: quote, backslash, control character, a lone 0xff, a
+    # truncated UTF-8 sequence, then valid UTF-8 (e acute).
+    eq("hostile argument escaped, bad UTF-8 replaced",
+       'a"b\\c\x01\ufffd\ufffd(\u00e9', p.d["run"]["command"][1])
+
+
 HASH = re.compile(r"::h[0-9a-f]{16}$")
 
 
@@ -356,7 +363,7 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust,
+    "zero": prog_zero, "hostile": prog_hostile, "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust,
 }
 
 # ---------------------------------------------------------------- whole-file checks

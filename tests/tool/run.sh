@@ -80,6 +80,10 @@ checks exit7 "$bin/exitcode" "$out/exit7.json" "$progs/exitcode.c"
 ( profile abort "$bin/exitcode" abort ) 2>/dev/null   # no "Aborted" noise
 checks abort "$bin/exitcode" "$out/abort.json" "$progs/exitcode.c"
 
+# Text from the program (here its argv) is escaped; invalid UTF-8 becomes U+FFFD.
+profile hostile "$bin/exitcode" $'a"b\\c\x01\xff\xc3(\xc3\xa9'
+checks hostile "$bin/exitcode" "$out/hostile.json" "$progs/exitcode.c"
+
 if [ -x "$bin/lhrust" ]; then
   profile rust "$bin/lhrust"
   checks rust "$bin/lhrust" "$out/rust.json" "$progs/lhrust.rs"
@@ -87,11 +91,14 @@ fi
 
 # --- the summary on stderr names the top site and the profile
 log="$out/depths.log"
-check "summary: totals line" grep -q "lifeheap: 9 blocks (3.8 KiB) allocated, 7 freed" "$log"
+check "summary: totals line" \
+  grep -Eq "lifeheap: 9 blocks \(3.8 KiB\) allocated, 7 freed, 0 reallocs; [0-9,]+ instructions run" "$log"
 check "summary: heap peak line" grep -Eq "Heap peak: +3.1 KiB in 3 blocks, at [0-9]+% of the run" "$log"
 check "summary: live at exit line" grep -Eq "Live at exit: +3.1 KiB in 2 blocks" "$log"
-check "summary: top site named by its frame" \
-  grep -Eq "2.9 KiB +94% +1 blocks +alloc_deep \(depths.c:[0-9]+\)" "$log"
+check "summary: top site named by its frame, told apart by its caller" \
+  grep -Eq "2.9 KiB +94% +1 block +alloc_deep \(depths.c:[0-9]+\) via main \(depths.c:[0-9]+\)" "$log"
+check "summary: a site whose name is unique has no 'via'" \
+  grep -Eq "200 B +6% +1 block +alloc_middle \(depths.c:[0-9]+\)$" "$log"
 check "summary: profile path" grep -q "Profile: $out/depths.json" "$log"
 
 # --- output file name, options
