@@ -339,6 +339,26 @@ def prog_hostile(p, program, out):
        'a"b\\c\x01\ufffd\ufffd(\u00e9', p.d["run"]["command"][1])
 
 
+def prog_inlined(p, program, out):
+    s = p.site("inl_make", "inl_wrap", "inl_main")
+    check_site("inlined", s, total_bytes=202, name_frame=0)
+    if s:
+        frames = p.stack(s)
+        eq("inline expansion: functions", ["make_buffer", "wrap_buffer", "main"],
+           [f["function"] for f in frames])
+        eq("inline expansion: inlined flags", [True, True, False],
+           [f["inlined"] for f in frames])
+        eq("inline expansion: one code address", 1, len({f["address"] for f in frames}))
+
+
+def prog_noinline(p, program, out):
+    eq("--read-inline-info=no: no inlined frame", [],
+       [f["function"] for f in p.d["frames"] if f["inlined"]])
+    s = [x for x in p.d["sites"] if x["total_bytes"] == 202]
+    eq("--read-inline-info=no: the site is main's", ["main"],
+       [p.frame(x["stack"][0])["function"] for x in s])
+
+
 HASH = re.compile(r"::h[0-9a-f]{16}$")
 
 
@@ -363,7 +383,8 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "hostile": prog_hostile, "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust,
+    "zero": prog_zero, "hostile": prog_hostile,
+    "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 
 # ---------------------------------------------------------------- whole-file checks

@@ -55,9 +55,15 @@ done
 if [ ! -x "$bin/newdelete" ] || [ "$progs/newdelete.cc" -nt "$bin/newdelete" ]; then
   g++ -O0 -g -fno-builtin -o "$bin/newdelete" "$progs/newdelete.cc" || fail "build newdelete" "g++ failed"
 fi
+compile_c "$bin/inlined" "$progs/inlined.c" -O2
 if [ ! -x "$bin/lhrust" ] || [ "$progs/lhrust.rs" -nt "$bin/lhrust" ]; then
   rustc -g -C opt-level=0 -o "$bin/lhrust" "$progs/lhrust.rs" 2>"$out/rustc.log" \
     || fail "build lhrust" "rustc failed: $(head -3 "$out/rustc.log")"
+  # The same program with Rust's v0 symbol mangling (a separate copy of the
+  # source: the crate name, hence the function names, must stay lhrust).
+  mkdir -p "$bin/v0"
+  rustc -g -C opt-level=0 -C symbol-mangling-version=v0 -o "$bin/v0/lhrust" \
+    "$progs/lhrust.rs" 2>>"$out/rustc.log" || fail "build lhrust v0" "rustc failed"
 fi
 
 # --- exact values per program
@@ -87,7 +93,15 @@ checks hostile "$bin/exitcode" "$out/hostile.json" "$progs/exitcode.c"
 if [ -x "$bin/lhrust" ]; then
   profile rust "$bin/lhrust"
   checks rust "$bin/lhrust" "$out/rust.json" "$progs/lhrust.rs"
+  profile rust_v0 "$bin/v0/lhrust"
+  checks rust_v0 "$bin/v0/lhrust" "$out/rust_v0.json" "$progs/lhrust.rs"
 fi
+
+# Inline frames are read by default; --read-inline-info=no still wins.
+profile inlined "$bin/inlined"
+checks inlined "$bin/inlined" "$out/inlined.json" "$progs/inlined.c"
+profile noinline "$bin/inlined" --opts --read-inline-info=no --
+checks noinline "$bin/inlined" "$out/noinline.json" "$progs/inlined.c"
 
 # --- the summary on stderr names the top site and the profile
 log="$out/depths.log"
