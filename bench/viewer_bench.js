@@ -155,14 +155,36 @@ async function main() {
       // 1. File picker from file://: time from choosing the file to the page being ready.
       const page = await lib.newPage(browser);
       await lib.openViewer(page);
+      // The longest task that held the main thread while the profile opened.
+      await page.evaluate(() => {
+        window.__longestTask = 0;
+        new PerformanceObserver((list) => list.getEntries().forEach((e) => {
+          window.__longestTask = Math.max(window.__longestTask, e.duration);
+        })).observe({ entryTypes: ['longtask'] });
+      });
       const t0 = Date.now();
       await page.setInputFiles('#open-file', profileFile);
       await lib.waitState(page, ['ready', 'error']);
       add('open via file picker (choose -> ready)', Date.now() - t0);
       const timings = await page.evaluate(() => window.lifeheapViewer.state.loadTimings);
-      add('  of which JSON.parse (one blocking task)', timings.parse_ms);
+      add('  of which parsing (sliced, yields)', timings.parse_ms);
       add('  of which validation (sliced, yields)', timings.validate_ms);
       add('  of which first render', timings.render_ms);
+      add('  longest main-thread task meanwhile', await page.evaluate(() => new Promise((resolve) => setTimeout(() => resolve(window.__longestTask), 100))));
+      await page.evaluate(() => {
+        const input = document.createElement('input');
+        input.type = 'file';
+        input.id = 'bench-input';
+        input.hidden = true;
+        document.body.appendChild(input);
+      });
+      await page.setInputFiles('#bench-input', profileFile);
+      add('reference: one JSON.parse of the same text', await page.evaluate(() =>
+        document.getElementById('bench-input').files[0].text().then((t) => {
+          const start = performance.now();
+          JSON.parse(t);
+          return performance.now() - start;
+        })));
       // Interactions over all sites, timed inside the page up to the next frame.
       const timed = (fn) => page.evaluate(fn);
       add('re-sort by total blocks', await timed(() => new Promise((resolve) => {

@@ -8,7 +8,7 @@ const fs = require('fs');
 const path = require('path');
 
 const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
-for (const m of ['format', 'metrics', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
+for (const m of ['format', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const FIXTURES = path.join(__dirname, 'fixtures');
 const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -102,4 +102,27 @@ test('model: call tree sums sites top-down and bottom-up', async () => {
   const first = bottom.sortedChildren(bottom.root, 'total_blocks')[0];
   assert.equal(LH.Model.frameLabel(first.frame), 'format_log (log.c:61)');
   assert.equal(first.values.total_blocks, 5000);
+});
+
+test('model: chunked JSON parsing gives exactly what JSON.parse gives', async () => {
+  const tiny = { scanSlice: 97, siteSlice: 2, yield: () => Promise.resolve() };
+  for (const name of ['queue_bad.json', 'queue_fixed.json', 'hostile.json']) {
+    const t = text(name);
+    assert.deepEqual(await LH.chunkedJson.parse(t, tiny), JSON.parse(t), name);
+    const compact = JSON.stringify(JSON.parse(t));
+    assert.deepEqual(await LH.chunkedJson.parse(compact, tiny), JSON.parse(compact), name + ' compact');
+  }
+  // Brackets, quotes and the word "sites" inside strings; a nested "sites" key.
+  const tricky = JSON.stringify({ format: 'x "sites": [', nested: { sites: [1, 2] },
+    sites: [{ a: '}]{["\\', b: { sites: [] } }, { c: '\u0000"},{' }, {}], after: ['"sites"'] });
+  assert.deepEqual(await LH.chunkedJson.parse(tricky, tiny), JSON.parse(tricky));
+  // Irregular documents fall back to one JSON.parse, with its result or its error.
+  for (const odd of ['{"sites": [1, {"a": 2}]}', '[{"sites": []}]', '{"sites": [], "sites": [{}]}', '{"other": 1}', '"str"']) {
+    assert.deepEqual(await LH.chunkedJson.parse(odd, tiny), JSON.parse(odd), odd);
+  }
+  for (const broken of ['{"sites": [{"a": 1}, {"b" 2}]}', '{"sites": [{"a": 1}', '{"a": "unterminated']) {
+    let expected;
+    try { JSON.parse(broken); } catch (e) { expected = e.message; }
+    await assert.rejects(LH.chunkedJson.parse(broken, tiny), (e) => e.message === expected, broken);
+  }
 });

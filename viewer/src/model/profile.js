@@ -1,8 +1,8 @@
 // Parse and validate a lifeheap profile (docs/format.md, version 1) into a Model. DOM-free.
 //
-// Loading is incremental so a 50 MB profile does not freeze the page: JSON.parse runs
-// once (it cannot be split), then the sites are validated and indexed in slices of
-// SLICE_SITES with a yield to the event loop between slices, reporting progress.
+// Loading is incremental so a 50 MB profile does not freeze the page: the text is parsed
+// in slices (chunked_json.js), then the sites are validated in slices of SLICE_SITES,
+// with a yield to the event loop between slices and progress reported throughout.
 // Any problem becomes a ProfileError whose message names the file position or field,
 // so the page can say what is wrong instead of showing nothing.
 'use strict';
@@ -57,19 +57,28 @@ LH.profile = (function () {
     if (v !== null && v !== undefined && typeof v !== 'string') fail(where + '.' + key + ' must be a string or null, found ' + describe(v));
   }
 
-  // JSON.parse with a message a user can act on.
-  function parseJson(text) {
+  // A JSON.parse error as a message a user can act on.
+  function jsonError(e, text) {
+    var detail = String(e && e.message || e);
+    if (/end of (JSON|data)|Unterminated|Unexpected end/i.test(detail)) {
+      return new ProfileError('The file is not complete JSON: it ends early (' + detail + '). ' +
+        'It looks truncated — was the profile still being written?');
+    }
+    if (/^\s*</.test(text)) return new ProfileError('This is not a lifeheap profile: it looks like HTML or XML, not JSON.');
+    return new ProfileError('The file is not valid JSON: ' + detail);
+  }
+
+  function checkNotEmpty(text) {
     if (typeof text !== 'string' || text.trim() === '') fail('The file is empty.');
+  }
+
+  // JSON.parse in one go (small texts, and node tests).
+  function parseJson(text) {
+    checkNotEmpty(text);
     try {
       return JSON.parse(text);
     } catch (e) {
-      var detail = String(e && e.message || e);
-      if (/end of (JSON|data)|Unterminated|Unexpected end/i.test(detail)) {
-        fail('The file is not complete JSON: it ends early (' + detail + '). ' +
-          'It looks truncated — was the profile still being written?');
-      }
-      if (/^\s*</.test(text)) fail('This is not a lifeheap profile: it looks like HTML or XML, not JSON.');
-      fail('The file is not valid JSON: ' + detail);
+      throw jsonError(e, text);
     }
   }
 
@@ -223,7 +232,9 @@ LH.profile = (function () {
     var timings = {};
     var start = Date.now();
     return Promise.resolve().then(function () {
-      var p = parseJson(text);
+      checkNotEmpty(text);
+      return LH.chunkedJson.parse(text, { progress: progress }).catch(function (e) { throw jsonError(e, text); });
+    }).then(function (p) {
       timings.parse_ms = Date.now() - start;
       validateTop(p);
       var sites = p.sites, frameCount = p.frames.length, tl = p.timeline.times.length;

@@ -1,0 +1,174 @@
+// Incremental parsing of a profile's JSON text, so a 100 MB profile never blocks the
+// page for the whole JSON.parse. DOM-free.
+//
+// A profile is one object whose bulk is the "sites" array. The text is scanned in
+// slices (SCAN_SLICE characters, yielding to the browser between slices) by a small
+// state machine that only tracks nesting depth and strings (a regular expression jumps
+// between brackets and quotes, indexOf jumps over each string), and records where each
+// element of the top-level "sites" array starts and ends:
+//
+//   { "format": ..., "sites": [ {...}, {...}, ... ], "timeline": {...} }
+//   depth 1 ──────────────────┘  └─ depth 3: one site per object at this depth
+//
+// The document without the sites ("sites": []) is then parsed with JSON.parse (small),
+// and the sites are parsed in groups of SITE_SLICE with one JSON.parse each over the
+// text between the first site's "{" and the last one's "}" (the commas in between make
+// it a valid array body), with a yield between groups.
+//
+// Anything irregular — not an object at the top, no or several "sites" keys, a sites
+// element that is not an object, a text that ends inside a string or a bracket — makes
+// the parser fall back to one JSON.parse of the whole text, whose error message (or
+// result) is then the authority. The result is always what JSON.parse would return.
+'use strict';
+var LH = globalThis.LH = globalThis.LH || {};
+
+LH.chunkedJson = (function () {
+  var SCAN_SLICE = 4000000;
+  var SITE_SLICE = 5000;
+
+  var QUOTE = 34, BACKSLASH = 92, OPEN_OBJECT = 123, CLOSE_OBJECT = 125, OPEN_ARRAY = 91, CLOSE_ARRAY = 93;
+
+  function Scanner(text) {
+    this.text = text;
+    this.position = 0;
+    this.depth = 0;
+    this.inString = false;
+    this.stringStart = -1;
+    this.lastKeyStart = -1;       // last string closed at depth 1 (the key of the next value)
+    this.lastKeyEnd = -1;
+    this.inSites = false;
+    this.sitesKeysSeen = 0;
+    this.sitesOpen = -1;          // index of the "[" of the sites array
+    this.sitesClose = -1;         // index of its "]"
+    this.siteStart = -1;
+    this.starts = [];             // per site: index of its "{"
+    this.ends = [];               // per site: index just after its "}"
+    this.irregular = false;
+    this.firstSignificant = -1;
+    this.gapStart = -1;           // where the separators after the last site begin
+  }
+
+  // Structural characters outside strings; everything else is skipped by the regex
+  // engine, and a string is skipped with indexOf up to its closing quote.
+  var STRUCTURAL = /[\[\]{}"]/g;
+  var ONLY_SEPARATORS = /^[\s,]*$/;
+
+  // Index of the quote closing the string whose opening quote is at `open` (-1: none).
+  function closingQuote(text, open) {
+    var at = open;
+    for (;;) {
+      at = text.indexOf('"', at + 1);
+      if (at < 0) return -1;
+      var backslashes = 0;
+      for (var k = at - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+      if (backslashes % 2 === 0) return at;
+    }
+  }
+
+  // Scans on from this.position until at least `limit` more characters are behind;
+  // returns true when the whole text is scanned.
+  Scanner.prototype.scan = function (limit) {
+    var text = this.text, stop = Math.min(text.length, this.position + limit);
+    var depth = this.depth;
+    STRUCTURAL.lastIndex = this.position;
+    while (STRUCTURAL.lastIndex < stop) {
+      var match = STRUCTURAL.exec(text);
+      if (!match) { STRUCTURAL.lastIndex = text.length; break; }
+      var i = match.index, c = text.charCodeAt(i);
+      if (depth === 2 && this.inSites && !ONLY_SEPARATORS.test(text.slice(this.gapStart, i))) this.irregular = true;
+      if (c === QUOTE) {
+        var close = closingQuote(text, i);
+        if (close < 0) { this.inString = true; STRUCTURAL.lastIndex = text.length; break; }
+        if (depth === 1) { this.lastKeyStart = i; this.lastKeyEnd = close + 1; }
+        if (depth === 2 && this.inSites) this.irregular = true;
+        STRUCTURAL.lastIndex = close + 1;
+        continue;
+      }
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (depth === 0) {
+          if (this.firstSignificant >= 0 || c !== OPEN_OBJECT || text.slice(0, i).trim() !== '') this.irregular = true;
+          this.firstSignificant = i;
+        }
+        depth++;
+        if (depth === 2 && c === OPEN_ARRAY && text.slice(this.lastKeyStart, this.lastKeyEnd) === '"sites"') {
+          this.sitesKeysSeen++;
+          this.inSites = true;
+          this.sitesOpen = i;
+          this.gapStart = i + 1;
+        } else if (depth === 3 && this.inSites) {
+          if (c !== OPEN_OBJECT) this.irregular = true;
+          this.siteStart = i;
+        }
+        continue;
+      }
+      // A closing bracket.
+      if (depth === 3 && this.inSites) { this.starts.push(this.siteStart); this.ends.push(i + 1); this.gapStart = i + 1; }
+      if (depth === 2 && this.inSites) { this.inSites = false; this.sitesClose = i; }
+      depth--;
+      if (depth < 0) this.irregular = true;
+    }
+    this.depth = depth;
+    this.position = Math.max(STRUCTURAL.lastIndex, stop);
+    if (this.position >= text.length && depth === 0 && text.slice(this.lastClose() + 1).trim() !== '') this.irregular = true;
+    return this.position >= text.length;
+  };
+
+  Scanner.prototype.lastClose = function () {
+    return Math.max(this.text.lastIndexOf('}'), this.text.lastIndexOf(']'));
+  };
+
+  Scanner.prototype.usable = function () {
+    return !this.irregular && !this.inString && this.depth === 0 && this.sitesKeysSeen === 1 &&
+      this.sitesOpen >= 0 && this.sitesClose > this.sitesOpen && this.firstSignificant >= 0;
+  };
+
+  // parse(text, hooks) -> Promise of the parsed value; rejects with JSON.parse's error.
+  // hooks.progress(fraction, label), hooks.yield() -> Promise (defaults to setTimeout 0),
+  // hooks.scanSlice / hooks.siteSlice override the slice sizes (tests use tiny ones).
+  function parse(text, hooks) {
+    hooks = hooks || {};
+    var scanSlice = hooks.scanSlice || SCAN_SLICE, siteSlice = hooks.siteSlice || SITE_SLICE;
+    var progress = hooks.progress || function () {};
+    var pause = hooks.yield || function () { return new Promise(function (resolve) { setTimeout(resolve, 0); }); };
+    var scanner = new Scanner(text);
+    var whole = function () { return JSON.parse(text); };
+
+    function scanStep() {
+      var done = scanner.scan(scanSlice);
+      if (!done) {
+        progress(0.3 * scanner.position / text.length, 'Reading ' + Math.round(scanner.position / 1e6) + ' of ' + Math.round(text.length / 1e6) + ' MB');
+        return pause().then(scanStep);
+      }
+      if (!scanner.usable()) return whole();
+      var top;
+      try {
+        top = JSON.parse(text.slice(0, scanner.sitesOpen + 1) + text.slice(scanner.sitesClose));
+      } catch (e) {
+        return whole(); // its error names the position in the whole text
+      }
+      if (!top || typeof top !== 'object' || Array.isArray(top) || !Array.isArray(top.sites) || top.sites.length !== 0) return whole();
+      var sites = top.sites;
+      var count = scanner.starts.length;
+      var next = 0;
+      function siteStep() {
+        if (next >= count) return top;
+        var last = Math.min(count, next + siteSlice) - 1;
+        var group;
+        try {
+          group = JSON.parse('[' + text.slice(scanner.starts[next], scanner.ends[last]) + ']');
+        } catch (e) {
+          return whole();
+        }
+        if (group.length !== last - next + 1) return whole();
+        for (var k = 0; k < group.length; k++) sites.push(group[k]);
+        next = last + 1;
+        progress(0.3 + 0.7 * next / count, 'Parsing sites ' + next + ' / ' + count);
+        return pause().then(siteStep);
+      }
+      return siteStep();
+    }
+    return Promise.resolve().then(scanStep);
+  }
+
+  return { parse: parse, Scanner: Scanner };
+})();
