@@ -65,7 +65,16 @@ unit_flags=$(sed -n 's/^VALGRIND_\(CPPFLAGS\|PLATFORM_DEFINES\) = //p' "$TESTS_T
 if gcc -O1 -g -Wall -Wextra -Wno-unused-parameter $unit_flags -I"$TESTS_TOP/tool" \
      -o "$bin/timeline_unit" "$here/unit/timeline_unit.c" "$TESTS_TOP/tool/lh_timeline.c" \
      2>"$out/timeline_unit.build.log"; then
-  "$bin/timeline_unit" || fail "timeline unit" "exit status $?"
+  # Its PASS/FAIL lines are counted like this suite's own.
+  unit_end=
+  while IFS= read -r line; do
+    case $line in
+      "PASS "*) pass "${line#PASS }" ;;
+      "FAIL "*) name=${line#FAIL }; fail "${name%%: *}" "${name#*: }" ;;
+      "exit "*) unit_end=$line ;;
+    esac
+  done < <("$bin/timeline_unit" 2>&1; echo "exit $?")
+  [ "$unit_end" = "exit 0" ] || fail "timeline unit" "the unit test ended with $unit_end"
 else
   fail "timeline unit: build" "see $out/timeline_unit.build.log"
 fi
@@ -138,6 +147,19 @@ sys.exit(0 if ok else 1)' "$out/leak_cache.json") \
     || fail "leak_cache: live bytes only rise until the peak at the end" "a fall before the peak"
 fi
 
+# Determinism: a second run of the same single-threaded program gives the
+# same timeline, findings and per-site series, byte for byte.
+if [ -f "$out/leak_cache.json" ] &&
+   run_lifeheap "$out/leak_cache-again.json" "$examples/leak_cache" >/dev/null; then
+  why=$(python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+keep = lambda p: (p["timeline"], p["findings"], [(s.get("timeline"), s["growth"]) for s in p["sites"]])
+sys.exit(0 if keep(a) == keep(b) else 1)' "$out/leak_cache.json" "$out/leak_cache-again.json") \
+    && pass "leak_cache: timeline and findings identical in a second run" \
+    || fail "leak_cache: timeline and findings identical in a second run" "they differ"
+fi
+
 if profile_example growth_noreserve; then
   # 4,999 growing reallocs of one block by 16 bytes each: requested
   # 16 x (2 + ... + 5,000); copied at most 16 x (1 + ... + 4,999) =
@@ -204,6 +226,20 @@ if profile_prog marks; then
   check_py "marks: labels in order, at the right place" markers "$out/marks.json"
   "$bin/marks" && pass "marks: LIFEHEAP_MARK is a no-op natively" \
     || fail "marks: LIFEHEAP_MARK is a no-op natively" "exit status $?"
+fi
+
+if profile_prog many_marks; then
+  why=$(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["timeline"]["markers"]
+ok = len(m) == 10000 and m[0]["label"] == "m0" and m[-1]["label"] == "m9999" \
+     and all(a["time"] < b["time"] for a, b in zip(m, m[1:]))
+print(len(m), m[-1] if m else None) if not ok else None
+sys.exit(0 if ok else 1)' "$out/many_marks.json") \
+    && pass "many_marks: the first 10,000 markers kept, in order" \
+    || fail "many_marks: the first 10,000 markers kept, in order" "$why"
+  check_eq "many_marks: one warning on stderr" 1 \
+    "$(grep -c 'more than 10000 LIFEHEAP_MARK markers' "$out/many_marks.json.log")"
 fi
 
 if profile_prog list_growth; then
