@@ -332,6 +332,13 @@ def prog_abort(p, program, out):
     check_site("abort: the block is live", p.site("exitcode"), blocks_at_exit=1)
 
 
+def prog_badfree(p, program, out):
+    check_run(p, program)
+    eq("badfree: totals count the one real free", (1, 40, 1, 0),
+       tuple(p.d["totals"][k] for k in ("blocks", "bytes", "frees", "reallocs")))
+    check_site("badfree", p.site("badfree"), total_blocks=1, freed_blocks=1, bytes_at_exit=0)
+
+
 def prog_hostile(p, program, out):
     # argv bytes: quote, backslash, control character, a lone 0xff, a
     # truncated UTF-8 sequence, then valid UTF-8 (e acute).
@@ -383,7 +390,7 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "hostile": prog_hostile,
+    "zero": prog_zero, "hostile": prog_hostile, "badfree": prog_badfree,
     "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 

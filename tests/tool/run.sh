@@ -48,7 +48,7 @@ dhat() {
 }
 
 # --- build the test programs
-c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir"
+c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir badfree"
 for p in $c_progs; do
   compile_c "$bin/$p" "$progs/$p.c" -Wno-alloc-size-larger-than || fail "build $p" "gcc failed"
 done
@@ -85,6 +85,12 @@ check_eq "exit7: the program's exit code is kept" 7 "$?"
 checks exit7 "$bin/exitcode" "$out/exit7.json" "$progs/exitcode.c"
 ( profile abort "$bin/exitcode" abort ) 2>/dev/null   # no "Aborted" noise
 checks abort "$bin/exitcode" "$out/abort.json" "$progs/exitcode.c"
+
+profile badfree "$bin/badfree"
+check_eq "badfree: exits 0 (bad frees ignored)" 0 "$?"
+checks badfree "$bin/badfree" "$out/badfree.json" "$progs/badfree.c"
+check_eq "badfree: one warning for all bad frees" 1 \
+  "$(grep -c "is not a live heap block" "$out/badfree.log")"
 
 # Text from the program (here its argv) is escaped; invalid UTF-8 becomes U+FFFD.
 profile hostile "$bin/exitcode" $'a"b\\c\x01\xff\xc3(\xc3\xa9'
