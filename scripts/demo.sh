@@ -6,11 +6,8 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
-LIFEHEAP_SETUP_BROWSER=${LIFEHEAP_SETUP_BROWSER:-0} scripts/setup.sh
 # The viewer is built with npm (its chart library is vendored at build time).
-if [ -f viewer/package.json ] && [ ! -f viewer/dist/index.html ]; then
-  LIFEHEAP_SETUP_BROWSER=1 scripts/setup.sh
-fi
+LIFEHEAP_SETUP_VIEWER=1 scripts/setup.sh
 
 sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
 echo "demo: installing lifeheap (make install)" >&2

@@ -2,7 +2,8 @@
 # scripts/setup.sh: install what is missing, then build lifeheap in the source
 # tree. Idempotent: quick when everything is already installed and built.
 # Used by scripts/test.sh and scripts/demo.sh.
-#   LIFEHEAP_SETUP_BROWSER=1  also install Chromium and the viewer's npm packages
+#   LIFEHEAP_SETUP_VIEWER=1   also build the viewer (npm packages, viewer/dist)
+#   LIFEHEAP_SETUP_BROWSER=1  also install Chromium for the browser tests (implies VIEWER)
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
@@ -11,8 +12,12 @@ need=()
 for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev python3 python3-jsonschema clang; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
-if [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ]; then
-  for pkg in chromium nodejs npm; do
+[ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && LIFEHEAP_SETUP_VIEWER=1
+want_viewer=${LIFEHEAP_SETUP_VIEWER:-0}
+if [ "$want_viewer" = 1 ]; then
+  browser_pkgs=(nodejs npm)
+  [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && browser_pkgs+=(chromium)
+  for pkg in "${browser_pkgs[@]}"; do
     # node/npm may come from outside Debian's packages: only install when absent.
     case $pkg in nodejs|npm) command -v "${pkg/nodejs/node}" >/dev/null && continue ;; esac
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
@@ -37,10 +42,15 @@ if stale config.status || [ configure -nt config.status ]; then
 fi
 make -s -j"$(nproc)" >/dev/null
 
-if [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && [ -f viewer/package.json ]; then
+if [ "$want_viewer" = 1 ] && [ -f viewer/package.json ]; then
   if [ ! -d viewer/node_modules ] || [ viewer/package-lock.json -nt viewer/node_modules ]; then
     echo "setup: npm ci (viewer)" >&2
     (cd viewer && npm ci --no-audit --no-fund --loglevel=error >/dev/null && touch node_modules)
   fi
-  if [ -x viewer/build.sh ]; then viewer/build.sh >/dev/null; fi
+  if [ -x viewer/build.sh ]; then
+    if [ ! -f viewer/dist/index.html ] || [ -n "$(find viewer/src viewer/build.js viewer/node_modules -newer viewer/dist/index.html 2>/dev/null | head -1)" ]; then
+      echo "setup: building the viewer" >&2
+      viewer/build.sh >/dev/null
+    fi
+  fi
 fi
