@@ -50,7 +50,14 @@
       Store                     write
       LoadG / StoreG            read / write when the guard holds
       CAS (single, double)      read; write when the old value equalled
-                                the expected one (the swap happened)
+                                the expected one (the swap happened).
+                                A locked read-modify-write (lock add,
+                                xadd, inc, bts, ...) arrives as a Load
+                                and then a CAS whose expected value is
+                                that load's result, at the same address:
+                                its CAS is only the write (the Load was
+                                the one read), so the byte counts as read
+                                once, as the instruction reads it once.
       LLSC: LL / SC             read / write when the SC succeeded
       Dirty with mFx            read and/or write of mSize bytes at mAddr,
                                 when the dirty call's guard holds
@@ -60,6 +67,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
 
@@ -172,6 +180,33 @@ static void add_cas_write(IRSB* sbOut, IRCAS* cas, Int size)
    add_access_event(sbOut, True, cas->addr, size, ok);
 }
 
+/* For the locked read-modify-write pattern: which temps hold the result
+   of a Load in this superblock, and from which address (atom). */
+typedef struct {
+   IRExpr** load_addr;     /* indexed by IRTemp; NULL: not a load result */
+   Addr*    load_insn;     /* the guest instruction that did the load */
+   Int      n_temps;
+   Addr     current_insn;  /* address of the instruction being translated */
+} LoadTemps;
+
+static IRExpr* loaded_from(const LoadTemps* lt, IRExpr* e)
+{
+   if (e == NULL || e->tag != Iex_RdTmp) return NULL;
+   if (e->Iex.RdTmp.tmp >= (IRTemp)lt->n_temps) return NULL;
+   return lt->load_addr[e->Iex.RdTmp.tmp];
+}
+
+/* True when cas re-reads what a Load of the same address by the same
+   guest instruction fetched as its expected value: a locked
+   read-modify-write, already counted as read.  (A cmpxchg whose expected
+   value comes from an earlier instruction's load really reads again.) */
+static Bool cas_is_rmw_write(const LoadTemps* lt, IRCAS* cas)
+{
+   IRExpr* from = loaded_from(lt, cas->expdLo);
+   return cas->dataHi == NULL && from != NULL && eqIRAtom(from, cas->addr)
+          && lt->load_insn[cas->expdLo->Iex.RdTmp.tmp] == lt->current_insn;
+}
+
 /* The dirty call's own guard, or NULL when it always runs. */
 static IRExpr* dirty_guard(IRDirty* d)
 {
@@ -195,11 +230,20 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    Int i;
    Int pending_instrs = 0;   /* IMarks passed since the last clock update */
    IRSB* sbOut;
+   LoadTemps load_temps;
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("lifeheap: host/guest word size mismatch is not supported");
 
    sbOut = deepCopyIRSBExceptStmts(sbIn);
+   load_temps.n_temps = sbIn->tyenv->types_used;
+   load_temps.load_addr = VG_(calloc)("lh.instrument.loads",
+                                      load_temps.n_temps > 0 ? load_temps.n_temps : 1,
+                                      sizeof(IRExpr*));
+   load_temps.load_insn = VG_(calloc)("lh.instrument.loads",
+                                      load_temps.n_temps > 0 ? load_temps.n_temps : 1,
+                                      sizeof(Addr));
+   load_temps.current_insn = 0;
 
    /* The preamble before the first IMark is copied unchanged. */
    i = 0;
@@ -215,6 +259,7 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       switch (st->tag) {
          case Ist_IMark:
             pending_instrs++;
+            load_temps.current_insn = (Addr)st->Ist.IMark.addr;
             break;
          case Ist_Exit:
             if (pending_instrs > 0) {
@@ -224,9 +269,19 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             break;
          case Ist_WrTmp: {
             IRExpr* data = st->Ist.WrTmp.data;
-            if (data->tag == Iex_Load)
+            if (data->tag == Iex_Load) {
                add_access_event(sbOut, False, data->Iex.Load.addr,
                                 sizeofIRType(data->Iex.Load.ty), NULL);
+               load_temps.load_addr[st->Ist.WrTmp.tmp] = data->Iex.Load.addr;
+               load_temps.load_insn[st->Ist.WrTmp.tmp] = load_temps.current_insn;
+            } else if (data->tag == Iex_RdTmp) {
+               /* a copy of a load's result is still that load's result */
+               IRTemp src = data->Iex.RdTmp.tmp;
+               if (src < (IRTemp)load_temps.n_temps) {
+                  load_temps.load_addr[st->Ist.WrTmp.tmp] = load_temps.load_addr[src];
+                  load_temps.load_insn[st->Ist.WrTmp.tmp] = load_temps.load_insn[src];
+               }
+            }
             break;
          }
          case Ist_Store: {
@@ -253,7 +308,8 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             IRCAS* cas = st->Ist.CAS.details;
             Int size = sizeofIRType(typeOfIRExpr(sbIn->tyenv, cas->dataLo));
             if (cas->dataHi != NULL) size *= 2;    /* double-word CAS */
-            add_access_event(sbOut, False, cas->addr, size, NULL);
+            if (!cas_is_rmw_write(&load_temps, cas))
+               add_access_event(sbOut, False, cas->addr, size, NULL);
             addStmtToIRSB(sbOut, st);
             add_cas_write(sbOut, cas, size);
             continue;
@@ -290,5 +346,7 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 
    if (pending_instrs > 0)
       add_clock_update(sbOut, pending_instrs);
+   VG_(free)(load_temps.load_addr);
+   VG_(free)(load_temps.load_insn);
    return sbOut;
 }

@@ -11,6 +11,7 @@ progs="$here/progs"
 bin="$TESTS_BUILD/access"
 out="$TESTS_OUT/access"
 mkdir -p "$bin" "$out"
+rm -f "$out"/*.json "$out"/*.log
 
 # profile NAME [ARGS...]: builds progs/NAME.c and profiles it to $out/NAME.json
 profile() {
@@ -91,6 +92,12 @@ if profile consumer; then
     map.kind=bytes map.block_size=64
 fi
 
+if profile atomics; then
+  expect atomics make_counters bytes_read=12 bytes_written=16 \
+    "map.writes[0]=3" "map.writes[3]=3" "map.writes[4]=1" "map.writes[7]=1" \
+    "map.reads[0]=2" "map.reads[3]=2" "map.reads[4]=1" "map.reads[7]=1"
+fi
+
 if profile big; then
   expect big make_big measured_bytes=3145828 bytes_written=1048576 bytes_read=8 \
     never_written_bytes=2097252 unused_capacity_bytes=2097252 \
@@ -111,6 +118,14 @@ if profile peak; then
   expect peak peak_small at_peak.bytes=2000 at_peak.never_read_bytes=2000 \
     at_peak.never_written_bytes=2000 at_peak.unused_capacity_bytes=2000
   expect peak after_peak at_peak.bytes=0
+fi
+
+# Relations that hold for every site of every profile above, and the schema.
+profiles=$(ls "$out"/*.json 2>/dev/null | grep -v '\.dhat\.json$')
+if why=$(python3 "$here/invariants.py" $profiles 2>&1); then
+  pass "every profile: map sums, never-* relations, totals, schema"
+else
+  fail "every profile: map sums, never-* relations, totals, schema" "$(echo "$why" | tr '\n' ';')"
 fi
 
 # Per-site totals equal DHAT's where DHAT's accounting is exact.
