@@ -327,12 +327,15 @@ static void add_fold(AccessTotals* t, const LH_AccessFold* fold)
    }
 }
 
-/* ACCESS refolds the live blocks only when it writes a site's "access"
-   member, which is after the findings are computed.  Until lh_access.c
-   exports this refresh (a request to ACCESS, see the report of issue 4),
-   findings see the live blocks' fold of the previous output: complete for
-   blocks freed before the end, missing for blocks still live. */
-extern void LH_(access_refresh_live_folds)(void) __attribute__((weak));
+/* ACCESS folds the blocks still live into site->access.live only on
+   demand (when it writes a site's "access" member, after the findings are
+   computed, or when asked for its totals).  LH_(access_total_read) makes
+   the live folds current (cached: nothing is refolded twice for the same
+   output), so the rules see every block, freed or not. */
+static void refresh_access_folds(void)
+{
+   (void)LH_(access_total_read)();
+}
 
 static void access_totals(const LH_Site* site, AccessTotals* t)
 {
@@ -549,8 +552,7 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
    ULong duration = LH_(now);
    UInt  i;
    n_findings = 0;   /* a periodic dump recomputes everything */
-   if (LH_(access_refresh_live_folds))
-      LH_(access_refresh_live_folds)();
+   refresh_access_folds();
    for (i = 0; i < n_sites; i++) {
       LH_Site* site = sorted_sites[i];
       check_growth(site, i, duration);

@@ -242,6 +242,16 @@ sys.exit(0 if ok else 1)' "$out/many_marks.json") \
     "$(grep -c 'more than 10000 LIFEHEAP_MARK markers' "$out/many_marks.json.log")"
 fi
 
+if profile_prog prealloc_live; then
+  # Blocks still live at exit count too (ACCESS folds them on demand).
+  check_py "prealloc_live: oversized-preallocation on blocks never freed" \
+    finding "$out/prealloc_live.json" oversized-preallocation table_create \
+    blocks = 8  mean_block_bytes = 131072  bytes_at_peak = 1048576 \
+    bytes_read = 128  never_read_bytes = 1048448 \
+    written_never_read_bytes = 1048448  never_read_bytes_at_peak = 1048448
+  check_py "prealloc_live: 8 tables are not a leak" no-finding "$out/prealloc_live.json" leak
+fi
+
 if profile_prog list_growth; then
   check_py "list_growth: unbounded-growth on history_append, past xmalloc" \
     finding "$out/list_growth.json" unbounded-growth history_append \
