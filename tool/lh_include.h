@@ -58,17 +58,7 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sb,
 
 #include "lh_access.h"   /* LH_BlockAccess, LH_SiteAccess (issue 3) */
 
-/* lh_timeline.h (issue 4) defines LH_SiteTimeline.  Until it exists the
-   site carries an empty placeholder so the tree keeps building. */
-#if defined(__has_include)
-#  if __has_include("lh_timeline.h")
-#    include "lh_timeline.h"
-#    define LH_HAVE_TIMELINE_H 1
-#  endif
-#endif
-#ifndef LH_HAVE_TIMELINE_H
-typedef struct { ULong unused; } LH_SiteTimeline;
-#endif
+#include "lh_timeline.h" /* LH_SiteTimeline (issue 4) */
 
 /*------------------------------------------------------------*/
 /*--- Sites (lh_sites.c)                                   ---*/
