@@ -360,6 +360,12 @@ void LH_(print_summary)(const HChar* path, Bool written)
              LH_(total_blocks), plural(LH_(total_blocks), "block", "blocks"), a,
              LH_(total_frees), LH_(total_reallocs),
              plural(LH_(total_reallocs), "realloc", "reallocs"), LH_(now));
+   if (LH_(total_blocks) == 0) {
+      VG_(umsg)("No heap blocks were allocated.\n");
+      if (written) VG_(umsg)("Profile: %s\n", path);
+      else VG_(umsg)("Profile: not written (see the error above)\n");
+      return;
+   }
    format_size(a, LH_(peak_bytes));
    VG_(umsg)("Heap peak:    %s in %'llu %s, at %u%% of the run\n",
              a, LH_(peak_blocks), plural(LH_(peak_blocks), "block", "blocks"),

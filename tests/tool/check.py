@@ -418,6 +418,8 @@ def cmd_schema(schema_path, profiles):
                if any(i >= n_frames for i in s["stack"])
                or (s["stack"] and s["name_frame"] >= len(s["stack"]))]
         eq(f"{name}: stack and name_frame indices valid", [], bad)
+        eq(f"{name}: no frame inside lifeheap's malloc replacement", [],
+           [f["function"] for f in d["frames"] if "vgpreload_lifeheap" in (f["object"] or "")])
         t = d["timeline"]
         check(f"{name}: timeline peak point is the peak",
               t["times"][t["peak_index"]] == d["peak"]["time"]

@@ -48,7 +48,7 @@ dhat() {
 }
 
 # --- build the test programs
-c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir badfree"
+c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir badfree noalloc"
 for p in $c_progs; do
   compile_c "$bin/$p" "$progs/$p.c" -Wno-alloc-size-larger-than || fail "build $p" "gcc failed"
 done
@@ -120,6 +120,10 @@ check "summary: top site named by its frame, told apart by its caller" \
 check "summary: a site whose name is unique has no 'via'" \
   grep -Eq "200 B +6% +1 block +alloc_middle \(depths.c:[0-9]+\)$" "$log"
 check "summary: profile path" grep -q "Profile: $out/depths.json" "$log"
+
+profile noalloc "$bin/noalloc"
+check "no allocation: summary says so" grep -q "No heap blocks were allocated." "$out/noalloc.log"
+check "no allocation: profile written" grep -q "Profile: $out/noalloc.json" "$out/noalloc.log"
 
 # --- output file name, options
 ( cd "$out" && VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap "$bin/leak" \
