@@ -11,9 +11,7 @@
 //   depth 1 ──────────────────┘  └─ depth 3: one site per object at this depth
 //
 // The document without the sites ("sites": []) is then parsed with JSON.parse (small),
-// and the sites are parsed in groups of SITE_SLICE with one JSON.parse each over the
-// text between the first site's "{" and the last one's "}" (the commas in between make
-// it a valid array body), with a yield between groups.
+// and the sites are parsed one JSON.parse per site, SITE_SLICE sites between yields.
 //
 // Anything irregular — not an object at the top, no or several "sites" keys, a sites
 // element that is not an object, a text that ends inside a string or a bracket — makes
@@ -152,16 +150,14 @@ LH.chunkedJson = (function () {
       var next = 0;
       function siteStep() {
         if (next >= count) return top;
-        var last = Math.min(count, next + siteSlice) - 1;
-        var group;
+        // One JSON.parse per site over a slice of the text: a slice shares the text's
+        // characters, where joining a group into one array text would copy them.
+        var end = Math.min(count, next + siteSlice);
         try {
-          group = JSON.parse('[' + text.slice(scanner.starts[next], scanner.ends[last]) + ']');
+          for (; next < end; next++) sites.push(JSON.parse(text.slice(scanner.starts[next], scanner.ends[next])));
         } catch (e) {
           return whole();
         }
-        if (group.length !== last - next + 1) return whole();
-        for (var k = 0; k < group.length; k++) sites.push(group[k]);
-        next = last + 1;
         progress(0.3 + 0.7 * next / count, 'Parsing sites ' + next + ' / ' + count);
         return pause().then(siteStep);
       }
