@@ -620,24 +620,51 @@ static void format_percent(HChar* buf, SizeT size, double fraction)
 }
 
 /* The function of the site's name frame: the site's own code, never the
-   allocator or a generic wrapper (CORE chooses it, lh_symbols.c). */
+   allocator or a generic wrapper (CORE chooses it, lh_symbols.c).  Without
+   a symbol: "an unnamed function in <object>". */
 static void site_function(const LH_Site* site, HChar* buf, SizeT size)
 {
    HChar described[512];
-   SizeT n;
+   HChar* suffix = NULL;
+   HChar* p;
    if (site->n_frames == 0 || site->frame_ids == NULL
        || site->name_frame >= site->n_frames) {
-      VG_(snprintf)(buf, size, "an unknown function");
+      VG_(snprintf)(buf, size, "an unnamed function");
       return;
    }
+   /* frame_describe gives "function (file:line)", "function (in object)"
+      or "function"; the suffix starts at the last " (" (C++ names may hold
+      " (" themselves, as in "std::function<void (int)>"). */
    LH_(frame_describe)(site->frame_ids[site->name_frame],
                        described, sizeof described);
-   /* frame_describe gives "function (file:line)": keep the function. */
-   for (n = 0; described[n] != '\0'; n++)
-      if (described[n] == ' ' && described[n + 1] == '(')
-         break;
-   described[n] = '\0';
-   VG_(snprintf)(buf, size, "%s", described);
+   for (p = described; *p != '\0'; p++)
+      if (p[0] == ' ' && p[1] == '(')
+         suffix = p;
+   if (suffix != NULL)
+      *suffix = '\0';
+   if (!VG_STREQ(described, "???")) {
+      VG_(snprintf)(buf, size, "%s", described);
+      return;
+   }
+   if (suffix != NULL && VG_(strncmp)(suffix + 1, "(in ", 4) == 0) {
+      HChar* object = suffix + 5;
+      HChar* base = object;
+      SizeT  len;
+      for (p = object; *p != '\0'; p++)
+         if (*p == '/')
+            base = p + 1;
+      len = VG_(strlen)(base);
+      if (len > 0 && base[len - 1] == ')')
+         base[len - 1] = '\0';
+      VG_(snprintf)(buf, size, "an unnamed function in %s", base);
+      return;
+   }
+   VG_(snprintf)(buf, size, "an unnamed function");
+}
+
+static const HChar* plural(ULong n, const HChar* one, const HChar* many)
+{
+   return n == 1 ? one : many;
 }
 
 static void describe(const Finding* f, HChar* buf, SizeT size)
@@ -654,10 +681,12 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
                      evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "Blocks allocated in %s are freed by another thread, but they pile "
-         "up: the site's live bytes kept rising through %s of its life, to "
-         "%s in %'llu blocks, and a block lives %s of the run on average - "
-         "the consumer cannot keep up and nothing makes the producer wait.",
-         fn, p1, b1, evidence_count(f, "max_blocks"), p2);
+         "up: the site's live bytes kept climbing to new highs during %s of "
+         "its life, to %s in %'llu %s, and a block lives %s of the run on "
+         "average - the consumer cannot keep up and nothing makes the "
+         "producer wait.",
+         fn, p1, b1, evidence_count(f, "max_blocks"),
+         plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
       break;
    case Kind_UnboundedGrowth:
       format_bytes(b1, sizeof b1, evidence_count(f, "max_bytes"));
@@ -665,19 +694,21 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
       format_percent(p2, sizeof p2,
                      evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
-         "The live bytes allocated in %s kept rising through %s of the "
-         "site's life, to %s in %'llu blocks that live %s of the run on "
+         "The live bytes allocated in %s kept climbing to new highs during "
+         "%s of the site's life, to %s in %'llu %s living %s of the run on "
          "average: nothing bounds how much it holds.",
-         fn, p1, b1, evidence_count(f, "max_blocks"), p2);
+         fn, p1, b1, evidence_count(f, "max_blocks"),
+         plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
       break;
    case Kind_Leak:
       format_bytes(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
       format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
       VG_(snprintf)(buf, size,
-         "%s keeps allocating and never frees: %s in %'llu blocks is still "
-         "live at exit after rising through %s of the site's life - an "
-         "accumulation, not one-time initialisation.",
-         fn, b1, evidence_count(f, "blocks_at_exit"), p1);
+         "%s keeps allocating and never frees: %s in %'llu %s is still "
+         "live at exit after climbing to new highs during %s of the site's "
+         "life - an accumulation, not one-time initialisation.",
+         fn, b1, evidence_count(f, "blocks_at_exit"),
+         plural(evidence_count(f, "blocks_at_exit"), "block", "blocks"), p1);
       break;
    case Kind_OversizedPreallocation: {
       ULong never_read = evidence_count(f, "never_read_bytes");
@@ -686,12 +717,15 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
       format_bytes(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
       format_percent(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
       VG_(snprintf)(buf, size,
-         "%s preallocates %'llu blocks of %s (%s live at the peak) and %s of "
-         "their bytes are never read - %s: size them to what is used.",
-         fn, evidence_count(f, "blocks"), b1, b2, p1,
+         "%s preallocates %'llu %s of %s (%s live at the peak) and %s of "
+         "%s bytes are never read - %s: size %s to what is used.",
+         fn, evidence_count(f, "blocks"),
+         plural(evidence_count(f, "blocks"), "block", "blocks"), b1, b2, p1,
+         plural(evidence_count(f, "blocks"), "its", "their"),
          2 * never_accessed >= never_read
             ? "most are never touched at all"
-            : "most are written once, at initialisation, and never read");
+            : "most are written once, at initialisation, and never read",
+         plural(evidence_count(f, "blocks"), "it", "them"));
       break;
    }
    case Kind_UnusedCapacity: {
@@ -711,23 +745,29 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
    case Kind_ShortLivedChurn:
       format_bytes(b1, sizeof b1, evidence_count(f, "total_bytes"));
       VG_(snprintf)(buf, size,
-         "%s allocates %'llu short-lived blocks (%s in all), each living "
+         "%s allocates %'llu short-lived %s (%s in all), each living "
          "about %'llu instructions on average: reuse one buffer instead of "
          "allocating and freeing each time.",
-         fn, evidence_count(f, "short_lived_blocks"), b1,
+         fn, evidence_count(f, "short_lived_blocks"),
+         plural(evidence_count(f, "short_lived_blocks"), "block", "blocks"), b1,
          evidence_count(f, "mean_lifetime"));
       break;
    case Kind_ReallocGrowth:
       format_bytes(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
       format_bytes(b2, sizeof b2, evidence_count(f, "max_bytes"));
       VG_(snprintf)(buf, size,
-         "%s grows its buffers with %'llu reallocs (%'llu per block), copying "
+         "%s grows %s with %'llu reallocs (%'llu per block), copying "
          "%s to hold at most %s: reserve the final size up front, or grow "
          "geometrically.",
-         fn, evidence_count(f, "reallocs"),
+         fn, plural(evidence_count(f, "blocks"), "its buffer", "its buffers"),
+         evidence_count(f, "reallocs"),
          evidence_count(f, "reallocs_per_block"), b1, b2);
       break;
    }
+   /* A sentence opens with the function's name; capitalise only our own
+      words ("an unnamed function"), never a program's identifier. */
+   if (VG_(strncmp)(buf, "an unnamed", 10) == 0)
+      buf[0] = 'A';
 }
 
 /*------------------------------------------------------------*/
