@@ -94,9 +94,9 @@ function generate(siteCount) {
   sites.sort((a, b) => b.bytes_at_peak - a.bytes_at_peak || b.total_bytes - a.total_bytes);
   const peakBytes = sites.reduce((a, s) => a + s.bytes_at_peak, 0);
   const peakBlocks = sites.reduce((a, s) => a + s.blocks_at_peak, 0);
-  const liveBytes = times.map((t, i) => Math.round(peakBytes * Math.sin((Math.PI * i) / (2 * (POINTS - 1)) + 0.3) / Math.sin(Math.PI / 2)));
-  const peakIndex = Math.round((POINTS - 1) * (0.5 - 0.3 * 2 / Math.PI) / 0.5);
-  for (let i = 0; i < POINTS; i++) liveBytes[i] = Math.min(liveBytes[i], peakBytes - 1);
+  // One hump over the run whose top (the middle point) is the peak.
+  const peakIndex = Math.floor((POINTS - 1) / 2);
+  const liveBytes = times.map((t, i) => Math.min(peakBytes - 1, Math.round(peakBytes * Math.sin((Math.PI * i) / (POINTS - 1)))));
   liveBytes[peakIndex] = peakBytes;
   sites.forEach((s, id) => {
     s.id = id;

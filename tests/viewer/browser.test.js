@@ -138,6 +138,9 @@ test('browser: call tree expands top-down and bottom-up, icicle drawn', async ()
   assert.deepEqual(await labels(), ['all sites', 'start_thread (libc.so.6)', 'main (main.c:30)', 'main (main.c:31)', 'main (main.c:28)']);
   await page.click('.tree-row:nth-child(2) .toggle');
   assert.deepEqual((await labels()).slice(1, 4), ['start_thread (libc.so.6)', 'producer_main (producer.c:88)', 'producer_main (producer.c:90)']);
+  // The selected site (make_message, under producer_main:88) is marked along its path.
+  assert.deepEqual(await page.$$eval('.tree-row.on-path .label', (l) => l.map((e) => e.textContent)),
+    ['start_thread (libc.so.6)', 'producer_main (producer.c:88)']);
   assert.equal(await page.$eval('.tree-row:nth-child(2) .value', (e) => e.title), '168,000 bytes');
   await page.selectOption('#tree-direction', 'bottom-up');
   assert.deepEqual((await labels()).slice(0, 3), ['all sites', 'make_message (producer.c:42)', 'load_config (config.c:17)']);

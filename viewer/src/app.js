@@ -129,6 +129,7 @@ LH.app = (function () {
     }
     state.selected = row;
     table.select(row);
+    tree.setSelected(row);
     LH.findingsView.highlight($('findings'), row);
     if (state.diff) {
       LH.siteDetailView.renderDiff($('site-detail'), state.diff, row);

@@ -19,6 +19,7 @@ LH.CallTreeView = (function () {
     this.tree = null;
     this.expanded = new Set();
     this.icicleRoot = null;
+    this.selectedEntry = -1;
     var self = this;
     var directionSelect = el('select', { attrs: { 'aria-label': 'Tree direction', id: 'tree-direction' } }, [
       el('option', { text: 'Top-down (callers first)', attrs: { value: 'top-down' } }),
@@ -52,6 +53,23 @@ LH.CallTreeView = (function () {
   };
 
   // Built on first show: large profiles pay for the tree only when it is looked at.
+  // Marks the nodes on the path of the selected site (or diff row).
+  CallTreeView.prototype.setSelected = function (entry) {
+    this.selectedEntry = entry;
+    if (this.tree && !this.container.hidden) this.renderList();
+  };
+
+  // Entries are in increasing order (children keep their parent's order): binary search.
+  function holds(entries, entry) {
+    var low = 0, high = entries.length - 1;
+    while (low <= high) {
+      var mid = (low + high) >> 1;
+      if (entries[mid] === entry) return true;
+      if (entries[mid] < entry) low = mid + 1; else high = mid - 1;
+    }
+    return false;
+  }
+
   CallTreeView.prototype.show = function () {
     if (!this.tree && this.data) this.rebuild();
   };
@@ -117,7 +135,8 @@ LH.CallTreeView = (function () {
     var shown = this.valueText(node);
     var toggle = el('span', { className: 'toggle', text: hasChildren ? (open ? '▾' : '▸') : '·' });
     var label = el('span', { className: 'label', text: this.nodeLabel(node), title: node.frame ? (node.frame.object || '') + ' ' + node.frame.address : '' });
-    var row = el('div', { className: 'tree-row' + (isRoot ? ' root' : ''), attrs: { role: 'treeitem', 'aria-expanded': String(open) } }, [
+    var onPath = !isRoot && this.selectedEntry >= 0 && holds(node.entries, this.selectedEntry);
+    var row = el('div', { className: 'tree-row' + (isRoot ? ' root' : '') + (onPath ? ' on-path' : ''), attrs: { role: 'treeitem', 'aria-expanded': String(open) } }, [
       toggle, label,
       el('span', { className: 'sites', text: node.entries.length + (node.entries.length === 1 ? ' site' : ' sites') }),
       el('span', { className: 'value', text: shown.text, title: shown.title }),
