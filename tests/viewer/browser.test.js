@@ -275,6 +275,22 @@ test('browser: malformed, truncated and wrong-version files give a clear message
   await page.close();
 });
 
+test('browser: partial dumps, signals and empty profiles are shown as such', async () => {
+  const page = await loaded('partial.json');
+  assert.equal(await text(page, '.summary .exit'), 'still running (partial profile)');
+  assert.equal(await text(page, '.summary .warning'),
+    'Partial profile (written on interval while the program was still running): figures cover the run up to 10,000,000 instructions.');
+  assert.equal(await page.evaluate(() => LH.summaryView.exitText({ status: 'signal', signal: 11, signal_name: 'SIGSEGV' })), 'killed by SIGSEGV');
+  assert.equal(await lib.openFile(page, fixture('no_sites.json')), 'ready');
+  assert.equal(await text(page, '#search-count'), '0 of 0 sites');
+  assert.equal(await text(page, '#findings .empty'), 'No findings: the tool recognised no problem in this run.');
+  assert.equal(await text(page, '.site-detail .empty'), 'Select a site in the table, the call tree or a finding to see it in full.');
+  await page.click('.tabs button[data-tab=tree]');
+  assert.deepEqual(await page.$$eval('.tree-row .label', (l) => l.map((e) => e.textContent)), ['all sites']);
+  noProblems(page);
+  await page.close();
+});
+
 test('browser: self-contained report (viewer and profile inlined) opens under the CSP', async () => {
   fs.mkdirSync(lib.ARTIFACTS, { recursive: true });
   const report = path.join(lib.ARTIFACTS, 'self-contained-hostile.html');
