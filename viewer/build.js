@@ -43,7 +43,6 @@ const csp = [
   "default-src 'none'",
   "script-src 'self' " + sha256(uplotScript) + ' ' + sha256(script),
   "style-src 'self' " + sha256(style),
-  "img-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
