@@ -418,6 +418,19 @@ def cmd_schema(schema_path, profiles):
                if any(i >= n_frames for i in s["stack"])
                or (s["stack"] and s["name_frame"] >= len(s["stack"]))]
         eq(f"{name}: stack and name_frame indices valid", [], bad)
+        sums = {
+            "peak.bytes": (d["peak"]["bytes"], "bytes_at_peak"),
+            "peak.blocks": (d["peak"]["blocks"], "blocks_at_peak"),
+            "at_exit.bytes": (d["at_exit"]["bytes"], "bytes_at_exit"),
+            "at_exit.blocks": (d["at_exit"]["blocks"], "blocks_at_exit"),
+            "totals.blocks": (d["totals"]["blocks"], "total_blocks"),
+            "totals.bytes": (d["totals"]["bytes"], "total_bytes"),
+            "totals.frees": (d["totals"]["frees"], "freed_blocks"),
+            "totals.reallocs": (d["totals"]["reallocs"], "reallocs"),
+        }
+        eq(f"{name}: globals are the sums over sites", {},
+           {k: (g, sum(x[f] for x in d["sites"])) for k, (g, f) in sums.items()
+            if g != sum(x[f] for x in d["sites"])})
         eq(f"{name}: no frame inside lifeheap's malloc replacement", [],
            [f["function"] for f in d["frames"] if "vgpreload_lifeheap" in (f["object"] or "")])
         t = d["timeline"]
