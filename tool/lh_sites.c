@@ -17,7 +17,7 @@
    lazily, the next time it changes:
 
       live bytes
-      (global)      peak #1       peak #2 (latest: the one reported)
+      (global)      peak #1       peak #2 (as high: the latest is reported)
           |           *             *
           |          / \     ___   / \____
           |     ____/   \___/   \_/        \___
@@ -25,7 +25,8 @@
       site A    a1  a2 |  a3    a4 |   a5
       site B       b1  |           |        b2
                        ^           ^
-                 peak_seq=1   peak_seq=2
+                 peak_seq=k   peak_seq=m (every allocation that reaches
+                                          the maximum so far bumps it)
 
    Every event that touches a site first checks site.peak_seq_seen against
    the global LH_(peak_seq).  If they differ, the site has not changed
