@@ -85,31 +85,25 @@ static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
    return (UWord)j;
 }
 
-static ULong* new_counters(UWord n)
+/* Turns a per-offset map into parts of its block size, in place. */
+static void map_to_buckets(LH_SiteMap* m)
 {
-   ULong* c = VG_(malloc)("lh.access.map", (n ? n : 1) * sizeof(ULong));
-   VG_(memset)(c, 0, (n ? n : 1) * sizeof(ULong));
-   return c;
-}
-
-static void bytes_to_buckets(LH_SiteAccess* sa)
-{
-   tl_assert(sa->map_kind == LH_MAP_BYTES);
-   if (sa->map_reads != NULL) {
-      ULong* reads = new_counters(K);
-      ULong* writes = new_counters(K);
-      SizeT size = sa->map_block_size, o;
-      for (o = 0; o < size; o++) {
-         UWord j = bucket_of(o, size);
-         reads[j] += sa->map_reads[o];
-         writes[j] += sa->map_writes[o];
-      }
-      VG_(free)(sa->map_reads);
-      VG_(free)(sa->map_writes);
-      sa->map_reads = reads;
-      sa->map_writes = writes;
+   ULong reads[K], writes[K];
+   SizeT o;
+   UWord j;
+   tl_assert(m->kind == LH_MAP_BYTES && m->capacity >= K);
+   VG_(memset)(reads, 0, sizeof(reads));
+   VG_(memset)(writes, 0, sizeof(writes));
+   for (o = 0; o < m->block_size; o++) {
+      j = bucket_of(o, m->block_size);
+      reads[j] += m->reads[o];
+      writes[j] += m->writes[o];
    }
-   sa->map_kind = LH_MAP_BUCKETS;
+   VG_(memset)(m->counts, 0, 2 * m->capacity * sizeof(ULong));
+   VG_(memcpy)(m->reads, reads, sizeof(reads));
+   VG_(memcpy)(m->writes, writes, sizeof(writes));
+   m->kind = LH_MAP_BUCKETS;
+   m->part_cache_block = NULL;
 }
 
 /* A block of 'size' bytes now belongs to the site (new, or resized). */
@@ -121,44 +115,59 @@ static void map_note_block_size(LH_SiteAccess* sa, SizeT size)
          sa->map_block_size = size;
          break;
       case LH_MAP_BYTES:
-         if (size != sa->map_block_size) bytes_to_buckets(sa);
+         if (size != sa->map_block_size) {
+            sa->map_kind = LH_MAP_BUCKETS;
+            if (sa->map != NULL) map_to_buckets(sa->map);
+         }
          break;
       case LH_MAP_BUCKETS:
          break;
    }
 }
 
-static void map_allocate(LH_SiteAccess* sa)
+/* The site's map, made at the first access to any of its blocks. */
+static LH_SiteMap* site_map(LH_SiteAccess* sa)
 {
-   UWord n = sa->map_kind == LH_MAP_BYTES ? sa->map_block_size : K;
-   sa->map_reads = new_counters(n);
-   sa->map_writes = new_counters(n);
+   LH_SiteMap* m = sa->map;
+   UWord capacity;
+   SizeT bytes;
+   if (m != NULL) return m;
+   capacity = sa->map_kind == LH_MAP_BYTES && sa->map_block_size > K
+                 ? sa->map_block_size : K;
+   bytes = sizeof(LH_SiteMap) + 2 * capacity * sizeof(ULong);
+   m = VG_(malloc)("lh.access.map", bytes);
+   VG_(memset)(m, 0, bytes);
+   m->kind = sa->map_kind;
+   m->block_size = sa->map_block_size;
+   m->capacity = capacity;
+   m->reads = m->counts;
+   m->writes = m->counts + capacity;
+   sa->map = m;
+   return m;
 }
 
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
 static inline __attribute__((always_inline))
-void map_add(LH_SiteAccess* sa, const LH_Block* b, SizeT offset,
-                           UWord n, SizeT size, double inv_size, Bool is_write)
+void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
+             UWord n, SizeT size, double inv_size, Bool is_write)
 {
-   ULong* counts;
-   if (UNLIKELY(sa->map_reads == NULL)) map_allocate(sa);
-   counts = is_write ? sa->map_writes : sa->map_reads;
-   if (sa->map_kind == LH_MAP_BYTES) {
+   ULong* counts = is_write ? m->writes : m->reads;
+   if (m->kind == LH_MAP_BYTES) {
       ULong* c = counts + offset;
       ULong* end = c + n;
       for (; c < end; c++) (*c)++;
-   } else if (sa->part_cache_block == b && offset >= sa->part_cache_lo
-              && offset + n <= sa->part_cache_hi) {
-      counts[sa->part_cache_index] += n;
+   } else if (m->part_cache_block == b && offset >= m->part_cache_lo
+              && offset + n <= m->part_cache_hi) {
+      counts[m->part_cache_index] += n;
    } else {
       UWord first = bucket_of_fast(offset, size, inv_size);
       /* part 'first' covers [first*size/K, (first+1)*size/K) */
       SizeT first_lo = (SizeT)(((ULong)first * size) / K);
       SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);
-      sa->part_cache_block = b;
-      sa->part_cache_lo = first_lo;
-      sa->part_cache_hi = first_end;
-      sa->part_cache_index = first;
+      m->part_cache_block = b;
+      m->part_cache_lo = first_lo;
+      m->part_cache_hi = first_end;
+      m->part_cache_index = first;
       if (LIKELY(offset + n <= first_end)) {
          counts[first] += n;
       } else {
@@ -205,9 +214,10 @@ void note_access(Addr a, UWord size, Bool is_write)
             if (UNLIKELY(!ba->accessed)) {
                ba->accessed = True;
                ba->first_access_time = LH_(now);
+               ba->map = site_map(&b->site->access);
             }
             ba->last_access_time = LH_(now);
-            map_add(&b->site->access, b, offset, n, b->req_size, ba->inv_size, is_write);
+            map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
          }
       }
       a = stop;
@@ -311,8 +321,8 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       LH_(shadow_disown)(old_payload, old_payload + old_size);
    }
    ba->inv_size = new_size > 0 ? 1.0 / (double)new_size : 0.0;
-   if (b->site->access.part_cache_block == b)
-      b->site->access.part_cache_block = NULL;
+   if (ba->map != NULL && ba->map->part_cache_block == b)
+      ba->map->part_cache_block = NULL;
    if (ba->written_high_water > new_size)
       ba->written_high_water = new_size;
    if (new_size != old_size)
@@ -367,8 +377,8 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
       end of the run, which is not a free (no idle-before-free time). */
    Bool freed = LH_(find_block)(b->payload) != b;
    /* the record may be reused for another block: drop the cached part */
-   if (b->site->access.part_cache_block == b)
-      b->site->access.part_cache_block = NULL;
+   if (ba->map != NULL && ba->map->part_cache_block == b)
+      ba->map->part_cache_block = NULL;
    fold_block(&b->site->access.retired, b, freed, live_at_peak);
    LH_(shadow_disown)(b->payload, b->payload + b->req_size);
    LH_(shadow_free_index)(ba->shadow_index);
@@ -411,21 +421,22 @@ static void write_counts(LH_Json* j, const HChar* key, const ULong* c, UWord n)
 
 static void write_map(LH_Json* j, const LH_SiteAccess* sa)
 {
-   if (sa->map_reads == NULL) {
+   const LH_SiteMap* m = sa->map;
+   if (m == NULL) {
       LH_(json_null)(j, "map");
       return;
    }
    LH_(json_object_begin)(j, "map");
-   if (sa->map_kind == LH_MAP_BYTES) {
+   if (m->kind == LH_MAP_BYTES) {
       LH_(json_string)(j, "kind", "bytes");
-      LH_(json_u64)(j, "block_size", sa->map_block_size);
-      write_counts(j, "reads", sa->map_reads, sa->map_block_size);
-      write_counts(j, "writes", sa->map_writes, sa->map_block_size);
+      LH_(json_u64)(j, "block_size", m->block_size);
+      write_counts(j, "reads", m->reads, m->block_size);
+      write_counts(j, "writes", m->writes, m->block_size);
    } else {
       LH_(json_string)(j, "kind", "buckets");
       LH_(json_u64)(j, "buckets", K);
-      write_counts(j, "reads", sa->map_reads, K);
-      write_counts(j, "writes", sa->map_writes, K);
+      write_counts(j, "reads", m->reads, K);
+      write_counts(j, "writes", m->writes, K);
    }
    LH_(json_object_end)(j);
 }

@@ -28,6 +28,7 @@ typedef struct {
    double inv_size;              /* 1.0 / size: the map's part of an offset
                                     without a division per access */
    UInt  shadow_index;           /* owner slot in the shadow map */
+   struct LH_SiteMap* map;       /* the site's map, set at the first access */
    Bool  accessed;
 } LH_BlockAccess;
 
@@ -54,6 +55,25 @@ typedef struct {
          at_peak_never_accessed, at_peak_unused_capacity;
 } LH_AccessFold;
 
+/* A site's access map, in one allocation so that the access path touches
+   one place: the header and, for small blocks, the counts share cache
+   lines.  'capacity' >= LH_ACCESS_MAP_BUCKETS, so a per-offset map turns
+   into a per-part map in place and the map never moves: live blocks keep
+   a pointer to it. */
+typedef struct LH_SiteMap {
+   LH_MapKind kind;
+   SizeT  block_size;                  /* LH_MAP_BYTES: the one block size */
+   UWord  capacity;                    /* entries in each of reads, writes */
+   ULong* reads;                       /* = counts */
+   ULong* writes;                      /* = counts + capacity */
+   /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
+      over a big block needs no arithmetic per access. */
+   const struct LH_Block* part_cache_block;     /* NULL: none */
+   SizeT  part_cache_lo, part_cache_hi;          /* offsets [lo, hi) */
+   UWord  part_cache_index;
+   ULong  counts[];                    /* 2 * capacity */
+} LH_SiteMap;
+
 /* What all blocks of one site did.  'retired' holds the blocks already
    freed (folded when freed); 'live' is recomputed from the live blocks
    each time a profile is written, so a dump while the program runs
@@ -62,15 +82,9 @@ typedef struct {
 typedef struct {
    LH_AccessFold retired;
    LH_AccessFold live;
-   LH_MapKind map_kind;
-   SizeT  map_block_size;        /* LH_MAP_BYTES: the one block size */
-   ULong* map_reads;             /* NULL until the first access */
-   ULong* map_writes;
-   /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
-      over a big block needs no arithmetic per access. */
-   const struct LH_Block* part_cache_block;     /* NULL: none */
-   SizeT  part_cache_lo, part_cache_hi;          /* offsets [lo, hi) */
-   UWord  part_cache_index;
+   LH_MapKind map_kind;          /* decided by the blocks' sizes */
+   SizeT  map_block_size;
+   LH_SiteMap* map;              /* NULL until the first access */
 } LH_SiteAccess;
 
 /*--- Hooks CORE calls (lh_access.c) -------------------------------*/
