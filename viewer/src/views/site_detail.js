@@ -107,7 +107,7 @@ LH.siteDetailView = (function () {
         el('td', { className: 'loc', text: loc, title: loc }),
         el('td', { className: 'dim', text: fr.directory || '—', title: fr.directory || '' }),
         el('td', { className: 'dim', text: fr.object || '—', title: fr.object || '' }),
-        el('td', { className: 'dim mono', text: fr.address }),
+        el('td', { className: 'dim mono', text: fr.address, title: fr.address }),
         el('td', { text: fr.inlined ? 'inlined' : '' }),
       ]);
     });
