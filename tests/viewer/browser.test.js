@@ -74,6 +74,14 @@ test('browser: default sort is bytes at peak, top site selected and shown in ful
     return [cell.textContent, cell.title];
   });
   assert.deepEqual(peakCell, ['150 KiB', '153,600 bytes']);
+  // Ctrl-click adds sites' series to the timeline; a site below the significance
+  // threshold has none, and the page says so.
+  const rowNamed = (name) => page.locator('.vtable-rows .vrow', { has: page.locator('.fn', { hasText: new RegExp('^' + name + '$') }) });
+  await rowNamed('load_config').click({ modifiers: ['Control'] });
+  await rowNamed('load_rows').click({ modifiers: ['Control'] });
+  const legend = await text(page, '#timeline .u-legend');
+  assert.ok(legend.includes('#0 make_message') && legend.includes('#1 load_config'), legend);
+  assert.equal(await text(page, '#timeline .note'), '#3 load_rows has no series: its own max is below 1.0% of the peak.');
   noProblems(page);
   await page.close();
 });
