@@ -45,9 +45,11 @@
       generation 3:   (0, 40) (1, 80) (3, 120) (6, 80)
       generation 4:   (0, 80)         (1, 120) (3, 80)
 
-   A list never holds more than K entries (one per interval), and each
-   compaction of a site touched in generation g visits at most the entries
-   it added since plus K/2 survivors: O(log run length) amortised per event.
+   A list never holds more than K entries (one per interval).  A compaction
+   visits each entry once, a list has no more entries than the site had
+   events, and a site is compacted at most once per generation (at most 64,
+   in practice log2(run length / K) ~ 20): O(1) amortised per event, and
+   the hot path never walks the sites.
 
    The peak.  Grid values are samples at interval ends, so they would miss
    the peak.  At the end the exact peak (CORE's LH_(peak_time),
