@@ -171,6 +171,9 @@ test('browser: diff mode compares a baseline and a change', async () => {
   assert.equal(await text(page, '[data-field=peak] .card-value'), '230 KiB → 87.8 KiB');
   assert.equal(await text(page, '[data-field=peak] .card-detail'), '-143 KiB (-62%)');
   assert.equal(await text(page, '.diff-note'), '7 sites compared: 1 new, 1 gone, 5 in both.');
+  const totals = await page.$$eval('.summary details:first-of-type tr', (rows) => rows.map((r) => r.textContent));
+  assert.ok(totals.includes('Totals frees9,0024,003-4,999'), totals.join(' | '));
+  assert.ok(totals.includes('Peak time6,000,0007,000,000+1,000,000'), totals.join(' | '));
   // Sorted by the size of the change in bytes at peak.
   assert.deepEqual(await tableNames(page, 4), ['make_message', 'queue_push', 'batch_send', 'load_config']);
   const statuses = await page.$$eval('.vtable-rows .vrow:not([hidden])', (rows) => rows.map((r) =>

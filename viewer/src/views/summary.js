@@ -107,6 +107,30 @@ LH.summaryView = (function () {
     container.appendChild(runDetails(p));
   }
 
+  // Every whole-run figure of both profiles, side by side.
+  function totalsTable(b, c) {
+    var rows = [];
+    [['totals', 'Totals'], ['peak', 'Peak'], ['at_exit', 'At exit']].forEach(function (group) {
+      Object.keys(c[group[0]]).forEach(function (key) {
+        var bv = b[group[0]][key], cv = c[group[0]][key];
+        if (typeof cv !== 'number' || typeof bv !== 'number') return;
+        var isBytes = /bytes/.test(key);
+        var exact = isBytes ? f.exactBytes : f.exactCount;
+        var delta = cv - bv;
+        rows.push(el('tr', {}, [
+          el('th', { text: group[1] + ' ' + key.replace(/_/g, ' ') }),
+          el('td', { className: 'num', text: exact(bv) }),
+          el('td', { className: 'num', text: exact(cv) }),
+          el('td', { className: 'num ' + (delta > 0 ? 'delta-up' : delta < 0 ? 'delta-down' : ''), text: f.signed(exact(delta), delta) }),
+        ]));
+      });
+    });
+    return el('details', { className: 'run-details' }, [
+      el('summary', { text: 'All whole-run figures (baseline, changed, change)' }),
+      el('table', { className: 'kv metrics' }, [el('tr', {}, [el('th'), el('th', { text: 'baseline' }), el('th', { text: 'changed' }), el('th', { text: 'change' })])].concat(rows)),
+    ]);
+  }
+
   function renderDiff(container, diff) {
     var b = diff.base.profile, c = diff.changed.profile;
     LH.dom.clear(container);
@@ -132,6 +156,7 @@ LH.summaryView = (function () {
     }
     container.appendChild(el('div', { className: 'diff-note', text: diff.length + ' sites compared: ' + newSites +
       ' new, ' + goneSites + ' gone, ' + (diff.length - newSites - goneSites) + ' in both.' }));
+    container.appendChild(totalsTable(b, c));
     var details = el('div', { className: 'diff-details' }, [runDetails(b), runDetails(c)]);
     details.firstChild.querySelector('summary').textContent = 'Baseline run details and options';
     details.lastChild.querySelector('summary').textContent = 'Changed run details and options';
