@@ -92,16 +92,16 @@ test('model: diff matches sites by source location, marks new and gone, computes
 test('model: call tree sums sites top-down and bottom-up', async () => {
   const m = await LH.profile.load(text('queue_bad.json'), 'x');
   const top = LH.tree.forModel(m, 'top-down');
-  assert.equal(top.root.values.bytes_at_peak, 235904);
-  const roots = top.sortedChildren(top.root, 'bytes_at_peak').map((n) => [LH.Model.frameLabel(n.frame), n.values.bytes_at_peak]);
+  assert.equal(top.value(top.root, 'bytes_at_peak'), 235904);
+  const roots = top.sortedChildren(top.root, 'bytes_at_peak').map((n) => [LH.Model.frameLabel(n.frame), top.value(n, 'bytes_at_peak')]);
   assert.deepEqual(roots, [['start_thread (libc.so.6)', 168000], ['main (main.c:30)', 65536], ['main (main.c:31)', 2048], ['main (main.c:28)', 320]]);
   const startThread = top.sortedChildren(top.root, 'bytes_at_peak')[0];
-  const producers = top.sortedChildren(startThread, 'bytes_at_peak').map((n) => [LH.Model.frameLabel(n.frame), n.values.bytes_at_peak]);
+  const producers = top.sortedChildren(startThread, 'bytes_at_peak').map((n) => [LH.Model.frameLabel(n.frame), top.value(n, 'bytes_at_peak')]);
   assert.deepEqual(producers, [['producer_main (producer.c:88)', 153600], ['producer_main (producer.c:90)', 14400]]);
   const bottom = LH.tree.forModel(m, 'bottom-up');
   const first = bottom.sortedChildren(bottom.root, 'total_blocks')[0];
   assert.equal(LH.Model.frameLabel(first.frame), 'format_log (log.c:61)');
-  assert.equal(first.values.total_blocks, 5000);
+  assert.equal(bottom.value(first, 'total_blocks'), 5000);
 });
 
 test('model: chunked JSON parsing gives exactly what JSON.parse gives', async () => {

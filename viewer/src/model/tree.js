@@ -110,17 +110,27 @@ LH.tree = (function () {
   };
 
   Tree.prototype._makeNode = function (keyId, depth, entries, parent) {
-    var source = this.source;
-    var node = {
+    return {
       keyId: keyId, depth: depth, entries: entries, parent: parent, children: null,
-      frame: keyId >= 0 ? source.frameOfKey[keyId] : null,
-      values: {}, baseValues: source.isDiff ? {} : null, selfCount: 0,
+      frame: keyId >= 0 ? this.source.frameOfKey[keyId] : null,
+      values: {}, baseValues: {}, selfCount: 0,
     };
-    for (var m = 0; m < METRICS.length; m++) {
-      node.values[METRICS[m]] = this._sum(entries, source.changed(METRICS[m]));
-      if (source.isDiff) node.baseValues[METRICS[m]] = this._sum(entries, source.base(METRICS[m]));
-    }
-    return node;
+  };
+
+  // A node's sum of a metric, computed on first use: the views show one metric at a
+  // time, so the others are never summed over large trees.
+  Tree.prototype.value = function (node, metric) {
+    var v = node.values[metric];
+    if (v === undefined) v = node.values[metric] = this._sum(node.entries, this.source.changed(metric));
+    return v;
+  };
+
+  // The baseline's sum in a diff (0 for a single profile).
+  Tree.prototype.baseValue = function (node, metric) {
+    if (!this.source.isDiff) return 0;
+    var v = node.baseValues[metric];
+    if (v === undefined) v = node.baseValues[metric] = this._sum(node.entries, this.source.base(metric));
+    return v;
   };
 
   // Children of a node, computed once; unsorted (views sort by their metric).
@@ -150,14 +160,18 @@ LH.tree = (function () {
 
   // Sort key of a node for a metric: the value, or in a diff the absolute change.
   Tree.prototype.weight = function (node, metric) {
-    if (this.source.isDiff) return Math.abs(node.values[metric] - node.baseValues[metric]);
-    return node.values[metric];
+    if (this.source.isDiff) return Math.abs(this.value(node, metric) - this.baseValue(node, metric));
+    return this.value(node, metric);
   };
 
   Tree.prototype.sortedChildren = function (node, metric) {
     var self = this;
-    return this.children(node).slice().sort(function (a, b) {
-      return self.weight(b, metric) - self.weight(a, metric) || (a.keyId - b.keyId);
+    var children = this.children(node);
+    // Weigh each child once, not once per comparison.
+    var weight = new Map();
+    children.forEach(function (c) { weight.set(c, self.weight(c, metric)); });
+    return children.slice().sort(function (a, b) {
+      return weight.get(b) - weight.get(a) || (a.keyId - b.keyId);
     });
   };
 

@@ -94,13 +94,13 @@ LH.CallTreeView = (function () {
 
   CallTreeView.prototype.valueText = function (node) {
     var col = LH.metrics.byId[this.metric];
-    var v = node.values[this.metric];
+    var v = this.tree.value(node, this.metric);
     var d = LH.metrics.display(col, v, 0);
-    var total = this.tree.root.values[this.metric];
+    var total = this.tree.value(this.tree.root, this.metric);
     if (this.tree.source.isDiff) {
-      var delta = v - node.baseValues[this.metric];
+      var delta = v - this.tree.baseValue(node, this.metric);
       return { text: d.text, delta: LH.metrics.displayDelta(col, delta, 0), deltaValue: delta,
-        title: LH.metrics.display(col, node.baseValues[this.metric], 0).title + ' → ' + d.title };
+        title: LH.metrics.display(col, this.tree.baseValue(node, this.metric), 0).title + ' → ' + d.title };
     }
     return { text: d.text + (total > 0 ? '  ' + f.percent(v / total) : ''), title: d.title };
   };
@@ -164,7 +164,7 @@ LH.CallTreeView = (function () {
     var width = Math.max(300, this.icicleWrap.clientWidth || 800);
     var boxes = [];
     var maxDepth = 0;
-    var rootValue = this.icicleRoot.values[metric];
+    var rootValue = tree.value(this.icicleRoot, metric);
     function lay(node, x, w, depth) {
       boxes.push({ node: node, x: x, w: w, depth: depth });
       maxDepth = Math.max(maxDepth, depth);
@@ -172,7 +172,7 @@ LH.CallTreeView = (function () {
       var children = tree.sortedChildren(node, metric);
       var cx = x;
       for (var i = 0; i < children.length; i++) {
-        var cw = rootValue > 0 ? (children[i].values[metric] / rootValue) * width : 0;
+        var cw = rootValue > 0 ? (tree.value(children[i], metric) / rootValue) * width : 0;
         if (cw >= 1) lay(children[i], cx, cw, depth + 1);
         cx += cw;
       }
@@ -208,7 +208,7 @@ LH.CallTreeView = (function () {
   CallTreeView.prototype.boxColor = function (node) {
     if (!node.frame) return '#ced4da';
     if (this.tree.source.isDiff) {
-      var v = node.values[this.metric], b = node.baseValues[this.metric];
+      var v = this.tree.value(node, this.metric), b = this.tree.baseValue(node, this.metric);
       if (v === b) return '#dee2e6';
       var strength = Math.min(1, Math.abs(v - b) / Math.max(v, b, 1));
       var light = Math.round(88 - strength * 30);
