@@ -246,11 +246,12 @@ static bool site_has_finding(const struct profile *profile, size_t site,
 
 /* Findings of `from` with no finding of the same kind on the matching site
  * of `to`: new findings (from = NEW) or resolved ones (from = BASE). */
-static void print_finding_changes(FILE *out, const char *label,
-                                  const struct profile *from,
-                                  const struct profile *to,
-                                  const size_t *from_to_to)
+static size_t print_finding_changes(FILE *out, const char *label,
+                                    const struct profile *from,
+                                    const struct profile *to,
+                                    const size_t *from_to_to)
 {
+    size_t printed = 0;
     for (size_t i = 0; i < from->finding_count; i++) {
         const struct finding *finding = &from->findings[i];
         size_t other = from_to_to[finding->site];
@@ -265,7 +266,9 @@ static void print_finding_changes(FILE *out, const char *label,
         fprintf(out, " at site %zu, ", finding->site);
         print_text(out, name);
         fputc('\n', out);
+        printed++;
     }
+    return printed;
 }
 
 /*--- JSON output ----------------------------------------------------------*/
@@ -516,10 +519,12 @@ int cmd_diff(int argc, char **argv)
     } else {
         print_text_diff(stdout, &diff, sort, (size_t)top);
         fprintf(stdout, "\nfindings:\n");
-        print_finding_changes(stdout, "new     ", changed, base,
-                              diff.matching.new_to_base);
-        print_finding_changes(stdout, "resolved", base, changed,
-                              diff.matching.base_to_new);
+        size_t listed = print_finding_changes(stdout, "new     ", changed,
+                                              base, diff.matching.new_to_base);
+        listed += print_finding_changes(stdout, "resolved", base, changed,
+                                        diff.matching.base_to_new);
+        if (listed == 0)
+            fprintf(stdout, "  no new or resolved findings\n");
         if (rule_count) {
             fprintf(stdout, "\nrules:\n");
             fputs(rule_text, stdout);

@@ -254,8 +254,9 @@ static bool evaluate_findings(const struct rule *rule,
         char name[1024];
         format_site_name(changed, &changed->sites[finding->site], name,
                          sizeof name);
-        fprintf(out, "FAIL %s: new %s finding at site %zu ", rule->text,
-                finding->kind, finding->site);
+        fprintf(out, "FAIL %s: new ", rule->text);
+        print_text(out, finding->kind);
+        fprintf(out, " finding at site %zu ", finding->site);
         print_text(out, name);
         fprintf(out, ": ");
         print_text(out, finding->summary);

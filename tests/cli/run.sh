@@ -52,6 +52,17 @@ expect_grep() {
   fi
 }
 
+# The hand-written profiles honour the contract (the schema of docs/).
+python3 - "$top/docs/lifeheap-profile.schema.json" "$profiles"/*.json >"$work/schema.out" 2>&1 <<'EOF'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+for path in sys.argv[2:]:
+    for error in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(path))):
+        print(path, list(error.absolute_path), error.message[:200])
+EOF
+check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "$(cat "$work/schema.out")"
+
 #--- report -----------------------------------------------------------------
 expect_exit "report text exits 0" 0 "$lifeheap" report "$profiles/base.json"
 # Run from the profiles directory so the path printed is the relative one.
@@ -62,8 +73,8 @@ expect_same "report text golden" "$expected/report_base.txt" "$work/report.txt"
 check_eq "report json: global peak, avg lifetime, never read" \
   "313472 25.9794 261120" \
   "$(jq -r '.global | "\(.peak_bytes) \(.avg_lifetime) \(.never_read_bytes)"' "$work/report.json")"
-check_eq "report json: sites by peak, site 2 access is null" \
-  "0,1,2 null 3" \
+check_eq "report json: sites by peak, site 2 reads and reallocs" \
+  "0,1,2 128 3" \
   "$(jq -r '"\([.sites[].id] | join(",")) \(.sites[2].metrics.bytes_read) \(.sites[2].metrics.reallocs)"' "$work/report.json")"
 check_eq "report json: site 1 lifetimes in % of run" "25.0000 40.0000" \
   "$(jq -r '.sites[1].metrics | "\(.avg_lifetime|tostring|.[0:7]) \(.max_lifetime|tostring|.[0:7])"' "$work/report.json" | sed 's/^25 /25.0000 /; s/ 40$/ 40.0000/')"
@@ -102,7 +113,7 @@ if [ -f "$dh_view" ] && command -v node >/dev/null; then
     # 364672 - 112 growth + 224 requested; 102 + 3 reallocs; lifetimes
     # 999000 + 25000000 + 500000; peak and exit as in the profile.
     check_eq "dhat: dh_view.js loads it, totals match the profile" \
-      '{"total_bytes":364784,"total_blocks":105,"total_lifetimes":26499000,"at_tgmax_bytes":313472,"at_tgmax_blocks":52,"at_tend_bytes":262144,"at_tend_blocks":1,"reads_bytes":103424,"writes_bytes":364544,"pps":3,"frames":8}' \
+      '{"total_bytes":364784,"total_blocks":105,"total_lifetimes":26499000,"at_tgmax_bytes":313472,"at_tgmax_blocks":52,"at_tend_bytes":262144,"at_tend_blocks":1,"reads_bytes":103552,"writes_bytes":364672,"pps":3,"frames":8}' \
       "$(cat "$work/dhat.totals")"
   else
     fail "dhat: dh_view.js loads it" "$(head -c 300 "$work/dhat.err")"
@@ -269,6 +280,23 @@ expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base"
 expect_grep "diff names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
 expect_exit "report reads standard input" 0 sh -c "\"$lifeheap\" report - <\"$base\""
 
+# A profile from before the access and findings issues: access, growth and
+# findings absent or null still load; access metrics show as "-".
+python3 - "$base" "$work/legacy.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for s in p["sites"]:
+    s["access"] = None
+    del s["growth"], s["realloc_growth_bytes"]
+del p["findings"], p["totals"]["realloc_growth_bytes"]
+json.dump(p, open(sys.argv[2], "w"))
+EOF
+expect_exit "legacy profile without access/findings loads" 0 "$lifeheap" report "$work/legacy.json" --format json
+check_eq "legacy profile: access metrics are null, no findings" "null null 0" \
+  "$(jq -r '"\(.sites[0].metrics.bytes_read) \(.global.never_read_bytes) \(.findings | length)"' "$work/out")"
+"$lifeheap" report "$work/legacy.json" --format dhat >"$work/legacy.dhat" 2>"$work/legacy.err"
+expect_grep "legacy profile: DHAT export warns about missing realloc growth" "no realloc_growth_bytes" "$work/legacy.err"
+
 # Control characters in names (valid JSON) never reach the terminal.
 python3 - "$base" "$work/escape.json" <<'EOF'
 import json, sys
@@ -281,7 +309,8 @@ expect_grep "control characters shown as ?" "evil?\[2J?name;x (table.c:10)" "$wo
 "$lifeheap" report "$work/escape.json" --format collapsed >"$work/escape.folded"
 check_eq "collapsed keeps frames separable" "main;evil?[2J?name:x 262144" "$(head -1 "$work/escape.folded")"
 
-# 100k sites: loads, reports and diffs against itself in seconds.
+# 100k sites: loads, reports and diffs against itself (correctness only:
+# speed is measured by bench/cli_bench.sh, not asserted on a shared machine).
 python3 - "$work/big.json" <<'EOF'
 import json, sys
 n = 100000
@@ -311,15 +340,12 @@ p = {"format": "lifeheap-profile", "format_version": 1,
      "frames": frames, "sites": sites, "timeline": None, "findings": []}
 json.dump(p, open(sys.argv[1], "w"))
 EOF
-start=$(date +%s)
 expect_exit "100k sites: report" 0 "$lifeheap" report "$work/big.json" --top 3
 check_eq "100k sites: top site" "0  1.5 MiB" "$(awk '$1 == "0" { print $1 "  " $2 " " $3 }' "$work/out")"
 expect_exit "100k sites: diff with itself" 0 "$lifeheap" diff "$work/big.json" "$work/big.json" --fail-on 'site:peak_bytes>+0' --fail-on 'peak_bytes>+0%'
 expect_grep "100k sites: all matched" "sites: 100000 matched, 0 new, 0 vanished" "$work/out"
 expect_exit "100k sites: dhat export" 0 "$lifeheap" report "$work/big.json" --format dhat
 check_eq "100k sites: dhat program points" 100000 "$(jq '.pps | length' "$work/out")"
-elapsed=$(( $(date +%s) - start ))
-check "100k sites: all of the above within 60 s (took ${elapsed}s)" test "$elapsed" -le 60
 
 #--- view -----------------------------------------------------------------------
 python3 - "$base" "$work/hostile.json" <<'EOF'
