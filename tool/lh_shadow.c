@@ -30,12 +30,12 @@
                         ├─ SoloChunk*|2    every granule is one block's:
                         │                  owner + read_bits[4096] +
                         │                  written_bits[4096]   (16 KiB)
-                        └─ SharedChunk*    small blocks: owner[4096] +
-                                           read_bits[4096] + written_bits[4096]
-                                           (32 KiB)
+                        └─ SharedChunk*    small blocks: 4096 x { owner,
+                                           read_bits, written_bits } (32 KiB)
 
-   The bit sets are separate arrays, so a load touches 2 bytes of shadow
-   per 16 bytes of a big block (plus 4 of owner in a shared chunk), and a
+   In a SoloChunk the bit sets are separate arrays, so a load touches 2
+   bytes of shadow per 16 bytes of a big block; in a SharedChunk a
+   granule's owner and bits share 8 bytes (one cache line).  A
    SoloChunk counts its full granules: once every byte of its 64 KiB was
    read (written), reads (writes) there touch only the chunk's first line.  A lookup is three dependent
    loads and never depends on the number of live blocks.  A whole-chunk
@@ -149,11 +149,13 @@ static LH_SharedChunk* make_shared(UWord* entry)
    } else {
       LH_SoloChunk* solo = SOLO_OF(*entry);
       idx = solo->owner;
-      VG_(memcpy)(c->read_bits, solo->read_bits, sizeof(c->read_bits));
-      VG_(memcpy)(c->written_bits, solo->written_bits, sizeof(c->written_bits));
+      for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) {
+         c->granule[i].read_bits = solo->read_bits[i];
+         c->granule[i].written_bits = solo->written_bits[i];
+      }
       free_solo_chunk(solo);
    }
-   for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) c->owner[i] = idx;
+   for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) c->granule[i].owner = idx;
    c->owned = LH_GRANULES_PER_CHUNK;
    *entry = (UWord)c;
    return c;
@@ -244,8 +246,8 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
          c = (LH_SharedChunk*)*entry;
          for (; g < stop; g += LH_GRANULE_SIZE) {
             UWord gi = GRANULE_IN_CHUNK(g);
-            tl_assert(c->owner[gi] == 0);
-            c->owner[gi] = idx;
+            tl_assert(c->granule[gi].owner == 0);
+            c->granule[gi].owner = idx;
             c->owned++;
          }
       }
@@ -277,10 +279,10 @@ void LH_(shadow_disown)(Addr lo, Addr hi)
       c = make_shared(entry);
       for (; g < stop; g += LH_GRANULE_SIZE) {
          UWord gi = GRANULE_IN_CHUNK(g);
-         tl_assert(c->owner[gi] != 0);
-         c->owner[gi] = 0;
-         c->read_bits[gi] = 0;
-         c->written_bits[gi] = 0;
+         tl_assert(c->granule[gi].owner != 0);
+         c->granule[gi].owner = 0;
+         c->granule[gi].read_bits = 0;
+         c->granule[gi].written_bits = 0;
          c->owned--;
       }
       if (c->owned == 0) {
@@ -354,8 +356,9 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
       Addr chunk_end = chunk_start + CHUNK_SIZE;
       Addr stop = hi < chunk_end ? hi : chunk_end;
       UWord* entry = mid_entry(g, False);
-      const UShort* rd_bits;
+      const UShort* rd_bits;        /* element gi at rd_bits[gi * stride] */
       const UShort* wr_bits;
+      UWord stride;
       tl_assert(entry != NULL && *entry != 0);
       if (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
          /* untouched: every byte never read and never written */
@@ -368,15 +371,17 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
       if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) {
          rd_bits = SOLO_OF(*entry)->read_bits;
          wr_bits = SOLO_OF(*entry)->written_bits;
+         stride = 1;
       } else {
-         rd_bits = ((LH_SharedChunk*)*entry)->read_bits;
-         wr_bits = ((LH_SharedChunk*)*entry)->written_bits;
+         rd_bits = &((LH_SharedChunk*)*entry)->granule[0].read_bits;
+         wr_bits = &((LH_SharedChunk*)*entry)->granule[0].written_bits;
+         stride = sizeof(LH_Granule) / sizeof(UShort);
       }
       for (; g < stop; g += LH_GRANULE_SIZE) {
          UWord gi = GRANULE_IN_CHUNK(g);
          UInt nbytes = stop - g >= LH_GRANULE_SIZE ? LH_GRANULE_SIZE : (UInt)(stop - g);
          UInt mask = nbytes == 16 ? 0xFFFF : (1u << nbytes) - 1;
-         UInt rd = rd_bits[gi] & mask, wr = wr_bits[gi] & mask;
+         UInt rd = rd_bits[gi * stride] & mask, wr = wr_bits[gi * stride] & mask;
          out->never_read += nbytes - popcount16(rd);
          out->never_written += nbytes - popcount16(wr);
          out->never_accessed += nbytes - popcount16(rd | wr);

@@ -35,11 +35,16 @@ typedef struct {
    UShort written_bits[LH_GRANULES_PER_CHUNK];  /* bit i: byte i ever written */
 } LH_SoloChunk;
 
-/* A chunk shared by small blocks (or holding a big block's ends). */
+/* A chunk shared by small blocks (or holding a big block's ends).  Owner
+   and bits of a granule sit together: one cache line per access. */
 typedef struct {
-   UShort read_bits[LH_GRANULES_PER_CHUNK];
-   UShort written_bits[LH_GRANULES_PER_CHUNK];
-   UInt   owner[LH_GRANULES_PER_CHUNK];         /* 0 = no live block */
+   UInt   owner;                                /* 0 = no live block */
+   UShort read_bits;
+   UShort written_bits;
+} LH_Granule;
+
+typedef struct {
+   LH_Granule granule[LH_GRANULES_PER_CHUNK];
    UInt   owned;                                /* granules with an owner */
 } LH_SharedChunk;
 
@@ -83,12 +88,12 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
    if (e == 0) return False;
    gi = (a >> LH_GRANULE_BITS) & (LH_GRANULES_PER_CHUNK - 1);
    if (LH_ENTRY_KIND(e) == LH_ENTRY_SHARED) {
-      LH_SharedChunk* c = (LH_SharedChunk*)e;
-      UInt owner = c->owner[gi];
+      LH_Granule* g = &((LH_SharedChunk*)e)->granule[gi];
+      UInt owner = g->owner;
       if (owner == 0) return False;
       ref->block = LH_(shadow_blocks)[owner];
-      ref->read_bits = &c->read_bits[gi];
-      ref->written_bits = &c->written_bits[gi];
+      ref->read_bits = &g->read_bits;
+      ref->written_bits = &g->written_bits;
       ref->solo = NULL;
       return True;
    }

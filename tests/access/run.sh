@@ -84,6 +84,9 @@ if profile grow; then
     site.total_blocks=1 site.reallocs=1
   expect grow shrink_regrow measured_bytes=48 bytes_written=64 never_written_bytes=16 \
     unused_capacity_bytes=16 never_read_bytes=48 site.reallocs=2
+  expect grow shrink_big measured_bytes=150000 bytes_written=200000 bytes_read=100 \
+    never_written_bytes=50000 unused_capacity_bytes=50000 never_read_bytes=149900 \
+    never_accessed_bytes=50000 site.reallocs=2
 fi
 
 if profile consumer; then
