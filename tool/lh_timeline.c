@@ -109,8 +109,9 @@ void LH_(timeline_print_usage)(void)
 {
    VG_(printf)(
 "    --lifeheap-timeline-points=<16..65536>   most points in the timeline [%d]\n"
-"    --lifeheap-significant-fraction=<0..1>   a site whose own max is at least\n"
-"                      this fraction of the peak gets a timeline and growth [0.01]\n",
+"    --lifeheap-significant-fraction=<0..1>   sites whose own max reaches this\n"
+"                                             share of the peak get a timeline\n"
+"                                             and growth [0.01]\n",
       DEFAULT_TIMELINE_POINTS);
 }
 

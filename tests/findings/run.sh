@@ -262,6 +262,46 @@ if profile_prog list_growth; then
     no-finding-on "$out/list_growth.json" xmalloc
 fi
 
+# --- Periodic dumps ---------------------------------------------------------
+# Dumps take snapshots of the timeline while recording goes on: the final
+# profile must be exactly the one of a run without dumps.
+if [ -f "$out/leak_cache.json" ] &&
+   run_lifeheap "$out/leak_cache-dumps.json" --lifeheap-dump-interval=5000000 \
+     "$examples/leak_cache" >/dev/null; then
+  why=$(python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+keep = lambda p: (p["timeline"], p["findings"], [(s.get("timeline"), s["growth"]) for s in p["sites"]])
+sys.exit(0 if keep(a) == keep(b) else 1)' "$out/leak_cache.json" "$out/leak_cache-dumps.json") \
+    && pass "leak_cache: periodic dumps leave the final timeline and findings unchanged" \
+    || fail "leak_cache: periodic dumps leave the final timeline and findings unchanged" "they differ"
+fi
+
+# A program killed with SIGKILL: the last dump is a consistent profile.
+if compile_c "$bin/grow_forever" "$here/progs/grow_forever.c"; then
+  rm -f "$out/grow_forever.json"
+  VALGRIND_LIB="$TESTS_TOP/tool/vglib" valgrind --tool=lifeheap \
+    --lifeheap-dump-interval=20000000 --lifeheap-out-file="$out/grow_forever.json" \
+    "$bin/grow_forever" 2>"$out/grow_forever.json.log" &
+  victim=$!
+  for _ in $(seq 1 60); do
+    [ -f "$out/grow_forever.json" ] && [ "$(stat -c %Y "$out/grow_forever.json")" ] && break
+    sleep 0.5
+  done
+  sleep 3      # a few more dumps
+  kill -9 "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
+  if [ -f "$out/grow_forever.json" ]; then
+    check_py "grow_forever: the last dump meets the timeline contract" timeline "$out/grow_forever.json"
+    check_py "grow_forever: accumulating and still held in the dump: leak on forever_append" \
+      finding "$out/grow_forever.json" leak forever_append end_to_max_ratio = 1 \
+      rising_fraction '>=' 0.9
+  else
+    fail "grow_forever: dump" "no profile written before the kill"
+  fi
+else
+  fail "grow_forever: build" "gcc failed"
+fi
+
 # --- Options ----------------------------------------------------------------
 # bad_option NAME OPTION: valgrind refuses it with one "Bad option" line and
 # a non-zero exit, before running the program.
