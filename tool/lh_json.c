@@ -223,6 +223,11 @@ Bool LH_(json_close)(LH_Json* j)
    return ok;
 }
 
+void LH_(json_flush)(LH_Json* j)
+{
+   flush(j);
+}
+
 Bool LH_(json_failed)(const LH_Json* j)
 {
    return j->failed;

@@ -41,6 +41,8 @@ LH_Json* LH_(json_open)(Int fd);
 /* Flushes, frees the writer; True when every write succeeded and the
    document was closed properly (balanced begins and ends). */
 Bool LH_(json_close)(LH_Json* j);
+/* Writes out what is buffered. */
+void LH_(json_flush)(LH_Json* j);
 /* True when a write has failed so far (the writer then discards output). */
 Bool LH_(json_failed)(const LH_Json* j);
 

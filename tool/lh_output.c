@@ -252,7 +252,7 @@ Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
    SysRes sr;
    Int fd;
    LH_Json* j;
-   Bool ok;
+   Bool ok, io_failed;
 
    /* Steps 1-4: figures, order, frames, timeline and findings. */
    LH_(sites_finalize)();
@@ -275,11 +275,17 @@ Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
    fd = (Int)sr_Res(sr);
    j = LH_(json_open)(fd);
    write_document(j, end);
+   LH_(json_flush)(j);
+   io_failed = LH_(json_failed)(j);
    ok = LH_(json_close)(j);
    VG_(close)(fd);
    if (!ok) {
-      VG_(umsg)("lifeheap: error: writing %s failed (disk full?); "
-                "no profile written\n", tmp);
+      if (io_failed)
+         VG_(umsg)("lifeheap: error: writing %s failed (disk full or I/O "
+                   "error); no profile written\n", tmp);
+      else
+         VG_(umsg)("lifeheap: internal error: the profile's JSON was not "
+                   "well formed; no profile written (please report)\n");
       VG_(unlink)(tmp);
       VG_(free)(tmp);
       return False;

@@ -153,12 +153,17 @@ check "unwritable output: refused with a clear error" \
 check "unwritable output: no file" test ! -e "$out/leak.stdout/p.json"
 # A directory that disappears while the program runs: the write at the end
 # fails, says so, leaves no temporary file, and keeps the exit status.
-mkdir -p "$out/vanishing"
+mkdir -p "$out/vanishing" "$out/toobig"
 profile vanishing "$bin/rmdir" --opts --lifeheap-out-file="$out/vanishing/p.json" -- "$out/vanishing"
 check_eq "failed write: the program's exit status is kept" 0 "$?"
 check "failed write: error says so" grep -q "no profile written" "$out/vanishing.log"
 check "failed write: summary says not written" grep -q "Profile: not written" "$out/vanishing.log"
 check "failed write: no file, no temporary" test ! -e "$out/vanishing"
+# A write error half-way (file size limit, like a full disk): the same.
+( trap '' XFSZ; ulimit -f 2
+  profile toobig "$bin/leak" --opts --lifeheap-out-file="$out/toobig/p.json" -- )
+check "write error: says so" grep -q "writing $out/toobig/p.json.tmp-[0-9]* failed" "$out/toobig.log"
+check "write error: no file, no temporary" test -z "$(ls -A "$out/toobig")"
 
 # --- every profile matches the schema
 checks schema "$top/docs/lifeheap-profile.schema.json" "$out"/*.json
