@@ -238,6 +238,29 @@ checks pool "$out/pool.json" valid \
   site:mp_user.max_bytes=400 site:pool_user.max_bytes=240
 check "pool: no warning for correct requests" bash -c "! grep -q 'lifeheap: warning' '$out/pool.log'"
 
+# --- a program linked with jemalloc: malloc is replaced, jemalloc's own API is not
+if [ -e /usr/include/jemalloc/jemalloc.h ] && [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.a ]; then
+  src="$progs/jemalloc.c"
+  gcc -O0 -g -fno-builtin -o "$bin/jemalloc-dynamic" "$src" -ljemalloc \
+    && gcc -O0 -g -fno-builtin -o "$bin/jemalloc-linked" "$src" \
+         -Wl,-Bstatic -ljemalloc -Wl,-Bdynamic -lpthread -lm -ldl \
+    && gcc -O0 -g -fno-builtin -static -o "$bin/jemalloc-static" "$src" -ljemalloc -lpthread -lm \
+    || fail "build jemalloc programs" "gcc failed"
+  for variant in dynamic linked; do
+    opts=()
+    [ $variant = linked ] && opts=(--soname-synonyms=somalloc=NONE)
+    run_quiet "jemalloc-$variant" "${opts[@]}" --lifeheap-out-file="$out/jemalloc-$variant.json" "$bin/jemalloc-$variant"
+    checks "jemalloc-$variant" "$out/jemalloc-$variant.json" valid \
+      site:std_alloc.total_blocks=5 site:std_alloc.bytes_at_exit=5000 nosite:own_api_alloc
+  done
+  run_quiet jemalloc-static --soname-synonyms=somalloc=NONE \
+    --lifeheap-out-file="$out/jemalloc-static.json" "$bin/jemalloc-static"
+  check_eq "jemalloc-static: exit status" 0 "$status"
+  checks jemalloc-static "$out/jemalloc-static.json" valid totals.blocks=0
+else
+  echo "SKIP jemalloc: libjemalloc-dev is not installed"
+fi
+
 # --- bad options: Valgrind's error, exit status 1, never a crash
 bad_option() {   # OPTION=VALUE
   local name="bad option $1"
