@@ -163,8 +163,7 @@ async function main() {
         })).observe({ entryTypes: ['longtask'] });
       });
       const t0 = Date.now();
-      await page.setInputFiles('#open-file', profileFile);
-      await lib.waitState(page, ['ready', 'error']);
+      if (await lib.openFile(page, profileFile) !== 'ready') throw new Error('the profile did not open');
       add('open via file picker (choose -> ready)', Date.now() - t0);
       const timings = await page.evaluate(() => window.lifeheapViewer.state.loadTimings);
       add('  of which parsing (sliced, yields)', timings.parse_ms);

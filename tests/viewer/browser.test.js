@@ -165,8 +165,7 @@ test('browser: call tree expands top-down and bottom-up, icicle drawn', async ()
 
 test('browser: diff mode compares a baseline and a change', async () => {
   const page = await loaded('queue_fixed.json');
-  await page.setInputFiles('#open-baseline', fixture('queue_bad.json'));
-  await lib.waitState(page, ['ready', 'error']);
+  assert.equal(await lib.openBaseline(page, fixture('queue_bad.json')), 'ready');
   assert.equal(await page.evaluate(() => document.body.classList.contains('diff-mode')), true);
   assert.equal(await text(page, '[data-field=peak] .card-value'), '230 KiB → 87.8 KiB');
   assert.equal(await text(page, '[data-field=peak] .card-detail'), '-143 KiB (-62%)');
@@ -208,9 +207,10 @@ async function dropFiles(page, names) {
     list.forEach((f) => dt.items.add(new File([f.text], f.name, { type: 'application/json' })));
     return dt;
   }, files);
+  const before = await lib.finishedLoads(page);
   await page.dispatchEvent('main, #welcome', 'dragenter', { dataTransfer: transfer });
   await page.dispatchEvent('body', 'drop', { dataTransfer: transfer });
-  return lib.waitState(page, ['ready', 'error']);
+  return lib.waitNextLoad(page, before);
 }
 
 test('browser: drag and drop one profile, then two to compare', async () => {

@@ -63,9 +63,27 @@ async function openViewer(page, query) {
   return waitState(page, ['empty', 'ready', 'error']);
 }
 
+// The number of loads the page has finished (ready or error).
+function finishedLoads(page) {
+  return page.evaluate(() => Number(document.body.getAttribute('data-loads') || 0));
+}
+
+// Waits for the load after `before` finished loads to end; returns "ready" or "error".
+async function waitNextLoad(page, before) {
+  await page.waitForFunction((n) => Number(document.body.getAttribute('data-loads') || 0) > n, before, { timeout: 30000 });
+  return page.evaluate(() => document.body.getAttribute('data-state'));
+}
+
 async function openFile(page, file) {
+  const before = await finishedLoads(page);
   await page.setInputFiles('#open-file', file);
-  return waitState(page, ['ready', 'error']);
+  return waitNextLoad(page, before);
+}
+
+async function openBaseline(page, file) {
+  const before = await finishedLoads(page);
+  await page.setInputFiles('#open-baseline', file);
+  return waitNextLoad(page, before);
 }
 
 // What `lifeheap view` produces: each <script src> / <link rel=stylesheet> of
@@ -90,4 +108,4 @@ async function screenshot(page, name, options) {
   return file;
 }
 
-module.exports = { ROOT, VIEWER, DIST, FIXTURES, ARTIFACTS, launch, newPage, openViewer, openFile, waitState, selfContained, screenshot, fileUrl };
+module.exports = { ROOT, VIEWER, DIST, FIXTURES, ARTIFACTS, launch, newPage, openViewer, openFile, openBaseline, finishedLoads, waitNextLoad, waitState, selfContained, screenshot, fileUrl };

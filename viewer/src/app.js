@@ -1,7 +1,8 @@
 // The page controller: gets profiles in (embedded by `lifeheap view`, ?url= when
 // served, file picker, drag and drop), keeps the selection, and tells each view to draw.
-// body[data-state] is "empty", "loading", "ready" or "error" so a user agent (and the
-// tests) can tell where loading stands; window.lifeheapViewer exposes the same.
+// body[data-state] is "empty", "loading", "ready" or "error" and body[data-loads] counts
+// finished loads, so a user agent (and the tests) can tell where loading stands;
+// window.lifeheapViewer exposes the state too.
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
 
@@ -18,7 +19,13 @@ LH.app = (function () {
   };
   var table, tree;
 
-  function setState(name) { document.body.setAttribute('data-state', name); }
+  // data-loads counts finished loads (ready or error), so a caller can wait for the
+  // outcome of the load it started rather than see the previous one's state.
+  var finishedLoads = 0;
+  function setState(name) {
+    if (name === 'ready' || name === 'error') document.body.setAttribute('data-loads', String(++finishedLoads));
+    document.body.setAttribute('data-state', name);
+  }
 
   function showMessage(text, kind) {
     var box = $('message');
