@@ -204,7 +204,9 @@ profile_example growth_reserve &&
 profile_example churn_reuse &&
   check_py "churn_reuse: no short-lived-churn" no-finding "$out/churn_reuse.json" short-lived-churn
 profile_example well_behaved &&
-  check_py "well_behaved: no finding at all" no-finding "$out/well_behaved.json"
+  check_py "well_behaved: no finding at all" no-finding "$out/well_behaved.json" &&
+  check_eq "well_behaved: the summary says so" 1 \
+    "$(grep -c '== Findings: none\.$' "$out/well_behaved.json.log")"
 
 # --- Rust examples, when rustc built them ----------------------------------
 if [ -x "$examples/queue_unbounded_rs" ]; then
@@ -260,6 +262,16 @@ if profile_prog list_growth; then
     rising_fraction '>=' 0.9
   check_py "list_growth: nothing named after the wrapper" \
     no-finding-on "$out/list_growth.json" xmalloc
+  # The stderr summary: the finding, then the stack from the allocator's
+  # caller, the name frame marked.
+  log="$out/list_growth.json.log"
+  if grep -q '\[high\] unbounded-growth, site 0: The live bytes allocated in history_append' "$log" &&
+     grep -A1 'unbounded-growth, site 0' "$log" | grep -q 'at xmalloc (list_growth.c:' &&
+     grep -q 'by history_append (list_growth.c:[0-9]*)   <- names the site' "$log"; then
+    pass "list_growth: the summary shows the finding with the site's frames"
+  else
+    fail "list_growth: the summary shows the finding with the site's frames" "see $log"
+  fi
 fi
 
 # --- Periodic dumps ---------------------------------------------------------
