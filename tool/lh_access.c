@@ -308,7 +308,7 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       if (new_owned_end > old_owned_end)
          LH_(shadow_own)(ba->shadow_index, old_owned_end, new_payload + new_size);
       else if (new_owned_end < old_owned_end)
-         LH_(shadow_disown)(new_owned_end, old_payload + old_size);
+         LH_(shadow_disown)(ba->shadow_index, new_owned_end, old_payload + old_size);
       /* Bytes cut off inside the last granule must not look accessed if
          the block grows back over them. */
       if (new_size < old_size)
@@ -318,7 +318,7 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
          payload while the old was live, so the ranges do not overlap). */
       LH_(shadow_own)(ba->shadow_index, new_payload, new_payload + new_size);
       LH_(shadow_copy_bits)(new_payload, old_payload, kept);
-      LH_(shadow_disown)(old_payload, old_payload + old_size);
+      LH_(shadow_disown)(ba->shadow_index, old_payload, old_payload + old_size);
    }
    ba->inv_size = new_size > 0 ? 1.0 / (double)new_size : 0.0;
    if (ba->map != NULL && ba->map->part_cache_block == b)
@@ -380,7 +380,7 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;
    fold_block(&b->site->access.retired, b, freed, live_at_peak);
-   LH_(shadow_disown)(b->payload, b->payload + b->req_size);
+   LH_(shadow_disown)(ba->shadow_index, b->payload, b->payload + b->req_size);
    LH_(shadow_free_index)(ba->shadow_index);
    ba->shadow_index = 0;
    block_events++;

@@ -241,21 +241,23 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
       } else {
          LH_SharedChunk* c;
          if (*entry == 0) *entry = (UWord)new_shared_chunk();
-         /* a whole or solo chunk is all one live block's: no room */
-         tl_assert(LH_ENTRY_KIND(*entry) == LH_ENTRY_SHARED);
-         c = (LH_SharedChunk*)*entry;
+         /* A whole or solo chunk is all one live block's, so normally
+            there is nothing to share; a block overlapping a live one
+            (a custom allocator's mistake) takes the granules over. */
+         c = make_shared(entry);
          for (; g < stop; g += LH_GRANULE_SIZE) {
-            UWord gi = GRANULE_IN_CHUNK(g);
-            tl_assert(c->granule[gi].owner == 0);
-            c->granule[gi].owner = idx;
-            c->owned++;
+            LH_Granule* gr = &c->granule[GRANULE_IN_CHUNK(g)];
+            if (gr->owner == 0) c->owned++;
+            gr->owner = idx;
+            gr->read_bits = 0;
+            gr->written_bits = 0;
          }
       }
       g = stop;
    }
 }
 
-void LH_(shadow_disown)(Addr lo, Addr hi)
+void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
 {
    Addr g;
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
@@ -268,21 +270,32 @@ void LH_(shadow_disown)(Addr lo, Addr hi)
       Addr stop = hi < chunk_end ? hi : chunk_end;
       UWord* entry = mid_entry(g, False);
       LH_SharedChunk* c;
-      tl_assert(entry != NULL && *entry != 0);
-      if (g == chunk_start && stop == chunk_end
-          && LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
-         if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) free_solo_chunk(SOLO_OF(*entry));
-         *entry = 0;
+      UInt whole_owner;
+      if (entry == NULL || *entry == 0) {   /* taken over and released */
          g = stop;
          continue;
       }
+      if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
+         whole_owner = LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
+                          ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner;
+         if (whole_owner != idx) {          /* taken over by another block */
+            g = stop;
+            continue;
+         }
+         if (g == chunk_start && stop == chunk_end) {
+            if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) free_solo_chunk(SOLO_OF(*entry));
+            *entry = 0;
+            g = stop;
+            continue;
+         }
+      }
       c = make_shared(entry);
       for (; g < stop; g += LH_GRANULE_SIZE) {
-         UWord gi = GRANULE_IN_CHUNK(g);
-         tl_assert(c->granule[gi].owner != 0);
-         c->granule[gi].owner = 0;
-         c->granule[gi].read_bits = 0;
-         c->granule[gi].written_bits = 0;
+         LH_Granule* gr = &c->granule[GRANULE_IN_CHUNK(g)];
+         if (gr->owner != idx) continue;    /* not (or no longer) ours */
+         gr->owner = 0;
+         gr->read_bits = 0;
+         gr->written_bits = 0;
          c->owned--;
       }
       if (c->owned == 0) {
@@ -326,7 +339,7 @@ void LH_(shadow_copy_bits)(Addr dst, Addr src, SizeT n)
           || (*from.read_bits | *from.written_bits) == 0)
          continue;                      /* nothing to carry; dst bits are clear */
       if (!LH_(shadow_lookup)(dst + off, &to))
-         tl_assert(0);
+         continue;
       /* dst bits are clear (a new or newly owned granule): mark sets them */
       if (*from.read_bits & mask) LH_(shadow_mark)(&to, False, *from.read_bits & mask);
       if (*from.written_bits & mask) LH_(shadow_mark)(&to, True, *from.written_bits & mask);
@@ -359,8 +372,7 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
       const UShort* rd_bits;        /* element gi at rd_bits[gi * stride] */
       const UShort* wr_bits;
       UWord stride;
-      tl_assert(entry != NULL && *entry != 0);
-      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
+      if (entry == NULL || *entry == 0 || LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
          /* untouched: every byte never read and never written */
          out->never_read += stop - g;
          out->never_written += stop - g;

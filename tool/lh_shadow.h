@@ -141,12 +141,14 @@ extern UWord LH_(filter_span);
 UInt LH_(shadow_new_index)(struct LH_Block* b);
 void LH_(shadow_free_index)(UInt index);
 
-/* Makes the granules of [lo, hi) belong to index; lo must be 16-aligned.
-   Their bits must be clear (granules of no live block always are). */
+/* Makes the granules of [lo, hi) belong to index, bits clear; lo must be
+   16-aligned.  Granules of another live block are taken over (only a
+   custom allocator that overlaps blocks can cause that). */
 void LH_(shadow_own)(UInt index, Addr lo, Addr hi);
 
-/* Forgets the granules of [lo, hi) (owner and bits); lo 16-aligned. */
-void LH_(shadow_disown)(Addr lo, Addr hi);
+/* Forgets the granules of [lo, hi) that index owns (owner and bits); lo
+   16-aligned. */
+void LH_(shadow_disown)(UInt index, Addr lo, Addr hi);
 
 /* Clears the bits of the bytes at and above 'end' in end's granule: used
    when a block shrinks to end inside a granule. */
