@@ -24,7 +24,7 @@ lifeheap=${LIFEHEAP:-$top/cli/lifeheap}
 if [ ! -x "$lifeheap" ]; then
   lifeheap=$TESTS_BUILD/lifeheap-cli
   gcc -O2 -g -Wall -Wextra $(pkg-config --cflags json-c) -o "$lifeheap" \
-    "$top"/cli/*.c $(pkg-config --libs json-c) -lm || { fail build "cannot compile cli"; summary; exit 1; }
+    "$top"/cli/*.c $(pkg-config --libs json-c) -lm -pthread || { fail build "cannot compile cli"; summary; exit 1; }
 fi
 
 # expect_exit NAME CODE COMMAND...: runs COMMAND (stdout+stderr to
