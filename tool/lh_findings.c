@@ -670,6 +670,7 @@ static const HChar* plural(ULong n, const HChar* one, const HChar* many)
 static void describe(const Finding* f, HChar* buf, SizeT size)
 {
    HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32];
+   /* p1 may be a threshold (churn) rather than evidence: all are shown. */
    const LH_Site* site = f->site;
    site_function(site, fn, sizeof fn);
 
@@ -744,13 +745,15 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
    }
    case Kind_ShortLivedChurn:
       format_bytes(b1, sizeof b1, evidence_count(f, "total_bytes"));
+      format_percent(p1, sizeof p1, clo_churn_lifetime_fraction);
       VG_(snprintf)(buf, size,
-         "%s allocates %'llu short-lived %s (%s in all), each living "
-         "about %'llu instructions on average: reuse one buffer instead of "
+         "%s allocates %'llu %s (%s in all), %'llu of them living less than "
+         "%'llu instructions (%s of the run): reuse one buffer instead of "
          "allocating and freeing each time.",
-         fn, evidence_count(f, "short_lived_blocks"),
-         plural(evidence_count(f, "short_lived_blocks"), "block", "blocks"), b1,
-         evidence_count(f, "mean_lifetime"));
+         fn, evidence_count(f, "total_blocks"),
+         plural(evidence_count(f, "total_blocks"), "block", "blocks"), b1,
+         evidence_count(f, "short_lived_blocks"),
+         evidence_count(f, "lifetime_limit"), p1);
       break;
    case Kind_ReallocGrowth:
       format_bytes(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));

@@ -254,6 +254,15 @@ if profile_prog prealloc_live; then
   check_py "prealloc_live: 8 tables are not a leak" no-finding "$out/prealloc_live.json" leak
 fi
 
+if profile_prog leak_in_churn; then
+  check_py "leak_in_churn: leak found among temporaries of the same site" \
+    finding "$out/leak_in_churn.json" leak message_decode \
+    bytes_at_exit = 204800  blocks_at_exit = 400  end_to_max_ratio = 1
+  check_py "leak_in_churn: and the temporaries are churn" \
+    finding "$out/leak_in_churn.json" short-lived-churn message_decode \
+    total_blocks = 40000  total_bytes = 20480000  short_lived_blocks '>=' 39600
+fi
+
 if profile_prog list_growth; then
   check_py "list_growth: unbounded-growth on history_append, past xmalloc" \
     finding "$out/list_growth.json" unbounded-growth history_append \
