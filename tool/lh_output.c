@@ -391,7 +391,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
          HChar where[512];
          describe_site(i, shown, where, sizeof(where));
          format_size(a, s->bytes_at_peak);
-         VG_(umsg)("  %10s %3u%% %'8llu %-6s %s\n", a,
+         VG_(umsg)("  %10s %3u%% %'8llu %-6s  %s\n", a,
                    percent(s->bytes_at_peak, LH_(peak_bytes)), s->blocks_at_peak,
                    plural(s->blocks_at_peak, "block", "blocks"), where);
       }

@@ -285,8 +285,10 @@ static Bool is_allocator_frame(const HChar* fn)
       "hashbrown::",
       /* C++ */
       "operator new", "operator delete", "__gnu_cxx::",
-      /* C helpers */
-      "g_malloc", "g_realloc", NULL
+      /* C helpers; CPython's allocator family */
+      "g_malloc", "g_realloc", "PyMem_", "_PyMem_", "pymalloc_",
+      "PyObject_Malloc", "PyObject_Calloc", "PyObject_Realloc",
+      "_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", NULL
    };
    const HChar* s = fn;
    Int i;
@@ -311,8 +313,8 @@ static Bool is_allocator_frame(const HChar* fn)
    return False;
 }
 
-/* Code from the C, C++ or Rust standard libraries, found by where its
-   source or object lives.  Inlined frames need this: their names are the
+/* Code from the C, C++ or Rust standard libraries or from an allocator,
+   found by where its source or object lives.  Inlined frames need this: their names are the
    short DWARF names ("allocate", "with_capacity<u32>"), without the
    "alloc::" path that would identify them. */
 static Bool is_library_location(const HChar* file, const HChar* dir,
@@ -329,7 +331,16 @@ static Bool is_library_location(const HChar* file, const HChar* dir,
       "libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "ld-linux",
       "libm.so", "libpthread.so", "libglib-2.0.so", NULL
    };
+   /* Allocator implementations compiled into the program itself. */
+   static const HChar* const allocator_files[] = {
+      "obmalloc.c",         /* CPython's small-object allocator */
+      "xmalloc.c", NULL
+   };
    Int i;
+   if (file) {
+      for (i = 0; allocator_files[i]; i++)
+         if (VG_(strcmp)(file, allocator_files[i]) == 0) return True;
+   }
    if (dir) {
       for (i = 0; source_dirs[i]; i++)
          if (VG_(strstr)(dir, source_dirs[i])) return True;

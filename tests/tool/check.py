@@ -247,6 +247,16 @@ def prog_newdelete(p, program, out):
             eq(f"{tag} stack starts in main", "main", p.where(s)[0][0])
     eq("nothing live at exit (libstdc++ pool freed too)", {"bytes": 0, "blocks": 0},
        p.d["at_exit"])
+    pushes = [s for s in p.d["sites"]
+              if any(p.frame(i)["line"] == p.lines["push_back"] and
+                     p.frame(i)["file"] == p.file for i in s["stack"])]
+    check("vector growth: one site, several blocks", len(pushes) == 1 and
+          pushes[0]["total_blocks"] > 1, f"{len(pushes)} sites")
+    if pushes:
+        named = p.frame(pushes[0]["stack"][pushes[0]["name_frame"]])
+        eq("vector growth named by the pushing function",
+           ("fill_vector", p.lines["push_back"]),
+           (named["function"].split("(")[0], named["line"]))
 
 
 def prog_ownmax(p, program, out):
@@ -339,6 +349,18 @@ def prog_badfree(p, program, out):
     check_site("badfree", p.site("badfree"), total_blocks=1, freed_blocks=1, bytes_at_exit=0)
 
 
+def prog_wrappers(p, program, out):
+    check_run(p, program)
+    s = [x for x in p.d["sites"] if x["total_bytes"] == 9]
+    eq("strdup: one site of 9 bytes", 1, len(s))
+    if s:
+        frames = p.stack(s[0])
+        eq("strdup: the stack starts in libc's strdup", "strdup", frames[0]["function"])
+        named = frames[s[0]["name_frame"]]
+        eq("strdup: named by its caller", ("copy_name", p.lines["strdup"]),
+           (named["function"], named["line"]))
+
+
 def prog_hostile(p, program, out):
     # argv bytes: quote, backslash, control character, a lone 0xff, a
     # truncated UTF-8 sequence, then valid UTF-8 (e acute).
@@ -390,7 +412,7 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "hostile": prog_hostile, "badfree": prog_badfree,
+    "zero": prog_zero, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers,
     "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 
