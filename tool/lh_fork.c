@@ -21,8 +21,8 @@
       it memory), and the child's totals, sites and timeline start at the
       parent's start.  What the child did itself is what comes after the
       timeline marker "fork (child starts)"; the parent's profile has a
-      "fork" marker at the same time.  docs/reliability.md explains how to
-      read the two.
+      "fork" marker at the same time (its first 64 forks only).
+      docs/reliability.md explains how to read the two.
 */
 
 #include "pub_tool_basics.h"
@@ -64,8 +64,16 @@ static void child_after_fork(ThreadId tid)
    LH_(timeline_mark)("fork (child starts)");
 }
 
+/* A program that runs many commands (system(), popen) forks thousands of
+   times: the parent marks only its first forks, so the timeline's markers
+   stay readable. */
+#define LH_MAX_FORK_MARKERS 64
+static UInt forks_marked = 0;
+
 static void parent_after_fork(ThreadId tid)
 {
+   if (forks_marked >= LH_MAX_FORK_MARKERS) return;
+   forks_marked++;
    LH_(timeline_mark)("fork");
 }
 

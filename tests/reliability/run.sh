@@ -176,6 +176,12 @@ run_quiet dump-final --lifeheap-dump-interval=1000 --lifeheap-out-file="$out/dum
 checks dump-final "$out/dump-final.json" valid run.complete=true run.dump_reason=exit \
   run.exit.code=0 'run.options.dump_interval="1000"' site:alloc_known.total_bytes=300
 
+# %n names one file: the dumps and the final profile share it.
+mkdir -p "$out/seq"
+run_quiet dump-seq --lifeheap-dump-interval=1000 --lifeheap-out-file="$out/seq/p.%n.json" \
+  "$bin/crash" exit 0
+check_eq "dump-seq: %n gives one file for all dumps and the end" "p.1.json" "$(ls "$out/seq")"
+
 # --- vgdb monitor command: dump on demand
 start_lh "$out/monitor.stdout" "$out/monitor.log" \
   --vgdb=yes --lifeheap-out-file="$out/monitor.json" "$bin/server" sleep
