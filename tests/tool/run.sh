@@ -11,8 +11,8 @@ top=$TESTS_TOP
 progs="$here/progs"
 out="$TESTS_OUT/tool"
 bin="$TESTS_BUILD/tool"
+rm -rf "$out"
 mkdir -p "$out" "$bin"
-rm -f "$out"/*.json "$out"/*.log "$out"/*.stdout "$out"/*.dhat
 
 # Feeds check.py's PASS/FAIL lines into the suite's counters.
 checks() {
@@ -55,13 +55,16 @@ done
 if [ ! -x "$bin/newdelete" ] || [ "$progs/newdelete.cc" -nt "$bin/newdelete" ]; then
   g++ -O0 -g -fno-builtin -o "$bin/newdelete" "$progs/newdelete.cc" || fail "build newdelete" "g++ failed"
 fi
-compile_c "$bin/inlined" "$progs/inlined.c" -O2
+compile_c "$bin/inlined" "$progs/inlined.c" -O2 || fail "build inlined" "gcc failed"
+# The Rust program, with rustc's default mangling (legacy for the program's
+# own functions) and with v0 mangling (in its own directory: the crate
+# name, hence the function names, must stay lhrust).
 if [ ! -x "$bin/lhrust" ] || [ "$progs/lhrust.rs" -nt "$bin/lhrust" ]; then
   rustc -g -C opt-level=0 -o "$bin/lhrust" "$progs/lhrust.rs" 2>"$out/rustc.log" \
     || fail "build lhrust" "rustc failed: $(head -3 "$out/rustc.log")"
-  # The same program with Rust's v0 symbol mangling (a separate copy of the
-  # source: the crate name, hence the function names, must stay lhrust).
-  mkdir -p "$bin/v0"
+fi
+mkdir -p "$bin/v0"
+if [ ! -x "$bin/v0/lhrust" ] || [ "$progs/lhrust.rs" -nt "$bin/v0/lhrust" ]; then
   rustc -g -C opt-level=0 -C symbol-mangling-version=v0 -o "$bin/v0/lhrust" \
     "$progs/lhrust.rs" 2>>"$out/rustc.log" || fail "build lhrust v0" "rustc failed"
 fi
@@ -99,6 +102,8 @@ checks hostile "$bin/exitcode" "$out/hostile.json" "$progs/exitcode.c"
 if [ -x "$bin/lhrust" ]; then
   profile rust "$bin/lhrust"
   checks rust "$bin/lhrust" "$out/rust.json" "$progs/lhrust.rs"
+fi
+if [ -x "$bin/v0/lhrust" ]; then
   profile rust_v0 "$bin/v0/lhrust"
   checks rust_v0 "$bin/v0/lhrust" "$out/rust_v0.json" "$progs/lhrust.rs"
 fi
