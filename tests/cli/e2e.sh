@@ -23,8 +23,11 @@ else
       compile_c "$e2e_program" "$top/examples/$e2e_name.c"
     fi
     # `lifeheap run` finds the build tree's tool by itself when it is the
-    # build tree's binary; the fallback binary in tests/bin needs the hint.
-    VALGRIND_LIB=$top/tool/vglib "$lifeheap" run --out "$e2e_dir/$e2e_name.json" -- "$e2e_program" \
+    # build tree's binary (no VALGRIND_LIB given); the fallback binary in
+    # tests/bin needs the hint.
+    if [ "$lifeheap" = "$top/cli/lifeheap" ]; then e2e_lib=(env -u VALGRIND_LIB)
+    else e2e_lib=(env VALGRIND_LIB="$top/tool/vglib"); fi
+    "${e2e_lib[@]}" "$lifeheap" run --out "$e2e_dir/$e2e_name.json" -- "$e2e_program" \
       >"$e2e_dir/$e2e_name.out" 2>"$e2e_dir/$e2e_name.log"
     check_eq "e2e: lifeheap run $e2e_name exits as the program does" 0 "$?"
     expect_grep "e2e: lifeheap run $e2e_name says where the profile is" \
