@@ -29,7 +29,22 @@
    Valgrind, or runs under another Valgrind tool: it is safe to leave in
    production code.  Compile with -DNVALGRIND to remove it entirely.
 
-   SPDX-License-Identifier: GPL-3.0-or-later
+   License: this header alone is under the MIT license (SPDX-License-
+   Identifier: MIT), unlike the rest of lifeheap (GPL-3.0-or-later), so that
+   any program, whatever its license, can include it -- as Valgrind does for
+   its own BSD-style client headers valgrind.h and dhat.h.
+
+   Copyright (C) 2026 the lifeheap authors.
+   Permission is hereby granted, free of charge, to any person obtaining a
+   copy of this software and associated documentation files (the
+   "Software"), to deal in the Software without restriction, including
+   without limitation the rights to use, copy, modify, merge, publish,
+   distribute, sublicense, and/or sell copies of the Software, and to permit
+   persons to whom the Software is furnished to do so, subject to the
+   following conditions: The above copyright notice and this permission
+   notice shall be included in all copies or substantial portions of the
+   Software.  THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY
+   KIND, EXPRESS OR IMPLIED.
 */
 #ifndef __LIFEHEAP_H
 #define __LIFEHEAP_H
