@@ -228,6 +228,10 @@ static void print_text_diff(FILE *out, const struct diff *diff,
                 continue;
             format_metric(metric, true, x, a, sizeof a);
             format_metric(metric, true, y, b, sizeof b);
+            /* A change too small to see at this precision is noise here
+             * (the JSON output keeps it). */
+            if (strcmp(a, b) == 0)
+                continue;
             format_change(metric, x, y, c, sizeof c);
             fprintf(out, "%23s%-26s %12s -> %-12s %s\n", "", metric->name, a,
                     b, c);
