@@ -31,7 +31,8 @@ measure() {
   local walls=() cpus=()
   for _ in $(seq "$runs"); do
     local line
-    line=$( { /usr/bin/time -f '%e %U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$work/time.txt" -f '%e %U %S' "$@" >/dev/null 2>&1 || true
+    line=$(tail -1 "$work/time.txt")
     walls+=("$(echo "$line" | cut -d' ' -f1)")
     cpus+=("$(echo "$line" | awk '{ print $2 + $3 }')")
   done
@@ -43,7 +44,8 @@ measure() {
 echo "load (report --top 1): $(measure "$lifeheap" report "$work/base.json" --top 1)"
 echo "diff:                  $(measure "$lifeheap" diff "$work/base.json" "$work/new.json" --fail-on 'site:peak_bytes>+50%')"
 echo "dhat export:           $(measure "$lifeheap" report "$work/base.json" --format dhat)"
-rss=$( { /usr/bin/time -f '%M' "$lifeheap" diff "$work/base.json" "$work/new.json" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+/usr/bin/time -o "$work/time.txt" -f '%M' "$lifeheap" diff "$work/base.json" "$work/new.json" >/dev/null 2>&1 || true
+rss=$(tail -1 "$work/time.txt")
 echo "diff peak RSS:         $((rss / 1024)) MB"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -n "${BENCH_DIR:-}" ] || rm -rf "$work"

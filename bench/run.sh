@@ -231,7 +231,7 @@ run_cell_once() {
     "$BUILD/runstat" "$report" "${tool_prefix[@]}" "${workload_argv[@]}" \
         < /dev/null > "$stdout_file" 2> "$stderr_file" || true
     rm -f "$profile_dir"/*
-    read -r status wall maxrss_kib cpu < "$report" 2>/dev/null || status=helper
+    read -r status wall maxrss_kib cpu 2>/dev/null < "$report" || status=helper
     if [ "$status" != 0 ]; then
         echo "FAILED (status $status); last lines of its stderr:" >&2
         tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
@@ -255,6 +255,7 @@ run_cell_once() {
 }
 
 echo "bench: ${#selected[@]} workloads x ${#tools[@]} tools, $runs run(s) each" >&2
+load_at_start=$(cut -d' ' -f1 /proc/loadavg)
 declare -A spent_ms failed
 for name in "${selected[@]}"; do
     if ! workload_command "$name"; then
@@ -284,7 +285,9 @@ done
 
 echo >&2
 {
-    echo "#= $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(valgrind --version)"
+    echo "#= $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(valgrind --version), repo at $(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    # Other jobs on the machine inflate wall times; say how busy it was.
+    echo "#= load average (1 min) at start $load_at_start, at end $(cut -d' ' -f1 /proc/loadavg)"
     if [ "$quick" = 1 ]; then echo "#= --quick: smaller inputs; a smoke test, not a measurement"; fi
 } >> "$results"
 if [ -n "$md_file" ]; then
