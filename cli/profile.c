@@ -621,9 +621,11 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     return profile;
 }
 
-static char *read_stream(FILE *stream, size_t *size)
+/* Reads a whole stream; `expected` (the file's size when known, else 0)
+ * sizes the buffer so a large file is read without copies. */
+static char *read_stream(FILE *stream, size_t expected, size_t *size)
 {
-    size_t capacity = 1 << 16, length = 0;
+    size_t capacity = expected ? expected + 1 : 1 << 16, length = 0;
     char *data = malloc(capacity);
     while (data) {
         if (length == capacity) {
@@ -652,13 +654,19 @@ struct profile *profile_load(const char *path, char *error, size_t error_size)
         return NULL;
     }
     struct stat info;
-    if (fstat(fileno(stream), &info) == 0 && S_ISDIR(info.st_mode)) {
-        fclose(stream);
-        snprintf(error, error_size, "lifeheap: %s: is a directory", path);
-        return NULL;
+    size_t expected = 0;
+    if (fstat(fileno(stream), &info) == 0) {
+        if (S_ISDIR(info.st_mode)) {
+            if (stream != stdin)
+                fclose(stream);
+            snprintf(error, error_size, "lifeheap: %s: is a directory", path);
+            return NULL;
+        }
+        if (S_ISREG(info.st_mode) && info.st_size > 0)
+            expected = (size_t)info.st_size;
     }
     size_t size = 0;
-    char *data = read_stream(stream, &size);
+    char *data = read_stream(stream, expected, &size);
     bool read_failed = ferror(stream);
     if (stream != stdin)
         fclose(stream);
