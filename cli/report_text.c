@@ -131,12 +131,82 @@ static void print_table(FILE *out, const struct profile *profile,
     }
 }
 
+/* Every figure the profile has for a site, in sentences, so the text
+ * report shows what the table has no room for. */
+static void print_site_details(FILE *out, const struct profile *profile,
+                               const struct site *site)
+{
+    char a[32], b[32], c[32], d[32];
+    double run = (double)profile->duration;
+    format_size((double)site->bytes_at_peak, a, sizeof a);
+    format_size((double)site->max_bytes, b, sizeof b);
+    format_percent((double)site->max_time, run, c, sizeof c);
+    format_size((double)site->bytes_at_exit, d, sizeof d);
+    fprintf(out, "  at the peak %s in %llu blocks; own max %s in %llu blocks "
+                 "at %s of the run; at exit %s in %llu blocks\n",
+            a, (unsigned long long)site->blocks_at_peak, b,
+            (unsigned long long)site->max_blocks, c, d,
+            (unsigned long long)site->blocks_at_exit);
+    format_size((double)site->total_bytes, a, sizeof a);
+    format_percent((double)site->first_alloc_time, run, b, sizeof b);
+    format_percent((double)site->last_alloc_time, run, c, sizeof c);
+    fprintf(out, "  allocated %s in %llu blocks from %s to %s of the run by "
+                 "%llu thread%s; %llu freed, %llu by another thread\n",
+            a, (unsigned long long)site->total_blocks, b, c,
+            (unsigned long long)site->allocating_threads,
+            site->allocating_threads == 1 ? "" : "s",
+            (unsigned long long)site->freed_blocks,
+            (unsigned long long)site->cross_thread_frees);
+    format_percent((double)site->lifetime_min, run, a, sizeof a);
+    format_percent(site->total_blocks ? (double)site->lifetime_sum /
+                                            (double)site->total_blocks
+                                      : 0,
+                   run, b, sizeof b);
+    format_percent((double)site->lifetime_max, run, c, sizeof c);
+    fprintf(out, "  lifetime min %s, avg %s, max %s of the run\n", a, b, c);
+    if (site->reallocs) {
+        format_size((double)site->realloc_requested_bytes, a, sizeof a);
+        format_size((double)site->realloc_bytes_copied, b, sizeof b);
+        fprintf(out, "  %llu reallocs: %s requested, %s copied\n",
+                (unsigned long long)site->reallocs, a, b);
+    }
+    if (site->has_access) {
+        const struct site_access *access = &site->access;
+        format_size((double)access->bytes_read, a, sizeof a);
+        format_size((double)access->bytes_written, b, sizeof b);
+        format_size((double)access->measured_bytes, c, sizeof c);
+        fprintf(out, "  read %s, written %s; of %s:", a, b, c);
+        format_size((double)access->never_read_bytes, a, sizeof a);
+        format_size((double)access->never_written_bytes, b, sizeof b);
+        format_size((double)access->never_accessed_bytes, c, sizeof c);
+        format_size((double)access->unused_capacity_bytes, d, sizeof d);
+        fprintf(out, " never read %s, never written %s, never accessed %s, "
+                     "unused capacity %s\n",
+                a, b, c, d);
+        format_size((double)access->at_peak_bytes, a, sizeof a);
+        format_size((double)access->at_peak_never_read_bytes, b, sizeof b);
+        format_size((double)access->at_peak_unused_capacity_bytes, c,
+                    sizeof c);
+        fprintf(out, "  of the %s live at the peak: never read %s, unused "
+                     "capacity %s\n",
+                a, b, c);
+    }
+    if (site->has_growth)
+        fprintf(out, "  growth: rising in %.0f%% of the intervals, %.1f "
+                     "bytes per million instructions, ends at %.0f%% of its "
+                     "max\n",
+                100.0 * site->growth.rising_fraction,
+                site->growth.slope_bytes_per_million_instructions,
+                100.0 * site->growth.end_to_max_ratio);
+}
+
 static void print_stacks(FILE *out, const struct profile *profile,
                          const size_t *order, size_t count)
 {
     for (size_t row = 0; row < count; row++) {
         const struct site *site = &profile->sites[order[row]];
         fprintf(out, "\nsite %zu:\n", site->id);
+        print_site_details(out, profile, site);
         if (site->stack_len == 0)
             fprintf(out, "  [no stack]\n");
         for (size_t i = 0; i < site->stack_len; i++) {
