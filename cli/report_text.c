@@ -32,6 +32,12 @@ static const struct column columns[] = {
 };
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0], COLUMN_WIDTH = 10 };
 
+/* "block" or "blocks" for a count. */
+static const char *blocks(uint64_t count)
+{
+    return count == 1 ? "block" : "blocks";
+}
+
 static void print_exit(FILE *out, const struct profile *profile)
 {
     switch (profile->exit_status) {
@@ -71,16 +77,19 @@ static void print_header(FILE *out, const struct profile *profile,
     format_size((double)profile->peak_bytes, a, sizeof a);
     format_percent((double)profile->peak_time, (double)profile->duration, b,
                    sizeof b);
-    fprintf(out, "peak       %s in %llu blocks at %s of the run\n", a,
-            (unsigned long long)profile->peak_blocks, b);
+    fprintf(out, "peak       %s in %llu %s at %s of the run\n", a,
+            (unsigned long long)profile->peak_blocks,
+            blocks(profile->peak_blocks), b);
     format_size((double)profile->exit_bytes, a, sizeof a);
-    fprintf(out, "at exit    %s in %llu blocks\n", a,
-            (unsigned long long)profile->exit_blocks);
+    fprintf(out, "at exit    %s in %llu %s\n", a,
+            (unsigned long long)profile->exit_blocks,
+            blocks(profile->exit_blocks));
     format_size((double)profile->total_bytes, a, sizeof a);
     format_size((double)profile->total_realloc_bytes_copied, b, sizeof b);
-    fprintf(out, "totals     %s in %llu blocks, %llu frees, %llu reallocs "
+    fprintf(out, "totals     %s in %llu %s, %llu frees, %llu reallocs "
                  "(%s copied)\n",
             a, (unsigned long long)profile->total_blocks,
+            blocks(profile->total_blocks),
             (unsigned long long)profile->total_frees,
             (unsigned long long)profile->total_reallocs, b);
     format_size((double)profile->total_bytes_read, a, sizeof a);
@@ -142,17 +151,20 @@ static void print_site_details(FILE *out, const struct profile *profile,
     format_size((double)site->max_bytes, b, sizeof b);
     format_percent((double)site->max_time, run, c, sizeof c);
     format_size((double)site->bytes_at_exit, d, sizeof d);
-    fprintf(out, "  at the peak %s in %llu blocks; own max %s in %llu blocks "
-                 "at %s of the run; at exit %s in %llu blocks\n",
-            a, (unsigned long long)site->blocks_at_peak, b,
-            (unsigned long long)site->max_blocks, c, d,
-            (unsigned long long)site->blocks_at_exit);
+    fprintf(out, "  at the peak %s in %llu %s; own max %s in %llu %s at %s of "
+                 "the run; at exit %s in %llu %s\n",
+            a, (unsigned long long)site->blocks_at_peak,
+            blocks(site->blocks_at_peak), b,
+            (unsigned long long)site->max_blocks, blocks(site->max_blocks), c,
+            d, (unsigned long long)site->blocks_at_exit,
+            blocks(site->blocks_at_exit));
     format_size((double)site->total_bytes, a, sizeof a);
     format_percent((double)site->first_alloc_time, run, b, sizeof b);
     format_percent((double)site->last_alloc_time, run, c, sizeof c);
-    fprintf(out, "  allocated %s in %llu blocks from %s to %s of the run by "
+    fprintf(out, "  allocated %s in %llu %s from %s to %s of the run by "
                  "%llu thread%s; %llu freed, %llu by another thread\n",
-            a, (unsigned long long)site->total_blocks, b, c,
+            a, (unsigned long long)site->total_blocks,
+            blocks(site->total_blocks), b, c,
             (unsigned long long)site->allocating_threads,
             site->allocating_threads == 1 ? "" : "s",
             (unsigned long long)site->freed_blocks,
