@@ -41,7 +41,16 @@
       DIRTY t5 ::: LH_(note_read|note_write)(addr, size)
 
    so a stack or global access costs a few inline instructions and no
-   call.  The filter is a superset of every live block (lh_shadow.c); the
+   call.
+
+   Plain loads and stores are not reported one by one: within a stretch
+   of the superblock without a side exit (so all of them execute), those
+   whose addresses are the same temp plus different constants are sorted
+   and adjacent, non-overlapping ones merged into one event, emitted at
+   the end of the stretch.  current[i-1], current[i], current[i+1] (three
+   8-byte loads) become one 24-byte read: each byte is still counted once
+   per access, with one call instead of three.  Overlapping accesses are
+   never merged (a byte read twice counts twice).  The filter is a superset of every live block (lh_shadow.c); the
    helper decides exactly, with the shadow map.  Events of more than
    LH_FILTER_MAX_ACCESS bytes (dirty helpers such as FXSAVE) always call.
 
@@ -218,6 +227,109 @@ static IRExpr* dirty_guard(IRDirty* d)
 }
 
 /*------------------------------------------------------------*/
+/*--- Merging adjacent plain accesses                      ---*/
+/*------------------------------------------------------------*/
+
+/* Every temp as (base temp, constant offset): t = Add64(b, c) gives
+   base(b), offset(b) + c.  A temp that is not such a sum is its own base. */
+typedef struct {
+   IRTemp* base;
+   Long*   offset;
+   Int     n_temps;
+} TempOffsets;
+
+static void note_temp_def(TempOffsets* to, IRTemp t, IRExpr* e)
+{
+   to->base[t] = t;
+   to->offset[t] = 0;
+   if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < (IRTemp)to->n_temps) {
+      IRTemp b = e->Iex.RdTmp.tmp;
+      to->base[t] = to->base[b];
+      to->offset[t] = to->offset[b];
+   } else if (e->tag == Iex_Binop
+              && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64)
+              && e->Iex.Binop.arg1->tag == Iex_RdTmp
+              && e->Iex.Binop.arg2->tag == Iex_Const
+              && e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64) {
+      IRTemp b = e->Iex.Binop.arg1->Iex.RdTmp.tmp;
+      Long c = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
+      if (b < (IRTemp)to->n_temps) {
+         to->base[t] = to->base[b];
+         to->offset[t] = to->offset[b] + (e->Iex.Binop.op == Iop_Add64 ? c : -c);
+      }
+   }
+}
+
+#define MAX_PENDING 64
+typedef struct {
+   Bool    is_write;
+   IRTemp  base;
+   Long    offset;
+   Int     size;
+   IRExpr* addr;
+} PendingAccess;
+
+typedef struct {
+   PendingAccess event[MAX_PENDING];
+   Int n;
+} PendingList;
+
+/* Emits the pending events, adjacent ones of the same kind and base
+   merged, and empties the list. */
+static void flush_pending(IRSB* sbOut, PendingList* pl)
+{
+   Int i, j;
+   /* insertion sort by (is_write, base, offset); lists are short */
+   for (i = 1; i < pl->n; i++) {
+      PendingAccess e = pl->event[i];
+      for (j = i - 1; j >= 0; j--) {
+         PendingAccess* p = &pl->event[j];
+         Bool after = p->is_write != e.is_write ? p->is_write > e.is_write
+                      : p->base != e.base ? p->base > e.base
+                      : p->offset > e.offset;
+         if (!after) break;
+         pl->event[j + 1] = *p;
+      }
+      pl->event[j + 1] = e;
+   }
+   i = 0;
+   while (i < pl->n) {
+      PendingAccess run = pl->event[i];
+      for (j = i + 1; j < pl->n; j++) {
+         PendingAccess* next = &pl->event[j];
+         if (next->is_write != run.is_write || next->base != run.base
+             || next->offset != run.offset + run.size
+             || run.size + next->size > LH_FILTER_MAX_ACCESS)
+            break;
+         run.size += next->size;
+      }
+      add_access_event(sbOut, run.is_write, run.addr, run.size, NULL);
+      i = j;
+   }
+   pl->n = 0;
+}
+
+/* A plain load or store: queued when its address is a temp, else
+   reported at once. */
+static void add_plain_access(IRSB* sbOut, PendingList* pl, const TempOffsets* to,
+                             Bool is_write, IRExpr* addr, Int size)
+{
+   PendingAccess* e;
+   if (addr->tag != Iex_RdTmp || addr->Iex.RdTmp.tmp >= (IRTemp)to->n_temps
+       || size > LH_FILTER_MAX_ACCESS) {
+      add_access_event(sbOut, is_write, addr, size, NULL);
+      return;
+   }
+   if (pl->n == MAX_PENDING) flush_pending(sbOut, pl);
+   e = &pl->event[pl->n++];
+   e->is_write = is_write;
+   e->base = to->base[addr->Iex.RdTmp.tmp];
+   e->offset = to->offset[addr->Iex.RdTmp.tmp];
+   e->size = size;
+   e->addr = addr;
+}
+
+/*------------------------------------------------------------*/
 /*--- The instrumentation pass                             ---*/
 /*------------------------------------------------------------*/
 
@@ -231,6 +343,8 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    Int pending_instrs = 0;   /* IMarks passed since the last clock update */
    IRSB* sbOut;
    LoadTemps load_temps;
+   TempOffsets temp_offsets;
+   PendingList pending;
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("lifeheap: host/guest word size mismatch is not supported");
@@ -244,6 +358,18 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                                       load_temps.n_temps > 0 ? load_temps.n_temps : 1,
                                       sizeof(Addr));
    load_temps.current_insn = 0;
+   temp_offsets.n_temps = load_temps.n_temps;
+   temp_offsets.base = VG_(malloc)("lh.instrument.offsets",
+                                   (temp_offsets.n_temps > 0 ? temp_offsets.n_temps : 1)
+                                   * sizeof(IRTemp));
+   temp_offsets.offset = VG_(malloc)("lh.instrument.offsets",
+                                     (temp_offsets.n_temps > 0 ? temp_offsets.n_temps : 1)
+                                     * sizeof(Long));
+   for (i = 0; i < temp_offsets.n_temps; i++) {
+      temp_offsets.base[i] = (IRTemp)i;
+      temp_offsets.offset[i] = 0;
+   }
+   pending.n = 0;
 
    /* The preamble before the first IMark is copied unchanged. */
    i = 0;
@@ -262,6 +388,7 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             load_temps.current_insn = (Addr)st->Ist.IMark.addr;
             break;
          case Ist_Exit:
+            flush_pending(sbOut, &pending);
             if (pending_instrs > 0) {
                add_clock_update(sbOut, pending_instrs);
                pending_instrs = 0;
@@ -269,9 +396,10 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             break;
          case Ist_WrTmp: {
             IRExpr* data = st->Ist.WrTmp.data;
+            note_temp_def(&temp_offsets, st->Ist.WrTmp.tmp, data);
             if (data->tag == Iex_Load) {
-               add_access_event(sbOut, False, data->Iex.Load.addr,
-                                sizeofIRType(data->Iex.Load.ty), NULL);
+               add_plain_access(sbOut, &pending, &temp_offsets, False,
+                                data->Iex.Load.addr, sizeofIRType(data->Iex.Load.ty));
                load_temps.load_addr[st->Ist.WrTmp.tmp] = data->Iex.Load.addr;
                load_temps.load_insn[st->Ist.WrTmp.tmp] = load_temps.current_insn;
             } else if (data->tag == Iex_RdTmp) {
@@ -286,8 +414,8 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          }
          case Ist_Store: {
             IRExpr* data = st->Ist.Store.data;
-            add_access_event(sbOut, True, st->Ist.Store.addr,
-                             sizeofIRType(typeOfIRExpr(sbIn->tyenv, data)), NULL);
+            add_plain_access(sbOut, &pending, &temp_offsets, True, st->Ist.Store.addr,
+                             sizeofIRType(typeOfIRExpr(sbIn->tyenv, data)));
             break;
          }
          case Ist_LoadG: {
@@ -344,8 +472,11 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       addStmtToIRSB(sbOut, st);
    }
 
+   flush_pending(sbOut, &pending);
    if (pending_instrs > 0)
       add_clock_update(sbOut, pending_instrs);
+   VG_(free)(temp_offsets.base);
+   VG_(free)(temp_offsets.offset);
    VG_(free)(load_temps.load_addr);
    VG_(free)(load_temps.load_insn);
    return sbOut;
