@@ -38,7 +38,9 @@
    The access map
    --------------
    While every block of a site has the same size N <= 4096, the site keeps
-   exact per-offset counts (2 x N 64-bit counters).  Otherwise the map has
+   exact per-offset counts (2 x N 64-bit counters), in one allocation
+   (LH_SiteMap) that each accessed block points to, so the access path
+   reaches it without going through the site record.  Otherwise the map has
    LH_ACCESS_MAP_BUCKETS parts per block: byte offset o of a block of size
    S falls in part ((o+1)*K - 1) / S, which is exactly the part j whose
    range [j*S/K, (j+1)*S/K) (integer division) holds o.  When a site that
