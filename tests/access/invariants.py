@@ -5,9 +5,9 @@
 # whatever the program did: the access map sums to bytes_read and
 # bytes_written; never_accessed <= never_read, never_written; written
 # but never read <= measured - never_written; unused capacity <= never
-# written; at-peak figures <= at_peak.bytes = bytes_at_peak (sites without
-# realloc); totals equal the sums over
-# the sites.  Validates each profile against docs/lifeheap-profile.schema.json
+# written; first-access delay + idle before free <= the lifetimes' sum;
+# at-peak figures <= at_peak.bytes = bytes_at_peak (sites without
+# realloc); totals equal the sums over the sites.  Validates each profile against docs/lifeheap-profile.schema.json
 # when the jsonschema module is installed.  Exit status 0 when all hold.
 # SPDX-License-Identifier: GPL-3.0-or-later
 import json
@@ -53,6 +53,9 @@ def check(path):
             errors.append(f"{where}: written-never-read > written bytes")
         if a["unused_capacity_bytes"] > a["never_written_bytes"]:
             errors.append(f"{where}: unused capacity > never written")
+        # both are parts of the blocks' lifetimes, which do not overlap
+        if a["first_access_delay"] + a["idle_before_free"] > site["lifetime"]["sum"]:
+            errors.append(f"{where}: first_access_delay + idle_before_free > lifetime sum")
         p = a["at_peak"]
         for k in ("never_read_bytes", "never_written_bytes", "never_accessed_bytes",
                   "unused_capacity_bytes"):
