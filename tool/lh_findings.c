@@ -555,6 +555,10 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
    refresh_access_folds();
    for (i = 0; i < n_sites; i++) {
       LH_Site* site = sorted_sites[i];
+      /* A stack made only of library and allocator code (libstdc++'s
+         emergency exception pool, allocated before main) names nothing
+         the user can change: no finding. */
+      if (site->runtime_only) continue;
       check_growth(site, i, duration);
       check_capacity(site, i);
       check_churn(site, i, duration);

@@ -114,6 +114,9 @@ struct LH_Site {
    UInt         n_frames;        /* frames after inline expansion */
    UInt*        frame_ids;       /* indices into the frame table */
    UInt         name_frame;      /* index into frame_ids */
+   Bool         runtime_only;    /* every frame is allocator or library code
+                                    (a runtime's own start-up pool): no
+                                    finding can name code the user owns */
 
    LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
    LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */

@@ -384,6 +384,16 @@ static void add_ip_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
 /* The innermost frame that is neither allocator nor library code; when
    the whole stack is library code (a runtime's own start-up allocations),
    the innermost frame that is not an allocator function; else frame 0. */
+static Bool only_library_frames(const LH_Site* site)
+{
+   UInt k;
+   for (k = 0; k < site->n_frames; k++) {
+      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      if (!f->machinery) return False;
+   }
+   return True;
+}
+
 static UInt choose_name_frame(const LH_Site* site)
 {
    UInt k;
@@ -426,7 +436,8 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
          site->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
       VG_(deleteXA)(walk.ids);
 
-      site->name_frame = choose_name_frame(site);
+      site->name_frame   = choose_name_frame(site);
+      site->runtime_only = only_library_frames(site);
    }
 }
 

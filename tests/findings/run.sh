@@ -208,6 +208,16 @@ profile_example well_behaved &&
   check_eq "well_behaved: the summary says so" 1 \
     "$(grep -c '== Findings: none\.$' "$out/well_behaved.json.log")"
 
+# --- C++: libstdc++'s start-up pool (library code only) is no finding -------
+if command -v g++ >/dev/null; then
+  if g++ -O0 -g -o "$bin/cxx_vector" "$here/progs/cxx_vector.cc" &&
+     run_lifeheap "$out/cxx_vector.json" "$bin/cxx_vector" >/dev/null; then
+    check_py "cxx_vector: no finding on libstdc++'s emergency pool" no-finding "$out/cxx_vector.json"
+  else
+    fail "cxx_vector: profile" "g++ or lifeheap failed, see $out/cxx_vector.json.log"
+  fi
+fi
+
 # --- Rust examples, when rustc built them ----------------------------------
 if [ -x "$examples/queue_unbounded_rs" ]; then
   profile_example queue_unbounded_rs &&
