@@ -13,6 +13,7 @@ progs="$here/progs"
 out="$TESTS_OUT/reliability"
 bin="$TESTS_BUILD/reliability"
 mkdir -p "$out" "$bin"
+mountpoint -q "$out/mnt" 2>/dev/null && umount "$out/mnt"   # left by an interrupted run
 rm -rf "${out:?}"/*
 
 # Feeds check.py's PASS/FAIL lines into the suite's counters.
@@ -39,7 +40,7 @@ start_lh() {
   bg_pid=$!
 }
 stop_lh() { kill -9 "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; bg_pid=; }
-trap '[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null' EXIT
+trap '[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null; mountpoint -q "$out/mnt" 2>/dev/null && umount "$out/mnt"' EXIT
 
 # status_of NAME PROFILE-OPTIONS... -- PROG ARGS: runs under lifeheap in a
 # subshell (so the shell's "Segmentation fault" notice stays quiet) and sets
