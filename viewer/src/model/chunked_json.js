@@ -120,14 +120,38 @@ LH.chunkedJson = (function () {
       this.sitesOpen >= 0 && this.sitesClose > this.sitesOpen && this.firstSignificant >= 0;
   };
 
+  // Lets the browser handle input and paint, then continues. A message to ourselves,
+  // not setTimeout: timers are clamped to 4 ms when nested and slowed to once a second
+  // in a background tab, which would stall a load the user switched away from.
+  var channel = typeof MessageChannel !== 'undefined' ? new MessageChannel() : null;
+  var resumers = [];
+  // (In node, where the tests run, the port keeps the process alive only while a
+  // continuation is pending: ref/unref exist there, not in browsers.)
+  if (channel) {
+    channel.port1.onmessage = function () {
+      var resume = resumers.shift();
+      if (resumers.length === 0 && channel.port1.unref) channel.port1.unref();
+      if (resume) resume();
+    };
+    if (channel.port1.unref) channel.port1.unref();
+  }
+  function yieldToBrowser() {
+    if (!channel) return new Promise(function (resolve) { setTimeout(resolve, 0); });
+    return new Promise(function (resolve) {
+      resumers.push(resolve);
+      if (channel.port1.ref) channel.port1.ref();
+      channel.port2.postMessage(0);
+    });
+  }
+
   // parse(text, hooks) -> Promise of the parsed value; rejects with JSON.parse's error.
-  // hooks.progress(fraction, label), hooks.yield() -> Promise (defaults to setTimeout 0),
+  // hooks.progress(fraction, label), hooks.yield() -> Promise (defaults to yieldToBrowser),
   // hooks.scanSlice / hooks.siteSlice override the slice sizes (tests use tiny ones).
   function parse(text, hooks) {
     hooks = hooks || {};
     var scanSlice = hooks.scanSlice || SCAN_SLICE, siteSlice = hooks.siteSlice || SITE_SLICE;
     var progress = hooks.progress || function () {};
-    var pause = hooks.yield || function () { return new Promise(function (resolve) { setTimeout(resolve, 0); }); };
+    var pause = hooks.yield || yieldToBrowser;
     var scanner = new Scanner(text);
     var whole = function () { return JSON.parse(text); };
 
@@ -166,5 +190,5 @@ LH.chunkedJson = (function () {
     return Promise.resolve().then(scanStep);
   }
 
-  return { parse: parse, Scanner: Scanner };
+  return { parse: parse, Scanner: Scanner, yieldToBrowser: yieldToBrowser };
 })();

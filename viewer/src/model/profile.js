@@ -222,10 +222,6 @@ LH.profile = (function () {
     if (s.timeline) requireNumberArray(s.timeline.live_bytes, where + '.timeline.live_bytes');
   }
 
-  function yieldToBrowser() {
-    return new Promise(function (resolve) { setTimeout(resolve, 0); });
-  }
-
   // Returns a Promise of a Model. onProgress(fraction, label) is optional.
   function load(text, sourceName, onProgress) {
     var progress = onProgress || function () {};
@@ -244,7 +240,7 @@ LH.profile = (function () {
         for (; next < end; next++) validateSite(sites[next], next, frameCount, tl);
         if (next < sites.length) {
           progress(next / sites.length, 'Checking sites ' + next + ' / ' + sites.length);
-          return yieldToBrowser().then(slice);
+          return LH.chunkedJson.yieldToBrowser().then(slice);
         }
         timings.validate_ms = Date.now() - start - timings.parse_ms;
         var model = new LH.Model(p, sourceName);
