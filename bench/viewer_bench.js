@@ -236,4 +236,5 @@ async function main() {
   console.log(JSON.stringify(results));
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });
+module.exports = { generate };

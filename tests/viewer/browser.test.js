@@ -302,6 +302,35 @@ test('browser: partial dumps, signals and empty profiles are shown as such', asy
   await page.close();
 });
 
+test('browser: a large profile opens in slices, with progress, and stays usable', async () => {
+  const { generate } = require('../../bench/viewer_bench.js');
+  const file = path.join(lib.ARTIFACTS, 'large-12k.json');
+  fs.writeFileSync(file, JSON.stringify(generate(12000)));
+  const page = await lib.newPage(browser);
+  await lib.openViewer(page);
+  // Record every progress label the page shows while it loads.
+  await page.evaluate(() => {
+    window.__labels = [];
+    new MutationObserver(() => window.__labels.push(document.getElementById('progress-label').textContent))
+      .observe(document.getElementById('progress-label'), { childList: true, characterData: true, subtree: true });
+  });
+  assert.equal(await lib.openFile(page, file), 'ready');
+  const labels = await page.evaluate(() => window.__labels);
+  for (const expected of ['Parsing sites 5000 / 12000', 'Parsing sites 10000 / 12000', 'Checking sites 4000 / 12000', 'Checking sites 8000 / 12000']) {
+    assert.ok(labels.includes(expected), 'progress labels: ' + labels.join(' | '));
+  }
+  assert.equal(await text(page, '#search-count'), '12,000 of 12,000 sites');
+  // Keyboard: arrow down moves the selection along the sorted table.
+  const second = (await tableNames(page, 2))[1];
+  await page.focus('.vtable-scroll');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), second);
+  assert.equal(await text(page, '.detail-head .fn'), second);
+  noProblems(page);
+  await page.close();
+  fs.rmSync(file);
+});
+
 test('browser: self-contained report (viewer and profile inlined) opens under the CSP', async () => {
   fs.mkdirSync(lib.ARTIFACTS, { recursive: true });
   const report = path.join(lib.ARTIFACTS, 'self-contained-hostile.html');
