@@ -190,6 +190,8 @@ test('browser: diff mode compares a baseline and a change', async () => {
   assert.ok((await text(page, '.detail-metrics')).includes('Bytes at peak150 KiB16.0 KiB-134 KiB'));
   await page.click('.tabs button[data-tab=tree]');
   assert.ok((await page.$$eval('.tree-row .value', (l) => l.map((e) => e.textContent))).includes('-143 KiB'));
+  await page.click('.tree-row:nth-child(2) .toggle');
+  await lib.screenshot(page, 'diff-tree', { clip: { x: 0, y: 0, width: 1400, height: 1000 } });
   await page.click('.tabs button[data-tab=sites]');
   await lib.screenshot(page, 'diff', { fullPage: true });
   await page.click('#exit-diff');
