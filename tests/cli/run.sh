@@ -308,6 +308,14 @@ if grep -q $'\x1b' "$work/escape.txt"; then fail "control characters are not pri
 expect_grep "control characters shown as ?" "evil?\[2J?name;x (table.c:10)" "$work/escape.txt"
 "$lifeheap" report "$work/escape.json" --format collapsed >"$work/escape.folded"
 check_eq "collapsed keeps frames separable" "main;evil?[2J?name:x 262144" "$(head -1 "$work/escape.folded")"
+for format in json dhat; do
+  "$lifeheap" report "$work/escape.json" --format "$format" >"$work/escape.out" 2>/dev/null
+  if jq -e . "$work/escape.out" >/dev/null 2>&1; then pass "report --format $format stays valid JSON with hostile names"
+  else fail "report --format $format stays valid JSON with hostile names"; fi
+done
+"$lifeheap" diff "$base" "$work/escape.json" --format json --top 0 --fail-on finding:any >"$work/escape.out" 2>/dev/null
+if jq -e '.sites | length' "$work/escape.out" >/dev/null 2>&1; then pass "diff --format json stays valid JSON with hostile names"
+else fail "diff --format json stays valid JSON with hostile names"; fi
 
 # 100k sites: loads, reports and diffs against itself (correctness only:
 # speed is measured by bench/cli_bench.sh, not asserted on a shared machine).
