@@ -17,12 +17,15 @@ LH.findingsView = (function () {
     'realloc-growth': 'Realloc growth',
   };
 
-  // Evidence values are named numbers; the name says the unit.
+  // Evidence values are named numbers; the name says the unit (docs/findings.md):
+  // rates ("..._per_...") as plain numbers, fractions and shares as %, "...bytes..." as
+  // sizes, lifetimes and limits in instructions, anything else as a count.
   function evidenceText(name, value) {
     if (typeof value !== 'number') return JSON.stringify(value);
+    if (/_per_/.test(name)) return f.exactCount(Math.round(value * 1000) / 1000);
+    if (/fraction|ratio|share/.test(name)) return f.percent(value) + ' (' + value + ')';
     if (/bytes/.test(name)) return f.bytes(value) + ' (' + f.exactCount(value) + ')';
-    if (/fraction|ratio$/.test(name)) return f.percent(value) + ' (' + value + ')';
-    if (/time|lifetime|delay|idle/.test(name)) return f.exactCount(value) + ' instr';
+    if (/time|lifetime|delay|idle|limit/.test(name)) return f.exactCount(value) + ' instr';
     return f.exactCount(value);
   }
 
