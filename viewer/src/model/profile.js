@@ -72,16 +72,6 @@ LH.profile = (function () {
     if (typeof text !== 'string' || text.trim() === '') fail('The file is empty.');
   }
 
-  // JSON.parse in one go (small texts, and node tests).
-  function parseJson(text) {
-    checkNotEmpty(text);
-    try {
-      return JSON.parse(text);
-    } catch (e) {
-      throw jsonError(e, text);
-    }
-  }
-
   // Top-level checks: everything except the per-site loop.
   function validateTop(p) {
     if (!isObject(p)) fail('This is not a lifeheap profile: the JSON document is ' + describe(p) + ', not an object.');
@@ -251,6 +241,6 @@ LH.profile = (function () {
     });
   }
 
-  return { load: load, parseJson: parseJson, validateTop: validateTop, validateSite: validateSite, checkSiteArrays: checkSiteArrays,
+  return { load: load, validateTop: validateTop, validateSite: validateSite, checkSiteArrays: checkSiteArrays,
     ProfileError: ProfileError, SUPPORTED_VERSION: SUPPORTED_VERSION };
 })();

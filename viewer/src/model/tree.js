@@ -9,7 +9,8 @@
 //    │   └─ load_config (site 1)
 //    └─ start_thread    (sites 2,3)
 //
-// A site whose stack ends at a node counts in that node's "self" part. Frames are
+// A site whose stack ends at a node counts in that node but in none of its children
+// (so a parent's sum can exceed its children's). Frames are
 // grouped by Model.frameKey (function, file, line, object), not by address, so the same
 // tree code serves a diff: there an entry is a diff row and each node carries the
 // baseline's and the changed profile's sums.
@@ -113,7 +114,7 @@ LH.tree = (function () {
     return {
       keyId: keyId, depth: depth, entries: entries, parent: parent, children: null,
       frame: keyId >= 0 ? this.source.frameOfKey[keyId] : null,
-      values: {}, baseValues: {}, selfCount: 0,
+      values: {}, baseValues: {},
     };
   };
 
@@ -138,18 +139,16 @@ LH.tree = (function () {
     if (node.children) return node.children;
     var source = this.source, depth = node.depth;
     var groups = new Map();
-    var selfCount = 0;
     for (var i = 0; i < node.entries.length; i++) {
       var e = node.entries[i];
       var stack = source.stack(e);
-      if (depth >= stack.length) { selfCount++; continue; }
+      if (depth >= stack.length) continue; // the site's stack ends at this node
       var frameIndex = this.topDown ? stack[stack.length - 1 - depth] : stack[depth];
       var key = source.keyOfFrame(e)[frameIndex];
       var list = groups.get(key);
       if (!list) groups.set(key, list = []);
       list.push(e);
     }
-    node.selfCount = selfCount;
     var self = this;
     node.children = [];
     groups.forEach(function (list, key) {
