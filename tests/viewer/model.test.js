@@ -84,6 +84,11 @@ test('model: diff matches sites by source location, marks new and gone, computes
   assert.equal(byName.batch_send.delta, 4096);
   assert.equal(byName.format_log.status, 'gone');
   assert.equal(byName.load_config.delta, 0);
+  // A site moved to another file still pairs, in the second round (function names).
+  const movedText = JSON.parse(text('queue_fixed.json'));
+  movedText.frames.forEach((f) => { if (f.file === 'producer.c') f.file = 'producer_v2.c'; });
+  const moved = new LH.Diff(base, await LH.profile.load(JSON.stringify(movedText), 'moved'));
+  assert.equal(moved.length, 7);
   const states = d.findings().map((x) => x.finding.kind + ':' + x.state);
   assert.deepEqual(states, ['oversized-preallocation:unchanged', 'leak:unchanged', 'realloc-growth:unchanged',
     'missing-backpressure:resolved', 'short-lived-churn:resolved']);

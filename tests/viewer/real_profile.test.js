@@ -20,17 +20,17 @@ const EXAMPLES = path.join(lib.ROOT, 'examples');
 const exact = (n) => new Intl.NumberFormat('en-US').format(n);
 let browser, bad, fixed, badFile, fixedFile;
 
-// The fix compiled from a copy named like the original, as a real fix in place would be:
-// sites are matched by function and file (as `lifeheap diff` does), so the same name lets
-// queue_push_message pair up across the two runs.
+// The examples as built by `make` (scripts/setup.sh), or compiled here the same way.
 async function buildPrograms() {
-  fs.mkdirSync(path.join(WORK, 'fix'), { recursive: true });
   const flags = ['-O0', '-g', '-fno-builtin', '-pthread'];
-  fs.copyFileSync(path.join(EXAMPLES, 'queue_bounded.c'), path.join(WORK, 'fix', 'queue_unbounded.c'));
-  await Promise.all([
-    run('cc', flags.concat([path.join(EXAMPLES, 'queue_unbounded.c'), '-o', path.join(WORK, 'queue_unbounded')])),
-    run('cc', flags.concat([path.join(WORK, 'fix', 'queue_unbounded.c'), '-o', path.join(WORK, 'queue_fixed')])),
-  ]);
+  const programs = {};
+  await Promise.all(['queue_unbounded', 'queue_bounded'].map(async (name) => {
+    const built = path.join(EXAMPLES, name);
+    if (fs.existsSync(built)) { programs[name] = built; return; }
+    programs[name] = path.join(WORK, name);
+    await run('cc', flags.concat([path.join(EXAMPLES, name + '.c'), '-o', programs[name]]));
+  }));
+  return programs;
 }
 
 async function profile(program, out) {
@@ -39,12 +39,12 @@ async function profile(program, out) {
 }
 
 test.before(async () => {
-  await buildPrograms();
+  const programs = await buildPrograms();
   badFile = path.join(WORK, 'queue_unbounded.json');
-  fixedFile = path.join(WORK, 'queue_fixed.json');
+  fixedFile = path.join(WORK, 'queue_bounded.json');
   [bad, fixed] = await Promise.all([
-    profile(path.join(WORK, 'queue_unbounded'), badFile),
-    profile(path.join(WORK, 'queue_fixed'), fixedFile),
+    profile(programs.queue_unbounded, badFile),
+    profile(programs.queue_bounded, fixedFile),
   ]);
   browser = await lib.launch();
 });
@@ -107,6 +107,15 @@ test('real profile: diff of the unbounded queue against its bounded fix', async 
   assert.ok(fixedSite.bytes_at_peak < badSite.bytes_at_peak / 10);
   const states = await page.$$eval('.finding', (l) => l.map((e) => e.querySelector('.finding-kind').textContent + ':' + e.querySelector('.badge.state').textContent));
   assert.ok(states.includes('Missing backpressure:resolved'), states.join(', '));
+  // The viewer pairs sites as `lifeheap diff` does: same counts.
+  const cli = path.join(lib.ROOT, 'cli', 'lifeheap');
+  if (fs.existsSync(cli)) {
+    const out = (await run(cli, ['diff', badFile, fixedFile]).catch((e) => e)).stdout;
+    const m = /sites: (\d+) matched, (\d+) new, (\d+) vanished/.exec(out);
+    assert.ok(m, 'lifeheap diff output: ' + out);
+    assert.equal(await text(page, '.diff-note'), (Number(m[1]) + Number(m[2]) + Number(m[3])) + ' sites compared: ' +
+      m[2] + ' new, ' + m[3] + ' gone, ' + m[1] + ' in both.');
+  }
   await lib.screenshot(page, 'real-diff', { fullPage: true });
   assert.deepEqual(page.problems, []);
   await page.close();

@@ -5,8 +5,9 @@
 // file (the object when there is no file); addresses and lines are ignored, so a rebuild
 // or an edit that shifts lines still matches. Sites sharing an identity form a group
 // sorted by their line sequences; within a group, identical line sequences pair first,
-// then the rest pair in line order. Unmatched sites are "new" (only in the changed
-// profile) or "gone" (only in the baseline).
+// then the rest pair in line order. A second round does the same over the sites still
+// unpaired with function names alone (code moved to another file). Unmatched sites are
+// "new" (only in the changed profile) or "gone" (only in the baseline).
 //
 // A delta is changed minus baseline. For additive metrics (bytes, counts) a missing side
 // counts as 0, so a new site's delta is its whole value; for ratios and percentages a
@@ -15,14 +16,15 @@
 var LH = globalThis.LH = globalThis.LH || {};
 
 LH.Diff = (function () {
-  // Same identity as `lifeheap diff` (cli/match.c): per frame, the function and the
-  // source file (the object when there is no file); addresses and lines left out.
-  function identity(model, siteIndex) {
+  // Same identity as `lifeheap diff` (cli/match.c): per frame, the function and, in the
+  // first round, the source file (the object when there is no file); addresses and
+  // lines left out.
+  function identity(model, siteIndex, withPlaces) {
     var out = '';
     var stack = model.sites[siteIndex].stack;
     for (var k = 0; k < stack.length; k++) {
       var fr = model.frames[stack[k]];
-      out += (fr.function || '') + '\u001f' + (fr.file || fr.object || '') + '\u001e';
+      out += (fr.function || '') + '\u001f' + (withPlaces ? fr.file || fr.object || '' : '') + '\u001e';
     }
     return out;
   }
@@ -42,11 +44,13 @@ LH.Diff = (function () {
     return 0;
   }
 
-  // identity -> site indices sorted by (lines, id); order = identities by first site.
-  function groupByIdentity(model) {
+  // identity -> unpaired site indices sorted by (lines, id); order = identities by
+  // first site.
+  function groupByIdentity(model, paired, withPlaces) {
     var groups = new Map(), order = [];
     for (var i = 0; i < model.sites.length; i++) {
-      var key = identity(model, i);
+      if (paired[i] >= 0) continue;
+      var key = identity(model, i, withPlaces);
       var list = groups.get(key);
       if (!list) { groups.set(key, list = []); order.push(key); }
       list.push(i);
@@ -71,13 +75,9 @@ LH.Diff = (function () {
       self.rowBase.push(b);
       self.rowChanged.push(c);
     }
-    var baseGroups = groupByIdentity(base), changedGroups = groupByIdentity(changed);
-    // Changed-profile order keeps the rows of the table stable when sorted by anything.
-    changedGroups.order.forEach(function (identity) {
-      var bs = baseGroups.groups.get(identity);
-      if (!bs) return;
-      var cs = changedGroups.groups.get(identity);
-      // 1. Identical line sequences (both lists are sorted by lines: a merge).
+    // Pairs two groups of the same identity, each sorted by lines.
+    function pairGroup(bs, cs) {
+      // 1. Identical line sequences (a merge of the two sorted lists).
       var i = 0, j = 0;
       while (i < bs.length && j < cs.length) {
         var order = compareLines(base, bs[i], changed, cs[j]);
@@ -89,6 +89,16 @@ LH.Diff = (function () {
       var restBase = bs.filter(function (x) { return rowOfBaseSite[x] < 0; });
       var restChanged = cs.filter(function (x) { return rowOfChangedSite[x] < 0; });
       for (var k = 0; k < restBase.length && k < restChanged.length; k++) pair(restBase[k], restChanged[k]);
+    }
+    // Round 1 with source files, round 2 with function names alone (code moved to
+    // another file, or two variants of a program in two files).
+    [true, false].forEach(function (withPlaces) {
+      var baseGroups = groupByIdentity(base, rowOfBaseSite, withPlaces);
+      var changedGroups = groupByIdentity(changed, rowOfChangedSite, withPlaces);
+      changedGroups.order.forEach(function (identity) {
+        var bs = baseGroups.groups.get(identity);
+        if (bs) pairGroup(bs, changedGroups.groups.get(identity));
+      });
     });
     for (var j = 0; j < changed.sites.length; j++) {
       if (rowOfChangedSite[j] < 0) { this.rowBase.push(-1); this.rowChanged.push(j); }
