@@ -104,6 +104,8 @@ function selfContained(profileText, baselineText) {
 async function screenshot(page, name, options) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, name + '.png');
+  // From the top, so the sticky top bar is not painted in the middle of a full page.
+  if (options && options.fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot(Object.assign({ path: file }, options || {}));
   return file;
 }
