@@ -184,8 +184,10 @@ run_quiet dump-seq --lifeheap-dump-interval=1000 --lifeheap-out-file="$out/seq/p
 check_eq "dump-seq: %n gives one file for all dumps and the end" "p.1.json" "$(ls "$out/seq")"
 
 # --- vgdb monitor command: dump on demand
+# (a computing server: Valgrind's gdbserver then answers by polling, which
+# needs no ptrace permission, unlike waking a process blocked in a syscall)
 start_lh "$out/monitor.stdout" "$out/monitor.log" \
-  --vgdb=yes --lifeheap-out-file="$out/monitor.json" "$bin/server" sleep
+  --vgdb=yes --lifeheap-out-file="$out/monitor.json" "$bin/server" compute
 pid=$bg_pid
 wait_for grep -q ready "$out/monitor.stdout"
 timeout 30 vgdb --pid="$pid" lifeheap dump "$out/monitor-file.json" >"$out/vgdb1.log" 2>&1
