@@ -95,34 +95,71 @@ Bool LH_(parse_double_option)(const HChar* arg, const HChar* name,
    return True;
 }
 
+/* Valgrind's VG_BINT_CLO accepts an empty value and wraps numbers beyond
+   64 bits into range; a threshold option must be digits only, in range. */
+Bool LH_(parse_count_option)(const HChar* arg, const HChar* name,
+                             Long* var, Long lo, Long hi)
+{
+   SizeT  name_len = VG_(strlen)(name);
+   const HChar* text;
+   const HChar* p;
+   ULong value = 0;
+   if (VG_(strncmp)(arg, name, name_len) != 0 || arg[name_len] != '=')
+      return False;
+   text = arg + name_len + 1;
+   if (text[0] == '\0') {
+      VG_(fmsg_bad_option)(arg, "Missing number after '='\n");
+      return True;
+   }
+   for (p = text; *p; p++) {
+      if (*p < '0' || *p > '9') {
+         VG_(fmsg_bad_option)(arg, "Invalid number '%s' (digits only)\n",
+                              text);
+         return True;
+      }
+      if (value > ((ULong)hi - (ULong)(*p - '0')) / 10) {   /* overflow */
+         value = (ULong)hi + 1;
+         break;
+      }
+      value = value * 10 + (ULong)(*p - '0');
+   }
+   if (value < (ULong)lo || value > (ULong)hi) {
+      VG_(fmsg_bad_option)(arg, "'%s' argument must be between %lld and %lld\n",
+                           name, lo, hi);
+      return True;
+   }
+   *var = (Long)value;
+   return True;
+}
+
 Bool LH_(findings_process_option)(const HChar* arg)
 {
-   if VG_BINT_CLO(arg, "--lifeheap-min-finding-bytes",
-                  clo_min_finding_bytes, 0, BYTES_MAX) {}
+   if (LH_(parse_count_option)(arg, "--lifeheap-min-finding-bytes",
+                       &clo_min_finding_bytes, 0, BYTES_MAX)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-rising-fraction",
                                      &clo_rising_fraction, 0, "0", 1, "1")) {}
-   else if VG_BINT_CLO(arg, "--lifeheap-growth-min-blocks",
-                       clo_growth_min_blocks, 1, BYTES_MAX) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-growth-min-blocks",
+                       &clo_growth_min_blocks, 1, BYTES_MAX)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-long-lived-fraction",
                                      &clo_long_lived_fraction, 0, "0", 1, "1")) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-leak-exit-fraction",
                                      &clo_leak_exit_fraction, 0, "0", 1, "1")) {}
-   else if VG_BINT_CLO(arg, "--lifeheap-large-block-bytes",
-                       clo_large_block_bytes, 1, BYTES_MAX) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-large-block-bytes",
+                       &clo_large_block_bytes, 1, BYTES_MAX)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-never-read-fraction",
                                      &clo_never_read_fraction, 0, "0", 1, "1")) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-unused-capacity-fraction",
                                      &clo_unused_capacity_fraction,
                                      0, "0", 1, "1")) {}
-   else if VG_BINT_CLO(arg, "--lifeheap-churn-min-blocks",
-                       clo_churn_min_blocks, 1, BYTES_MAX) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-churn-min-blocks",
+                       &clo_churn_min_blocks, 1, BYTES_MAX)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-churn-lifetime-fraction",
                                      &clo_churn_lifetime_fraction,
                                      0, "0", 1, "1")) {}
-   else if VG_BINT_CLO(arg, "--lifeheap-realloc-min-per-block",
-                       clo_realloc_min_per_block, 1, BYTES_MAX) {}
-   else if VG_BINT_CLO(arg, "--lifeheap-realloc-min-copied-bytes",
-                       clo_realloc_min_copied_bytes, 0, BYTES_MAX) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-realloc-min-per-block",
+                       &clo_realloc_min_per_block, 1, BYTES_MAX)) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-realloc-min-copied-bytes",
+                       &clo_realloc_min_copied_bytes, 0, BYTES_MAX)) {}
    else
       return False;
    return True;
@@ -701,7 +738,8 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
       VG_(snprintf)(buf, size,
          "The live bytes allocated in %s kept climbing to new highs during "
          "%s of the site's life, to %s in %'llu %s living %s of the run on "
-         "average: nothing bounds how much it holds.",
+         "average: it grows as long as the run goes on or the input lasts; "
+         "if that is not intended, bound it (evict, stream, or free as you go).",
          fn, p1, b1, evidence_count(f, "max_blocks"),
          plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
       break;
@@ -808,6 +846,8 @@ void LH_(findings_write_json)(LH_Json* json)
 }
 
 #define SUMMARY_FRAMES_AFTER_NAME 2
+/* More frames than this above the name frame: the middle ones are elided. */
+#define SUMMARY_FRAMES_BEFORE_NAME 4
 
 void LH_(findings_print_summary)(UInt max)
 {
@@ -832,6 +872,15 @@ void LH_(findings_print_summary)(UInt max)
       if (last >= site->n_frames)
          last = site->n_frames - 1;
       for (k = 0; k <= last; k++) {
+         /* Between the allocator's caller and the frame naming the site
+            lie the allocator's and the libraries' own frames (a dozen in
+            Rust's iterator and RawVec code): the first and the last one
+            show the way, the rest are in the profile. */
+         if (k == 2 && site->name_frame > SUMMARY_FRAMES_BEFORE_NAME) {
+            VG_(umsg)("    ... %u more frames (in the profile) ...\n",
+                      site->name_frame - 3);
+            k = site->name_frame - 1;
+         }
          LH_(frame_describe)(site->frame_ids[k], frame, sizeof frame);
          VG_(umsg)("    %s %s%s\n", k == 0 ? "at" : "by", frame,
                    k == site->name_frame ? "   <- names the site" : "");

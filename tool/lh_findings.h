@@ -31,6 +31,8 @@ void LH_(findings_write_options_json)(struct LH_Json* json);
    True; a value that is not a number or lies outside [lo, hi] gets
    Valgrind's usual "Bad option" error (fatal while parsing the command
    line).  lo_text/hi_text are the bounds as the error shows them. */
+Bool LH_(parse_count_option)(const HChar* arg, const HChar* name,
+                             Long* var, Long lo, Long hi);
 Bool LH_(parse_double_option)(const HChar* arg, const HChar* name,
                               double* var, double lo, const HChar* lo_text,
                               double hi, const HChar* hi_text);

@@ -95,8 +95,9 @@ static double clo_significant_fraction = 0.01;
 
 Bool LH_(timeline_process_option)(const HChar* arg)
 {
-   if VG_BINT_CLO(arg, "--lifeheap-timeline-points", clo_timeline_points,
-                  MIN_TIMELINE_POINTS, MAX_TIMELINE_POINTS) {}
+   if (LH_(parse_count_option)(arg, "--lifeheap-timeline-points",
+                               &clo_timeline_points,
+                               MIN_TIMELINE_POINTS, MAX_TIMELINE_POINTS)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-significant-fraction",
                                      &clo_significant_fraction,
                                      0.0, "0", 1.0, "1")) {}

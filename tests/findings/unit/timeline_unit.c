@@ -52,6 +52,15 @@ UInt  VG_(umsg)(const HChar* fmt, ...) { (void)fmt; return 0; }
 void  VG_(assert_fail)(Bool core, const HChar* expr, const HChar* file, Int line,
                        const HChar* fn, const HChar* fmt, ...)
 { (void)core; (void)fmt; fprintf(stderr, "assertion %s failed at %s:%d (%s)\n", expr, file, line, fn); abort(); }
+Bool  LH_(parse_count_option)(const HChar* arg, const HChar* name, Long* var,
+                              Long lo, Long hi)
+{
+   size_t n = strlen(name);
+   (void)lo; (void)hi;
+   if (strncmp(arg, name, n) != 0 || arg[n] != '=') return False;
+   *var = strtoll(arg + n + 1, NULL, 10);
+   return True;
+}
 Bool  LH_(parse_double_option)(const HChar* arg, const HChar* name, double* var,
                                double lo, const HChar* lt, double hi, const HChar* ht)
 {
