@@ -193,19 +193,30 @@ void note_access(Addr a, UWord size, Bool is_write)
    Addr end = a + size;
    while (a < end) {
       Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < granule_end ? end : granule_end;
       LH_GranuleRef ref;
       if (LH_(shadow_lookup)(a, &ref)) {
+         /* All of [s, e) is this block's: blocks do not overlap, so the
+            counts, times and map are done once for the whole stretch,
+            and only the bits go granule by granule. */
          LH_Block* b = ref.block;
          Addr block_end = b->payload + b->req_size;
          Addr s = a > b->payload ? a : b->payload;
-         Addr e = stop < block_end ? stop : block_end;
+         Addr e = end < block_end ? end : block_end;
          if (LIKELY(s < e)) {
             UWord n = e - s;
-            UShort mask = (UShort)(((1u << n) - 1) << (s & (LH_GRANULE_SIZE - 1)));
             SizeT offset = s - b->payload;
             LH_BlockAccess* ba = &b->access;
-            LH_(shadow_mark)(&ref, is_write, mask);
+            Addr g = s;
+            for (;;) {
+               Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+               Addr stop = e < g_end ? e : g_end;
+               UShort mask = (UShort)(((1u << (stop - g)) - 1)
+                                      << (g & (LH_GRANULE_SIZE - 1)));
+               LH_(shadow_mark)(&ref, is_write, mask);
+               if (stop >= e) break;
+               g = stop;
+               if (!LH_(shadow_lookup)(g, &ref)) break;   /* cannot happen */
+            }
             if (is_write) {
                ba->bytes_written += n;
                if (offset + n > ba->written_high_water)
@@ -220,9 +231,11 @@ void note_access(Addr a, UWord size, Bool is_write)
             }
             ba->last_access_time = LH_(now);
             map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
+            a = e > granule_end ? e : granule_end;
+            continue;
          }
       }
-      a = stop;
+      a = granule_end;
    }
 }
 
