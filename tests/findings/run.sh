@@ -233,6 +233,122 @@ if [ -x "$examples/prealloc_oversized_rs" ]; then
       blocks = 64  mean_block_bytes = 262144  bytes_at_peak = 16777216
 fi
 
+# --- USERS.md story 4: a 1 MB CSV into Vec<Vec<String>>, and the lean form ---
+# examples/csv_rows.rs and csv_rows_lean.rs derive every number below from
+# csv_sample.csv (12,427 lines of 8 fields, 1,000,738 bytes).
+if [ -x "$examples/csv_rows_rs" ] && [ -x "$examples/csv_rows_lean_rs" ] &&
+   [ -f "$examples/csv_sample.csv" ]; then
+  if run_lifeheap "$out/csv_rows.json" "$examples/csv_rows_rs" "$examples/csv_sample.csv" \
+       >"$out/csv_rows.stdout" &&
+     run_lifeheap "$out/csv_rows_lean.json" "$examples/csv_rows_lean_rs" \
+       "$examples/csv_sample.csv" >"$out/csv_rows_lean.stdout"; then
+    check_eq "csv_rows: both forms print the same result" \
+      "csv: 12427 rows, 3097 shipped, total 314120093.47|csv: 12427 rows, 3097 shipped, total 314120093.47" \
+      "$(cat "$out/csv_rows.stdout")|$(cat "$out/csv_rows_lean.stdout")"
+    why=$(python3 - "$out/csv_rows.json" "$out/csv_rows_lean.json" <<'EOF'
+import json, sys
+bad, lean = (json.load(open(f)) for f in sys.argv[1:3])
+errors = []
+
+def sites_of(p, function):
+    return [s for s in p["sites"]
+            if p["frames"][s["stack"][s["name_frame"]]]["function"] == function]
+
+def expect(what, got, want):
+    if got != want:
+        errors.append(f"{what}: {got}, expected {want}")
+
+# The rows vector: doubled from 4 to 16,384 rows of 24 bytes (12 reallocs,
+# each moving the block), 12,427 rows used at the end.
+rows = [s for s in sites_of(bad, "csv_rows::read_rows") if s["reallocs"] > 0]
+expect("rows vector sites", len(rows), 1)
+if rows:
+    s = rows[0]
+    expect("rows vector total_blocks", s["total_blocks"], 1)
+    expect("rows vector reallocs", s["reallocs"], 12)
+    expect("rows vector realloc_bytes_copied", s["realloc_bytes_copied"], 24 * (16384 - 4))
+    expect("rows vector realloc_requested_bytes", s["realloc_requested_bytes"], 24 * (16384 * 2 - 8))
+    expect("rows vector bytes_at_peak", s["bytes_at_peak"], 393216)
+    expect("rows vector unused capacity", s["access"]["unused_capacity_bytes"], 393216 - 24 * 12427)
+    expect("rows vector unused capacity at the peak",
+           s["access"]["at_peak"]["unused_capacity_bytes"], 393216 - 24 * 12427)
+# The file text, the row vectors, the fields.
+text = [s for s in sites_of(bad, "csv_rows::read_rows") if s["reallocs"] == 0]
+expect("file text", [(s["total_blocks"], s["bytes_at_peak"]) for s in text], [(1, 1000738)])
+row_vecs = sites_of(bad, "csv_rows::parse_row")
+expect("row vectors", [(s["total_blocks"], s["total_bytes"], s["bytes_at_peak"], s["reallocs"],
+                        s["realloc_bytes_copied"]) for s in row_vecs],
+       [(12427, 12427 * 192, 12427 * 192, 12427, 12427 * 96)])
+fields = sites_of(bad, "csv_rows::parse_row::{{closure}}")
+expect("fields (blocks, bytes at the peak)",
+       (sum(s["total_blocks"] for s in fields), sum(s["bytes_at_peak"] for s in fields)),
+       (99416, 1000738 - 99416))
+expected_peak = 1000738 + 12427 * 192 + (1000738 - 99416) + 393216
+if not expected_peak <= bad["peak"]["bytes"] < expected_peak + 4096:
+    errors.append(f"csv_rows peak {bad['peak']['bytes']}, expected {expected_peak} "
+                  "plus the runtime's few small blocks")
+expect("csv_rows realloc-growth findings (doubling is fine)",
+       [f["summary"] for f in bad["findings"] if f["kind"] == "realloc-growth"], [])
+# The lean form: three blocks, each allocated once at its final size.
+table = sites_of(lean, "csv_rows_lean::Table::read")
+expect("lean sites", sorted((s["total_blocks"], s["bytes_at_peak"], s["reallocs"],
+                             s["access"]["unused_capacity_bytes"]) for s in table),
+       [(1, 49708, 0, 0), (1, 397664, 0, 0), (1, 1000738, 0, 0)])
+if not 1448110 <= lean["peak"]["bytes"] < 1448110 + 4096:
+    errors.append(f"csv_rows_lean peak {lean['peak']['bytes']}, expected 1448110 "
+                  "plus the runtime's few small blocks")
+expect("csv_rows_lean findings", [f["summary"] for f in lean["findings"]], [])
+print("; ".join(errors))
+sys.exit(1 if errors else 0)
+EOF
+    ) && pass "csv_rows: the rows vector's growth and unused capacity, every site's bytes; the lean form" \
+      || fail "csv_rows: the rows vector's growth and unused capacity, every site's bytes; the lean form" "$why"
+    # The summary tells the story without opening the profile.
+    log="$out/csv_rows.json.log"
+    if grep -A1 'csv_rows::read_rows (csv_rows.rs:59)$' "$log" | grep -q \
+         '   grown by 12 reallocs, 383.9 KiB copied; 92.7 KiB (24%) of it never written (unused capacity)$' &&
+       grep -A1 'csv_rows::parse_row (csv_rows.rs:47)$' "$log" | grep -q \
+         '   grown by 12,427 reallocs (1.0 per block), 1.1 MiB copied$' &&
+       grep -A1 '86,989 blocks  csv_rows::parse_row::{{closure}}' "$log" | grep -q \
+         "   9.8 B per block on average: glibc's malloc takes at least 32 B for each$"; then
+      pass "csv_rows: the summary shows the regrowth, the unused capacity and the tiny blocks"
+    else
+      fail "csv_rows: the summary shows the regrowth, the unused capacity and the tiny blocks" "see $log"
+    fi
+    # A finding's frames: the allocator's caller and its next frame, then
+    # the 6 frames of Vec and iterator code elided, then the frame before
+    # the name frame, the name frame and two callers.
+    if grep -A8 'unbounded-growth, site 0: The live bytes allocated in csv_rows::parse_row ' "$log" |
+         sed 's/^==[0-9]*== //' | sed -n '2,8p' | tr '\n' '|' | grep -q \
+         '^    at <alloc::raw_vec::RawVecInner>::try_allocate_in (in [^|]*)|    by alloc::raw_vec::RawVecInner<A>::with_capacity_in (mod.rs:[0-9]*)|    \.\.\. 6 more frames (in the profile) \.\.\.|    by core::iter::traits::iterator::Iterator::collect (iterator.rs:[0-9]*)|    by csv_rows::parse_row (csv_rows.rs:47)   <- names the site|    by csv_rows::read_rows (csv_rows.rs:59)|    by csv_rows::main (csv_rows.rs:[0-9]*)|$'; then
+      pass "csv_rows: a finding's library frames are elided in the summary"
+    else
+      fail "csv_rows: a finding's library frames are elided in the summary" "see $log"
+    fi
+  else
+    fail "csv_rows: profile" "lifeheap or the program failed, see $out/csv_rows*.json.log"
+  fi
+fi
+
+# --- A real interpreter: CPython's allocations are its runtime's ----------
+# Debian's python3.11 has no symbols for its static functions; before the
+# interpreter counted as runtime code this script got 8 findings named after
+# CPython internals (its object arenas, json's accumulator lists), none of
+# them something the script could change.
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import json' 2>/dev/null; then
+  if run_lifeheap "$out/python_json.json" /usr/bin/python3 -c '
+import json
+data = [{"id": i, "name": "item%d" % i, "tags": ["a", "b", str(i % 7)], "price": i * 1.5}
+        for i in range(20000)]
+back = json.loads(json.dumps(data))
+print(sum(d["price"] for d in back))' >"$out/python_json.stdout"; then
+    check_eq "python3 json: the script ran" "299985000.0" "$(cat "$out/python_json.stdout")"
+    check_py "python3 json: no finding inside the interpreter" count "$out/python_json.json" 0
+  else
+    fail "python3 json: profile" "see $out/python_json.json.log"
+  fi
+fi
+
 # --- Own programs -----------------------------------------------------------
 if profile_prog marks; then
   check_py "marks: labels in order, at the right place" markers "$out/marks.json"
