@@ -345,7 +345,14 @@ static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
    if (split > 0 && split < s->n_frames) {
       HChar via[256];
       SizeT used = VG_(strlen)(buf);
-      LH_(frame_describe)(s->frame_ids[split], via, sizeof(via));
+      /* "via ??? (in lib.so)" says little: the first named frame from
+         there on, when there is one. */
+      for (k = split; k < s->n_frames; k++) {
+         LH_(frame_describe)(s->frame_ids[k], via, sizeof(via));
+         if (VG_(strncmp)(via, "???", 3) != 0) break;
+      }
+      if (k == s->n_frames)
+         LH_(frame_describe)(s->frame_ids[split], via, sizeof(via));
       VG_(snprintf)(buf + used, size - used, " via %s", via);
    }
 }
@@ -353,6 +360,70 @@ static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
 static const HChar* plural(ULong n, const HChar* one, const HChar* many)
 {
    return n == 1 ? one : many;
+}
+
+/* The site's bytes live at the peak above the highest byte ever written
+   (access.at_peak.unused_capacity_bytes; the folds are current once the
+   profile has been written). */
+static ULong unused_capacity_at_peak(const LH_Site* s)
+{
+   const LH_AccessFold* r = &s->access.retired;
+   const LH_AccessFold* l = &s->access.live;
+   return (r->at_peak_seq == LH_(peak_seq) ? r->at_peak_unused_capacity : 0)
+          + (l->at_peak_seq == LH_(peak_seq) ? l->at_peak_unused_capacity : 0);
+}
+
+/* A second line under a top site when its blocks were regrown by realloc
+   or hold much capacity never written (USERS.md story 4: a rows vector
+   doubled 12 times, a quarter of it empty at the end), so that why a site
+   is big shows without opening the profile.  Each note needs 16 KiB of
+   copies or of unused capacity (a tenth of the site's bytes at the peak at
+   least): below that it is normal slack, not worth a line. */
+#define LH_SUMMARY_NOTE_BYTES (16 * 1024)
+static void print_site_note(const LH_Site* s)
+{
+   HChar copied[32], unused[32], line[256];
+   ULong unused_bytes = unused_capacity_at_peak(s);
+   Bool show_unused = unused_bytes >= LH_SUMMARY_NOTE_BYTES
+                      && unused_bytes * 10 >= s->bytes_at_peak;
+   Bool show_reallocs = s->realloc_bytes_copied >= LH_SUMMARY_NOTE_BYTES;
+   Int used = 0;
+
+   /* Many blocks smaller than glibc's smallest chunk (32 bytes, 24 of them
+      usable): the allocator's own overhead outweighs the data. */
+   Bool show_small = s->blocks_at_peak >= 1000
+                     && s->bytes_at_peak < 24 * s->blocks_at_peak;
+
+   if (!show_reallocs && !show_unused && !show_small) return;
+   line[0] = '\0';
+   if (show_reallocs) {
+      format_size(copied, s->realloc_bytes_copied);
+      if (s->total_blocks > 1)
+         used += VG_(snprintf)(line + used, sizeof(line) - used,
+                               "grown by %'llu reallocs (%.1f per block), %s copied",
+                               s->reallocs,
+                               (double)s->reallocs / (double)s->total_blocks, copied);
+      else
+         used += VG_(snprintf)(line + used, sizeof(line) - used,
+                               "grown by %'llu %s, %s copied", s->reallocs,
+                               plural(s->reallocs, "realloc", "reallocs"), copied);
+   }
+   if (show_unused) {
+      format_size(unused, unused_bytes);
+      used += VG_(snprintf)(line + used, sizeof(line) - used,
+                            "%s%s (%u%%) of it never written (unused capacity)",
+                            used > 0 ? "; " : "", unused,
+                            percent(unused_bytes, s->bytes_at_peak));
+   }
+   if (show_small) {
+      ULong tenths = (s->bytes_at_peak * 10 + s->blocks_at_peak / 2) / s->blocks_at_peak;
+      used += VG_(snprintf)(line + used, sizeof(line) - used,
+                            "%s%llu.%llu B per block on average: glibc's malloc "
+                            "takes at least 32 B for each", used > 0 ? "; " : "",
+                            tenths / 10, tenths % 10);
+   }
+   /* Under the "allocated in" column. */
+   VG_(umsg)("%35s%s\n", "", line);
 }
 
 void LH_(print_summary)(const HChar* path, Bool written)
@@ -394,6 +465,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
          VG_(umsg)("  %10s %3u%% %'8llu %-6s  %s\n", a,
                    percent(s->bytes_at_peak, LH_(peak_bytes)), s->blocks_at_peak,
                    plural(s->blocks_at_peak, "block", "blocks"), where);
+         print_site_note(s);
       }
    }
    LH_(findings_print_summary)(LH_SUMMARY_TOP_SITES);
