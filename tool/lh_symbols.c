@@ -36,8 +36,8 @@
    3. The frame table.  Frames are deduplicated per code address (an
       address always expands to the same frames) and numbered in order of
       first use by the sorted sites, so the table is deterministic.  The
-      name frame of a site is its innermost frame that is not allocator
-      machinery (see is_allocator_frame).
+      name frame of a site is its innermost named frame that is not
+      allocator machinery (see is_allocator_frame, choose_name_frame).
 */
 
 #include "pub_tool_basics.h"
@@ -263,6 +263,11 @@ static Bool starts_with(const HChar* s, const HChar* prefix)
    return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
 }
 
+static Bool is_letter(HChar c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /* Allocators and generic allocation wrappers: a frame in one of these
    says how memory was allocated, not what for.  Standard libraries count
    as wrappers as a whole (std::vector::push_back, alloc::vec::Vec::push,
@@ -290,11 +295,25 @@ static Bool is_allocator_frame(const HChar* fn)
       "PyObject_Malloc", "PyObject_Calloc", "PyObject_Realloc",
       "_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", NULL
    };
+   /* Any other function whose name says it allocates: a library's or a
+      program's own wrapper (sqlite3Malloc, sqlite3DbMallocRawNN,
+      checked_realloc, CRYPTO_malloc...), where the word starts the name,
+      follows a non-letter or starts a capitalised part: not "alloc" alone
+      (alloc_buffer_for_x builds something) nor "preallocate_tables". */
+   static const HChar* const wrapper_words[] = { "malloc", "calloc", "realloc", NULL };
    const HChar* s = fn;
-   Int i;
+   Int i, w;
    if (fn == NULL) return False;
    for (i = 0; exact[i]; i++)
       if (VG_(strcmp)(fn, exact[i]) == 0) return True;
+   for (i = 0; fn[i] && fn[i] != '('; i++) {
+      if (i > 0 && is_letter(fn[i - 1]) && !(fn[i] >= 'A' && fn[i] <= 'Z'))
+         continue;
+      for (w = 0; wrapper_words[w]; w++)
+         if (VG_(strncasecmp)(fn + i, wrapper_words[w],
+                              VG_(strlen)(wrapper_words[w])) == 0)
+            return True;
+   }
    /* C++ templates demangle with their return type first
       ("void std::vector<int>::_M_realloc_insert<int>(...)"): skip one
       plain word before the name. */
@@ -329,7 +348,11 @@ static Bool is_library_location(const HChar* file, const HChar* dir,
    };
    static const HChar* const objects[] = {
       "libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "ld-linux",
-      "libm.so", "libpthread.so", "libglib-2.0.so", NULL
+      "libm.so", "libpthread.so", "libglib-2.0.so",
+      /* The CPython interpreter: a Python program's runtime, as libstdc++
+         is a C++ program's (its object arenas and list growth are not
+         the script's code to change) */
+      "python3", "libpython3", NULL
    };
    /* Allocator implementations compiled into the program itself. */
    static const HChar* const allocator_files[] = {
@@ -351,6 +374,8 @@ static Bool is_library_location(const HChar* file, const HChar* dir,
       base = base ? base + 1 : object;
       for (i = 0; objects[i]; i++)
          if (starts_with(base, objects[i])) return True;
+      /* CPython's standard extension modules (_json, _pickle, ...) */
+      if (VG_(strstr)(object, "/lib-dynload/")) return True;
    }
    return False;
 }
@@ -394,9 +419,18 @@ static Bool only_library_frames(const LH_Site* site)
    return True;
 }
 
+/* A frame without a function name (a stripped library's static
+   function: "??? (in libsqlite3.so)") cannot tell two sites apart nor lead
+   anyone to the code, so the innermost named frame that is not machinery
+   names the site when there is one; then the innermost frame that is not
+   machinery, named or not. */
 static UInt choose_name_frame(const LH_Site* site)
 {
    UInt k;
+   for (k = 0; k < site->n_frames; k++) {
+      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      if (!f->machinery && f->function) return k;
+   }
    for (k = 0; k < site->n_frames; k++) {
       LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
       if (!f->machinery) return k;

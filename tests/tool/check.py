@@ -361,6 +361,26 @@ def prog_wrappers(p, program, out):
            (named["function"], named["line"]))
 
 
+def prog_names(p, program, out):
+    check_run(p, program)
+    by_size = {s["total_bytes"]: s for s in p.d["sites"]}
+    want = {24: ("grow_names", "names.c", p.lines["grow_names"]),
+            40: ("make_record", "names.c", p.lines["make_record"]),
+            56: ("preallocate_tables", "names.c", p.lines["preallocate_tables"]),
+            72: ("lib_make", None, None)}
+    got = {}
+    for size in want:
+        s = by_size.get(size)
+        if s:
+            f = p.frame(s["stack"][s["name_frame"]])
+            got[size] = (f["function"], f["file"], f["line"])
+    eq("names: wrappers by name skipped, preallocate kept, unnamed frame skipped", want, got)
+    s = by_size.get(72)
+    if s:
+        eq("names: the stripped library's static function is frame 0, unnamed",
+           (None, 1), (p.frame(s["stack"][0])["function"], s["name_frame"]))
+
+
 def prog_hostile(p, program, out):
     # argv bytes: quote, backslash, control character, a lone 0xff, a
     # truncated UTF-8 sequence, then valid UTF-8 (e acute).
@@ -412,7 +432,7 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers,
+    "zero": prog_zero, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers, "names": prog_names,
     "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 

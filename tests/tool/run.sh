@@ -76,6 +76,19 @@ for p in leak depths realloc calloc aligned ownmax lifetimes zero wrappers; do
   checks "$p" "$bin/$p" "$out/$p.json" "$progs/$p.c" "$out/$p.stdout"
 done
 
+# Name frames: wrappers by name, and a stripped library's unnamed static
+# function (names_lib.c, built without -g and stripped).
+if gcc -O0 -fno-builtin -shared -fPIC -o "$bin/libnames.so" "$progs/names_lib.c" &&
+   strip "$bin/libnames.so" &&
+   gcc -O0 -g -fno-builtin -o "$bin/names" "$progs/names.c" -L"$bin" -lnames \
+     -Wl,-rpath,"$bin"; then
+  profile names "$bin/names"
+  check_eq "names: exits 0 under lifeheap" 0 "$?"
+  checks names "$bin/names" "$out/names.json" "$progs/names.c"
+else
+  fail "build names" "gcc or strip failed"
+fi
+
 profile newdelete "$bin/newdelete"
 checks newdelete "$bin/newdelete" "$out/newdelete.json" "$progs/newdelete.cc"
 
