@@ -394,6 +394,9 @@ static void print_site_note(const LH_Site* s)
    Bool show_small = s->blocks_at_peak >= 1000
                      && s->bytes_at_peak < 24 * s->blocks_at_peak;
 
+   /* Nothing to act on in a site made only of runtime code (libstdc++'s
+      emergency exception pool: 71 KiB never written in every C++ program). */
+   if (s->runtime_only) return;
    if (!show_reallocs && !show_unused && !show_small) return;
    line[0] = '\0';
    if (show_reallocs) {

@@ -213,6 +213,9 @@ if command -v g++ >/dev/null; then
   if g++ -O0 -g -o "$bin/cxx_vector" "$here/progs/cxx_vector.cc" &&
      run_lifeheap "$out/cxx_vector.json" "$bin/cxx_vector" >/dev/null; then
     check_py "cxx_vector: no finding on libstdc++'s emergency pool" no-finding "$out/cxx_vector.json"
+    # Nor a summary note: the pool (71 KiB, never written) is the top site.
+    check_eq "cxx_vector: the pool is a top site without a note" "1|0" \
+      "$(grep -c '71.0 KiB .*call_init' "$out/cxx_vector.json.log")|$(grep -c 'never written (unused capacity)' "$out/cxx_vector.json.log")"
   else
     fail "cxx_vector: profile" "g++ or lifeheap failed, see $out/cxx_vector.json.log"
   fi
