@@ -383,6 +383,17 @@ if profile_prog prealloc_live; then
   check_py "prealloc_live: 8 tables are not a leak" no-finding "$out/prealloc_live.json" leak
 fi
 
+if profile_prog both_ends; then
+  check_py "both_ends: 80% never touched is no finding" no-finding "$out/both_ends.json"
+  log="$out/both_ends.json.log"
+  if grep -A1 '1.0 MiB 100%        1 block   buffer_new (both_ends.c:' "$log" | grep -q \
+       '   824.0 KiB (80%) of it never read nor written$'; then
+    pass "both_ends: the summary says how much of the buffer was never touched"
+  else
+    fail "both_ends: the summary says how much of the buffer was never touched" "see $log"
+  fi
+fi
+
 if profile_prog leak_in_churn; then
   check_py "leak_in_churn: leak found among temporaries of the same site" \
     finding "$out/leak_in_churn.json" leak message_decode \
