@@ -304,6 +304,22 @@ test('browser: partial dumps, signals and empty profiles are shown as such', asy
   await page.close();
 });
 
+test('browser: header counts one thread, one block, one free in the singular', async () => {
+  const p = JSON.parse(fs.readFileSync(fixture('queue_fixed.json'), 'utf8'));
+  p.run.threads = 1; p.run.wall_time_ms = 1089;
+  p.peak.blocks = 1; p.at_exit.blocks = 1; p.totals.blocks = 1; p.totals.frees = 1;
+  const file = path.join(lib.ARTIFACTS, 'singular.json');
+  fs.writeFileSync(file, JSON.stringify(p));
+  const page = await lib.newPage(browser);
+  await lib.openViewer(page);
+  assert.equal(await lib.openFile(page, file), 'ready');
+  assert.equal(await text(page, '[data-field=duration] .card-detail'), '1,089 ms wall, 1 thread');
+  assert.ok((await text(page, '[data-field=peak] .card-detail')).startsWith('1 block at '));
+  assert.equal(await text(page, '[data-field=at_exit] .card-detail'), '1 block');
+  assert.equal(await text(page, '[data-field=total] .card-detail'), '1 block, 1 free');
+  await page.close();
+});
+
 test('browser: a large profile opens in slices, with progress, and stays usable', async () => {
   const { generate } = require('../../bench/viewer_bench.js');
   const file = path.join(lib.ARTIFACTS, 'large-12k.json');

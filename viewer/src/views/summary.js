@@ -89,13 +89,15 @@ LH.summaryView = (function () {
       container.appendChild(el('div', { className: 'warning', text: 'Partial profile (written on ' + String(run.dump_reason) +
         ' while the program was still running): figures cover the run up to ' + f.exactCount(d) + ' instructions.' }));
     }
+    // "1 thread", "2 threads": a header a stranger reads without stumbling.
+    function counted(n, one, many) { return f.exactCount(n) + ' ' + (n === 1 ? one : many); }
     var cards = el('div', { className: 'cards' }, [
-      card('duration', 'Duration', f.instructions(d), f.exactCount(d) + ' instructions', f.exactCount(run.wall_time_ms) + ' ms wall, ' + run.threads + ' threads'),
+      card('duration', 'Duration', f.instructions(d), f.exactCount(d) + ' instructions', f.exactCount(run.wall_time_ms) + ' ms wall, ' + counted(run.threads, 'thread', 'threads')),
       card('peak', 'Peak', f.bytes(p.peak.bytes), f.exactBytes(p.peak.bytes),
-        f.exactCount(p.peak.blocks) + ' blocks at ' + percentOfRun(p.peak.time, d) + ' of the run'),
-      card('at_exit', 'Live at exit', f.bytes(p.at_exit.bytes), f.exactBytes(p.at_exit.bytes), f.exactCount(p.at_exit.blocks) + ' blocks'),
+        counted(p.peak.blocks, 'block', 'blocks') + ' at ' + percentOfRun(p.peak.time, d) + ' of the run'),
+      card('at_exit', 'Live at exit', f.bytes(p.at_exit.bytes), f.exactBytes(p.at_exit.bytes), counted(p.at_exit.blocks, 'block', 'blocks')),
       card('total', 'Allocated', f.bytes(p.totals.bytes), f.exactBytes(p.totals.bytes),
-        f.exactCount(p.totals.blocks) + ' blocks, ' + f.exactCount(p.totals.frees) + ' frees'),
+        counted(p.totals.blocks, 'block', 'blocks') + ', ' + counted(p.totals.frees, 'free', 'frees')),
       card('reallocs', 'Reallocs', f.count(p.totals.reallocs), f.exactCount(p.totals.reallocs),
         f.bytes(p.totals.realloc_requested_bytes) + ' requested, ' + f.bytes(p.totals.realloc_bytes_copied) + ' copied'),
       card('access', 'Read by the program', f.bytes(p.totals.bytes_read), f.exactBytes(p.totals.bytes_read),
