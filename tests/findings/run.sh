@@ -308,9 +308,11 @@ EOF
       || fail "csv_rows: the rows vector's growth and unused capacity, every site's bytes; the lean form" "$why"
     # The summary tells the story without opening the profile.
     log="$out/csv_rows.json.log"
-    if grep -A1 'csv_rows::read_rows (csv_rows.rs:59)$' "$log" | grep -q \
+    row_line=$(grep -n "line.split(',')" "$TESTS_TOP/examples/csv_rows.rs" | cut -d: -f1)
+    push_line=$(grep -n 'rows.push(parse_row(line))' "$TESTS_TOP/examples/csv_rows.rs" | cut -d: -f1)
+    if grep -A1 "csv_rows::read_rows (csv_rows.rs:$push_line)\$" "$log" | grep -q \
          '   grown by 12 reallocs, 383.9 KiB copied; 92.7 KiB (24%) of it never written (unused capacity)$' &&
-       grep -A1 'csv_rows::parse_row (csv_rows.rs:47)$' "$log" | grep -q \
+       grep -A1 "csv_rows::parse_row (csv_rows.rs:$row_line)\$" "$log" | grep -q \
          '   grown by 12,427 reallocs (1.0 per block), 1.1 MiB copied$' &&
        grep -A1 '86,989 blocks  csv_rows::parse_row::{{closure}}' "$log" | grep -q \
          "   9.8 B per block on average: glibc's malloc takes at least 32 B for each$"; then
@@ -323,7 +325,7 @@ EOF
     # the name frame, the name frame and two callers.
     if grep -A8 'unbounded-growth, site 0: The live bytes allocated in csv_rows::parse_row ' "$log" |
          sed 's/^==[0-9]*== //' | sed -n '2,8p' | tr '\n' '|' | grep -q \
-         '^    at <alloc::raw_vec::RawVecInner>::try_allocate_in (in [^|]*)|    by alloc::raw_vec::RawVecInner<A>::with_capacity_in (mod.rs:[0-9]*)|    \.\.\. 6 more frames (in the profile) \.\.\.|    by core::iter::traits::iterator::Iterator::collect (iterator.rs:[0-9]*)|    by csv_rows::parse_row (csv_rows.rs:47)   <- names the site|    by csv_rows::read_rows (csv_rows.rs:59)|    by csv_rows::main (csv_rows.rs:[0-9]*)|$'; then
+         "^    at <alloc::raw_vec::RawVecInner>::try_allocate_in (in [^|]*)|    by alloc::raw_vec::RawVecInner<A>::with_capacity_in (mod.rs:[0-9]*)|    \\.\\.\\. 6 more frames (in the profile) \\.\\.\\.|    by core::iter::traits::iterator::Iterator::collect (iterator.rs:[0-9]*)|    by csv_rows::parse_row (csv_rows.rs:$row_line)   <- names the site|    by csv_rows::read_rows (csv_rows.rs:$push_line)|    by csv_rows::main (csv_rows.rs:[0-9]*)|\$"; then
       pass "csv_rows: a finding's library frames are elided in the summary"
     else
       fail "csv_rows: a finding's library frames are elided in the summary" "see $log"
