@@ -345,15 +345,16 @@ static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
    if (split > 0 && split < s->n_frames) {
       HChar via[256];
       SizeT used = VG_(strlen)(buf);
-      /* "via ??? (in lib.so)" says little: the first named frame from
-         there on, when there is one. */
+      /* "via ??? (in lib.so)" or "via (below main)" (Valgrind's name for
+         libc's start-up code) says little: the first named frame from
+         there on, or nothing when there is none. */
       for (k = split; k < s->n_frames; k++) {
          LH_(frame_describe)(s->frame_ids[k], via, sizeof(via));
-         if (VG_(strncmp)(via, "???", 3) != 0) break;
+         if (VG_(strncmp)(via, "???", 3) != 0
+             && VG_(strncmp)(via, "(below main)", 12) != 0) break;
       }
-      if (k == s->n_frames)
-         LH_(frame_describe)(s->frame_ids[split], via, sizeof(via));
-      VG_(snprintf)(buf + used, size - used, " via %s", via);
+      if (k < s->n_frames)
+         VG_(snprintf)(buf + used, size - used, " via %s", via);
    }
 }
 

@@ -85,6 +85,10 @@ if gcc -O0 -fno-builtin -shared -fPIC -o "$bin/libnames.so" "$progs/names_lib.c"
   profile names "$bin/names"
   check_eq "names: exits 0 under lifeheap" 0 "$?"
   checks names "$bin/names" "$out/names.json" "$progs/names.c"
+  # Two sites named lib_make, parting at an unnamed frame: told apart by
+  # the next named frame, never by "via ???".
+  check_eq "names: summary 'via' skips unnamed frames" "1|1|0" \
+    "$(grep -c '104 B .* lib_make (in [^)]*libnames.so) via lib_via_b (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c '88 B .* lib_make (in [^)]*libnames.so) via lib_via_a (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c 'via ???' "$out/names.log")"
 else
   fail "build names" "gcc or strip failed"
 fi

@@ -5,12 +5,15 @@
    - a function that merely contains the letters is not:
      preallocate_tables names its own site;
    - a frame without a name (a static function of a stripped library,
-     names_lib.c) does not name a site: its named caller lib_make does.
-   Sizes tell the sites apart: 24, 40, 56 and 72 bytes. */
+     names_lib.c) does not name a site: its named caller lib_make does;
+   nor does it tell two sites apart in the summary (lib_via_a, lib_via_b).
+   Sizes tell the sites apart: 24, 40, 56, 72, 88 and 104 bytes. */
 #include <stdlib.h>
 #include <string.h>
 
 void* lib_make(size_t n);                       /* names_lib.c, stripped */
+void* lib_via_a(size_t n);
+void* lib_via_b(size_t n);
 
 static void* checked_realloc(void* p, size_t n)
 {
@@ -43,11 +46,13 @@ static void* preallocate_tables(void)
 
 int main(void)
 {
-   void* blocks[4];
+   void* blocks[6];
    blocks[0] = grow_names();
    blocks[1] = make_record();
    blocks[2] = preallocate_tables();
    blocks[3] = lib_make(72);
-   for (int i = 0; i < 4; i++) free(blocks[i]);
+   blocks[4] = lib_via_a(88);
+   blocks[5] = lib_via_b(104);
+   for (int i = 0; i < 6; i++) free(blocks[i]);
    return 0;
 }

@@ -1,6 +1,8 @@
 /* A library built without debug info and stripped (tests/tool/run.sh):
-   lib_internal_alloc, static, has no symbol left; lib_make keeps its
-   dynamic symbol. */
+   the static functions have no symbol left; lib_make, lib_via_a and
+   lib_via_b keep their dynamic symbols.  lib_via_a and lib_via_b reach
+   lib_make through unnamed static functions: the summary tells their
+   sites apart by the named frame after those ("via lib_via_a"). */
 #include <stdlib.h>
 
 static __attribute__((noinline)) void* lib_internal_alloc(size_t n)
@@ -11,4 +13,24 @@ static __attribute__((noinline)) void* lib_internal_alloc(size_t n)
 void* lib_make(size_t n)
 {
    return lib_internal_alloc(n);
+}
+
+static __attribute__((noinline)) void* via_a(size_t n)
+{
+   return lib_make(n);
+}
+
+static __attribute__((noinline)) void* via_b(size_t n)
+{
+   return lib_make(n);
+}
+
+void* lib_via_a(size_t n)
+{
+   return via_a(n);
+}
+
+void* lib_via_b(size_t n)
+{
+   return via_b(n);
 }
