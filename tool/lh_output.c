@@ -325,22 +325,55 @@ static UInt percent(ULong part, ULong whole)
    return (UInt)((part * 100.0) / whole + 0.5);
 }
 
+static Bool same_frame_text(UInt frame_a, UInt frame_b)
+{
+   HChar a[512], b[512];
+   if (frame_a == frame_b) return True;
+   LH_(frame_describe)(frame_a, a, sizeof(a));
+   LH_(frame_describe)(frame_b, b, sizeof(b));
+   return VG_(strcmp)(a, b) == 0;
+}
+
 /* The site's name frame; when another shown site has the same one (one
-   function called from two places), also the first frame where their
-   stacks part, so the two lines can be told apart. */
+   function called from two places), also the first caller where their
+   stacks part, so the two lines can be told apart ("via main (x.c:31)");
+   when they part only inside the allocation (a std::map node and its
+   std::string key, both made by map[key] in one line), the frame that
+   called the allocator ("allocated by ..."). */
 static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
 {
    LH_Site* s = sorted_sites[i];
    UInt k, other, split = 0;
+   Bool twin_same_callers = False;
    if (s->n_frames == 0) { VG_(snprintf)(buf, size, "???"); return; }
    LH_(frame_describe)(s->frame_ids[s->name_frame], buf, size);
    for (other = 0; other < shown; other++) {
       LH_Site* o = sorted_sites[other];
-      if (other == i || o->n_frames <= o->name_frame ||
-          o->frame_ids[o->name_frame] != s->frame_ids[s->name_frame]) continue;
-      for (k = s->name_frame + 1; k < s->n_frames; k++)
-         if (k >= o->n_frames || o->frame_ids[k] != s->frame_ids[k]) break;
-      if (k > split) split = k;
+      HChar other_name[512];
+      UInt d;
+      if (other == i || o->n_frames <= o->name_frame) continue;
+      /* The same text, not only the same frame: two calls on one line
+         (map[key] makes a node and a string) have two code addresses. */
+      LH_(frame_describe)(o->frame_ids[o->name_frame], other_name, sizeof(other_name));
+      if (VG_(strcmp)(other_name, buf) != 0) continue;
+      /* Callers compared at the same distance from each name frame, by
+         text too (inlined into one caller at two addresses). */
+      for (d = 1; s->name_frame + d < s->n_frames; d++)
+         if (o->name_frame + d >= o->n_frames
+             || !same_frame_text(o->frame_ids[o->name_frame + d],
+                                 s->frame_ids[s->name_frame + d]))
+            break;
+      k = s->name_frame + d;
+      if (k == s->n_frames && o->name_frame + d == o->n_frames)
+         twin_same_callers = True;
+      else if (k > split)
+         split = k;
+   }
+   if (twin_same_callers && split == 0 && s->name_frame > 0) {
+      HChar by[256];
+      SizeT used = VG_(strlen)(buf);
+      LH_(frame_describe)(s->frame_ids[0], by, sizeof(by));
+      VG_(snprintf)(buf + used, size - used, ", allocated by %s", by);
    }
    if (split > 0 && split < s->n_frames) {
       HChar via[256];

@@ -93,6 +93,18 @@ else
   fail "build names" "gcc or strip failed"
 fi
 
+# Two sites named by one line (a std::map node and its key's copy): the
+# summary tells them apart by the frame that called the allocator.
+if g++ -O0 -g -fno-builtin -o "$bin/twins" "$progs/twins.cc"; then
+  profile twins "$bin/twins"
+  check_eq "twins: exits 0 under lifeheap" 0 "$?"
+  line=$(grep -n 'SITE count' "$progs/twins.cc" | cut -d: -f1)
+  check_eq "twins: node and key lines differ by what allocated them" "1|1" \
+    "$(grep -c "14.1 KiB .* 200 blocks  count_words() (twins.cc:$line), allocated by std::__new_allocator<std::_Rb_tree_node<" "$out/twins.log")|$(grep -c "6.3 KiB .* 200 blocks  count_words() (twins.cc:$line), allocated by void std::__cxx11::basic_string<.*_M_construct<char\*>" "$out/twins.log")"
+else
+  fail "build twins" "g++ failed"
+fi
+
 profile newdelete "$bin/newdelete"
 checks newdelete "$bin/newdelete" "$out/newdelete.json" "$progs/newdelete.cc"
 
