@@ -317,6 +317,8 @@ test('browser: header counts one thread, one block, one free in the singular', a
   assert.ok((await text(page, '[data-field=peak] .card-detail')).startsWith('1 block at '));
   assert.equal(await text(page, '[data-field=at_exit] .card-detail'), '1 block');
   assert.equal(await text(page, '[data-field=total] .card-detail'), '1 block, 1 free');
+  // The exact figure after the rounded one says its unit.
+  assert.match(await text(page, '[data-field=access] .card-detail'), / written \([0-9,]+ bytes\)$/);
   await page.close();
 });
 

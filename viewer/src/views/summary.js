@@ -101,7 +101,7 @@ LH.summaryView = (function () {
       card('reallocs', 'Reallocs', f.count(p.totals.reallocs), f.exactCount(p.totals.reallocs),
         f.bytes(p.totals.realloc_requested_bytes) + ' requested, ' + f.bytes(p.totals.realloc_bytes_copied) + ' copied'),
       card('access', 'Read by the program', f.bytes(p.totals.bytes_read), f.exactBytes(p.totals.bytes_read),
-        f.bytes(p.totals.bytes_written) + ' written (' + f.exactCount(p.totals.bytes_written) + ')'),
+        f.bytes(p.totals.bytes_written) + ' written (' + f.exactCount(p.totals.bytes_written) + ' bytes)'),
       card('findings', 'Findings', String(p.findings.length), null, findingCounts(p.findings)),
       card('sites', 'Sites', f.count(p.sites.length), f.exactCount(p.sites.length), f.exactCount(p.frames.length) + ' frames'),
     ]);
