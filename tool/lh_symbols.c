@@ -297,9 +297,11 @@ static Bool is_allocator_frame(const HChar* fn)
    };
    /* Any other function whose name says it allocates: a library's or a
       program's own wrapper (sqlite3Malloc, sqlite3DbMallocRawNN,
-      checked_realloc, CRYPTO_malloc...), where the word starts the name,
-      follows a non-letter or starts a capitalised part: not "alloc" alone
-      (alloc_buffer_for_x builds something) nor "preallocate_tables". */
+      checked_realloc, CRYPTO_malloc...), where the word is a part of the
+      name of its own: it starts the name, follows a non-letter or starts a
+      capitalised part, and ends the name, a non-letter or a capital
+      follows.  Not "alloc" alone (alloc_buffer_for_x builds something),
+      nor "preallocate_tables" or "reallocate_rows". */
    static const HChar* const wrapper_words[] = { "malloc", "calloc", "realloc", NULL };
    const HChar* s = fn;
    Int i, w;
@@ -309,10 +311,15 @@ static Bool is_allocator_frame(const HChar* fn)
    for (i = 0; fn[i] && fn[i] != '('; i++) {
       if (i > 0 && is_letter(fn[i - 1]) && !(fn[i] >= 'A' && fn[i] <= 'Z'))
          continue;
-      for (w = 0; wrapper_words[w]; w++)
-         if (VG_(strncasecmp)(fn + i, wrapper_words[w],
-                              VG_(strlen)(wrapper_words[w])) == 0)
+      for (w = 0; wrapper_words[w]; w++) {
+         SizeT len = VG_(strlen)(wrapper_words[w]);
+         HChar after;
+         if (VG_(strncasecmp)(fn + i, wrapper_words[w], len) != 0) continue;
+         /* ... and ends the name or a part of it: not "reallocate_rows". */
+         after = fn[i + len];
+         if (!is_letter(after) || (after >= 'A' && after <= 'Z'))
             return True;
+      }
    }
    /* C++ templates demangle with their return type first
       ("void std::vector<int>::_M_realloc_insert<int>(...)"): skip one

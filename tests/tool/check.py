@@ -367,14 +367,15 @@ def prog_names(p, program, out):
     want = {24: ("grow_names", "names.c", p.lines["grow_names"]),
             40: ("make_record", "names.c", p.lines["make_record"]),
             56: ("preallocate_tables", "names.c", p.lines["preallocate_tables"]),
-            72: ("lib_make", None, None)}
+            72: ("lib_make", None, None),
+            120: ("reallocate_index", "names.c", p.lines["reallocate_index"])}
     got = {}
     for size in want:
         s = by_size.get(size)
         if s:
             f = p.frame(s["stack"][s["name_frame"]])
             got[size] = (f["function"], f["file"], f["line"])
-    eq("names: wrappers by name skipped, preallocate kept, unnamed frame skipped", want, got)
+    eq("names: wrappers by name skipped, preallocate/reallocate kept, unnamed frame skipped", want, got)
     s = by_size.get(72)
     if s:
         eq("names: the stripped library's static function is frame 0, unnamed",

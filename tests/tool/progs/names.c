@@ -3,11 +3,11 @@
      (checked_realloc) or camelCase (DbMallocZero, as sqlite3's
      sqlite3DbMallocZero): its caller names the site;
    - a function that merely contains the letters is not:
-     preallocate_tables names its own site;
+     preallocate_tables and reallocate_index name their own sites;
    - a frame without a name (a static function of a stripped library,
      names_lib.c) does not name a site: its named caller lib_make does;
    nor does it tell two sites apart in the summary (lib_via_a, lib_via_b).
-   Sizes tell the sites apart: 24, 40, 56, 72, 88 and 104 bytes. */
+   Sizes tell the sites apart: 24, 40, 56, 72, 88, 104 and 120 bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +39,11 @@ static void* make_record(void)
    return DbMallocZero(40);                     /* SITE make_record */
 }
 
+static void* reallocate_index(void)
+{
+   return realloc(NULL, 120);                   /* SITE reallocate_index */
+}
+
 static void* preallocate_tables(void)
 {
    return malloc(56);                           /* SITE preallocate_tables */
@@ -46,13 +51,14 @@ static void* preallocate_tables(void)
 
 int main(void)
 {
-   void* blocks[6];
+   void* blocks[7];
    blocks[0] = grow_names();
    blocks[1] = make_record();
    blocks[2] = preallocate_tables();
    blocks[3] = lib_make(72);
    blocks[4] = lib_via_a(88);
    blocks[5] = lib_via_b(104);
-   for (int i = 0; i < 6; i++) free(blocks[i]);
+   blocks[6] = reallocate_index();
+   for (int i = 0; i < 7; i++) free(blocks[i]);
    return 0;
 }
