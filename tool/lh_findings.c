@@ -800,13 +800,18 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
    case Kind_ReallocGrowth:
       format_bytes(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
       format_bytes(b2, sizeof b2, evidence_count(f, "max_bytes"));
+      /* Low severity is growth by doubling (copies below ten times the
+         final size): telling it to "grow geometrically" would be wrong. */
       VG_(snprintf)(buf, size,
          "%s grows %s with %'llu reallocs (%'llu per block), copying "
-         "%s to hold at most %s: reserve the final size up front, or grow "
-         "geometrically.",
+         "%s to hold at most %s: %s",
          fn, plural(evidence_count(f, "blocks"), "its buffer", "its buffers"),
          evidence_count(f, "reallocs"),
-         evidence_count(f, "reallocs_per_block"), b1, b2);
+         evidence_count(f, "reallocs_per_block"), b1, b2,
+         f->severity == Severity_Low
+            ? "it already grows geometrically; reserve the final size up "
+              "front when it is known, to save the copies."
+            : "reserve the final size up front, or grow geometrically.");
       break;
    }
    /* A sentence opens with the function's name; capitalise only our own

@@ -396,6 +396,16 @@ if profile_prog both_ends; then
   fi
 fi
 
+if profile_prog doubling; then
+  check_py "doubling: realloc-growth at low severity on main's buffer" \
+    finding "$out/doubling.json" realloc-growth main \
+    reallocs = 16  blocks = 1  realloc_bytes_copied = 4194240  max_bytes = 4194304 \
+    severity = low
+  check_eq "doubling: the sentence does not ask it to grow geometrically" "1|0" \
+    "$(grep -c 'it already grows geometrically; reserve the final size up front when it is known' "$out/doubling.json.log")|$(grep -c 'or grow geometrically' "$out/doubling.json.log")"
+  check_py "doubling: its only finding" count "$out/doubling.json" 1
+fi
+
 if profile_prog leak_in_churn; then
   check_py "leak_in_churn: leak found among temporaries of the same site" \
     finding "$out/leak_in_churn.json" leak message_decode \
