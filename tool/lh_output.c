@@ -491,6 +491,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
 {
    HChar a[32];
    UInt i, shown;
+   const LH_Site* unnamed_object = NULL;   /* a top site named "???" */
 
    format_size(a, LH_(total_bytes));
    VG_(umsg)("lifeheap: %'llu %s (%s) allocated, %'llu freed, %'llu %s; "
@@ -527,6 +528,19 @@ void LH_(print_summary)(const HChar* path, Bool written)
                    percent(s->bytes_at_peak, LH_(peak_bytes)), s->blocks_at_peak,
                    plural(s->blocks_at_peak, "block", "blocks"), where);
          print_site_note(s);
+         if (unnamed_object == NULL && VG_(strncmp)(where, "??? (in ", 8) == 0)
+            unnamed_object = s;
+      }
+      /* "???" means nothing to a stranger: say what it is, once. */
+      if (unnamed_object != NULL) {
+         HChar where[512];
+         LH_(frame_describe)(unnamed_object->frame_ids[unnamed_object->name_frame],
+                             where, sizeof(where));
+         /* where is "??? (in /usr/bin/sort)": keep the object's path. */
+         SizeT len = VG_(strlen)(where);
+         if (len > 8 && where[len - 1] == ')') where[len - 1] = '\0';
+         VG_(umsg)("\"???\" marks code without symbols, here in %s: its debug "
+                   "symbols or a build with -g would name it.\n", where + 8);
       }
    }
    LH_(findings_print_summary)(LH_SUMMARY_TOP_SITES);
