@@ -420,8 +420,9 @@ static ULong never_accessed_at_peak(const LH_Site* s)
    or hold much capacity never written (USERS.md story 4: a rows vector
    doubled 12 times, a quarter of it empty at the end), so that why a site
    is big shows without opening the profile.  Each note needs 16 KiB of
-   copies or of unused capacity (a tenth of the site's bytes at the peak at
-   least): below that it is normal slack, not worth a line. */
+   copies, of unused capacity or of untouched bytes (the last two a tenth
+   of the site's bytes at the peak at least), or 1,000 tiny blocks: below
+   that it is normal slack, not worth a line. */
 #define LH_SUMMARY_NOTE_BYTES (16 * 1024)
 static void print_site_note(const LH_Site* s)
 {
@@ -438,7 +439,6 @@ static void print_site_note(const LH_Site* s)
                          && untouched * 10 >= s->bytes_at_peak
                          && (!show_unused || unused_bytes * 2 < untouched);
    Int used = 0;
-
    /* Many blocks smaller than glibc's smallest chunk (32 bytes, 24 of them
       usable): the allocator's own overhead outweighs the data. */
    Bool show_small = s->blocks_at_peak >= 1000
@@ -534,10 +534,11 @@ void LH_(print_summary)(const HChar* path, Bool written)
       /* "???" means nothing to a stranger: say what it is, once. */
       if (unnamed_object != NULL) {
          HChar where[512];
+         SizeT len;
          LH_(frame_describe)(unnamed_object->frame_ids[unnamed_object->name_frame],
                              where, sizeof(where));
          /* where is "??? (in /usr/bin/sort)": keep the object's path. */
-         SizeT len = VG_(strlen)(where);
+         len = VG_(strlen)(where);
          if (len > 8 && where[len - 1] == ')') where[len - 1] = '\0';
          VG_(umsg)("\"???\" marks code without symbols, here in %s: its debug "
                    "symbols or a build with -g would name it.\n", where + 8);
