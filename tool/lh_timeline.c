@@ -60,8 +60,9 @@
    run.duration, and `peak_index` names the peak point.
 
    Growth (docs/findings.md).  For a significant site, the points from its
-   first allocation to the end are split into GROWTH_WINDOWS consecutive
-   windows; a window "rises" when the site's highest value in it exceeds
+   first allocation to its last one (when that allocating phase lasts at
+   least a quarter of the run; else to the end of the run) are split into
+   GROWTH_WINDOWS consecutive windows; a window "rises" when the site's highest value in it exceeds
    every earlier value by more than GROWTH_NOISE_FRACTION of the site's max.
    rising_fraction is the share of rising windows: 1.0 for a leak that grows
    all the time, about 1/16 for one-time initialisation, near 0 for a
@@ -414,6 +415,7 @@ static const ULong* site_series(LH_Site* site)
 
 #define GROWTH_WINDOWS        16
 #define GROWTH_NOISE_FRACTION 0.01
+#define GROWTH_PHASE_MIN_FRACTION 0.25  /* of the run: a long allocating phase */
 
 Bool LH_(site_is_significant)(const LH_Site* site)
 {
@@ -429,15 +431,33 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
    ULong  running_high = 0;
    double mean_time = 0, mean_bytes = 0, sxx = 0, sxy = 0;
 
+   UInt   rise_end, rise_n;
+
    /* The site is empty before its first allocation: start there. */
    while (first < snapshot.n_points
           && snapshot.times[first] < site->first_alloc_time)
       first++;
    n = snapshot.n_points - first;
-   windows = n < GROWTH_WINDOWS ? n : GROWTH_WINDOWS;
+
+   /* New highs are looked for while the site allocates, when that phase is
+      a long one: a producer that stops while its consumer drains the pile
+      rose all the time it produced, however long the drain.  A short phase
+      (one-time initialisation) is judged over the whole rest of the run. */
+   rise_end = snapshot.n_points;
+   if (site->last_alloc_time > site->first_alloc_time
+       && (double)(site->last_alloc_time - site->first_alloc_time)
+          >= GROWTH_PHASE_MIN_FRACTION * (double)LH_(now)) {
+      rise_end = first;
+      while (rise_end < snapshot.n_points
+             && snapshot.times[rise_end] <= site->last_alloc_time)
+         rise_end++;
+   }
+   rise_n  = rise_end - first;
+   windows = rise_n < GROWTH_WINDOWS ? rise_n : GROWTH_WINDOWS;
 
    for (w = 0; w < windows; w++) {
-      UInt  lo = first + w * n / windows, hi = first + (w + 1) * n / windows;
+      UInt  lo = first + w * rise_n / windows,
+            hi = first + (w + 1) * rise_n / windows;
       ULong window_high = 0;
       for (p = lo; p < hi; p++)
          if (values[p] > window_high)
