@@ -278,27 +278,16 @@ static size_t print_finding_changes(FILE *out, const char *label,
 
 /*--- JSON output ----------------------------------------------------------*/
 
-static void print_json_value(FILE *out, const struct metric *metric,
-                             bool available, double value)
-{
-    if (!available)
-        fprintf(out, "null");
-    else if (metric->unit == UNIT_PERCENT_OF_RUN)
-        fprintf(out, "%.4f", value);
-    else
-        fprintf(out, "%.0f", value);
-}
-
 static void print_json_metric(FILE *out, const struct metric *metric,
                               bool base_has, double before, bool changed_has,
                               double after)
 {
     fprintf(out, "\"%s\": {\"base\": ", metric->name);
-    print_json_value(out, metric, base_has, before);
+    metric_print_json(out, metric, base_has, before);
     fprintf(out, ", \"new\": ");
-    print_json_value(out, metric, changed_has, after);
+    metric_print_json(out, metric, changed_has, after);
     fprintf(out, ", \"change\": ");
-    print_json_value(out, metric, base_has && changed_has, after - before);
+    metric_print_json(out, metric, base_has && changed_has, after - before);
     fprintf(out, ", \"change_percent\": ");
     if (base_has && changed_has && before != 0)
         fprintf(out, "%.4f", 100.0 * (after - before) / before);

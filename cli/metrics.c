@@ -256,3 +256,14 @@ size_t *sites_sorted_by(const struct profile *profile,
     free(entries);
     return order;
 }
+
+void metric_print_json(FILE *out, const struct metric *metric, bool available,
+                       double value)
+{
+    if (!available)
+        fprintf(out, "null");
+    else if (metric->unit == UNIT_PERCENT_OF_RUN)
+        fprintf(out, "%.4f", value);
+    else
+        fprintf(out, "%.0f", value);
+}

@@ -50,6 +50,10 @@ size_t *sites_sorted_by(const struct profile *profile,
 
 /* Writes a metric value as text: a size, a count or a percentage; "-" when
  * the site has no value for it. */
+/* A metric's value as a JSON number (null when not available): fractions of
+ * the run with 4 decimals, everything else as an integer. */
+void metric_print_json(FILE *out, const struct metric *metric, bool available,
+                       double value);
 void format_metric(const struct metric *metric, bool available, double value,
                    char *buffer, size_t size);
 

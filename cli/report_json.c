@@ -9,17 +9,6 @@
 #include "report_output.h"
 #include "util.h"
 
-static void print_number(FILE *out, const struct metric *metric,
-                         bool available, double value)
-{
-    if (!available)
-        fprintf(out, "null");
-    else if (metric->unit == UNIT_PERCENT_OF_RUN)
-        fprintf(out, "%.4f", value);
-    else
-        fprintf(out, "%.0f", value);
-}
-
 static void print_optional_string(FILE *out, const char *text)
 {
     if (text)
@@ -70,7 +59,7 @@ void report_json(FILE *out, const struct profile *profile,
         double value = 0;
         bool available = metrics[m].global_value(profile, &value);
         fprintf(out, "%s\"%s\": ", separator, metrics[m].name);
-        print_number(out, &metrics[m], available, value);
+        metric_print_json(out, &metrics[m], available, value);
         separator = ", ";
     }
     fprintf(out, "},\n  \"sites\": [");
@@ -90,7 +79,7 @@ void report_json(FILE *out, const struct profile *profile,
             double value = 0;
             bool available = metrics[m].site_value(profile, site, &value);
             fprintf(out, "%s\"%s\": ", separator, metrics[m].name);
-            print_number(out, &metrics[m], available, value);
+            metric_print_json(out, &metrics[m], available, value);
             separator = ", ";
         }
         fprintf(out, "},\n     \"stack\": [");
