@@ -372,8 +372,13 @@ static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
    if (twin_same_callers && split == 0 && s->name_frame > 0) {
       HChar by[256];
       SizeT used = VG_(strlen)(buf);
-      LH_(frame_describe)(s->frame_ids[0], by, sizeof(by));
-      VG_(snprintf)(buf + used, size - used, ", allocated by %s", by);
+      /* The innermost named frame: "allocated by ???" would say nothing. */
+      for (k = 0; k < s->name_frame; k++) {
+         LH_(frame_describe)(s->frame_ids[k], by, sizeof(by));
+         if (VG_(strncmp)(by, "???", 3) != 0) break;
+      }
+      if (k < s->name_frame)
+         VG_(snprintf)(buf + used, size - used, ", allocated by %s", by);
    }
    if (split > 0 && split < s->n_frames) {
       HChar via[256];

@@ -89,6 +89,8 @@ if gcc -O0 -fno-builtin -shared -fPIC -o "$bin/libnames.so" "$progs/names_lib.c"
   # the next named frame, never by "via ???".
   check_eq "names: summary 'via' skips unnamed frames" "1|1|0" \
     "$(grep -c '104 B .* lib_make (in [^)]*libnames.so) via lib_via_b (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c '88 B .* lib_make (in [^)]*libnames.so) via lib_via_a (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c 'via ???' "$out/names.log")"
+  check_eq "names: two sites parting only in unnamed frames: no 'allocated by ???'" "1|1|0" \
+    "$(grep -c '152 B .* lib_pair (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c '136 B .* lib_pair (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c 'allocated by ???' "$out/names.log")"
 else
   fail "build names" "gcc or strip failed"
 fi

@@ -7,13 +7,15 @@
    - a frame without a name (a static function of a stripped library,
      names_lib.c) does not name a site: its named caller lib_make does;
    nor does it tell two sites apart in the summary (lib_via_a, lib_via_b).
-   Sizes tell the sites apart: 24, 40, 56, 72, 88, 104 and 120 bytes. */
+   Sizes tell the sites apart: 24, 40, 56, 72, 88, 104, 120, and lib_pair's
+   136 and 152 bytes. */
 #include <stdlib.h>
 #include <string.h>
 
 void* lib_make(size_t n);                       /* names_lib.c, stripped */
 void* lib_via_a(size_t n);
 void* lib_via_b(size_t n);
+void lib_pair(void** a, void** b);
 
 static void* checked_realloc(void* p, size_t n)
 {
@@ -51,7 +53,7 @@ static void* preallocate_tables(void)
 
 int main(void)
 {
-   void* blocks[7];
+   void* blocks[9];
    blocks[0] = grow_names();
    blocks[1] = make_record();
    blocks[2] = preallocate_tables();
@@ -59,6 +61,7 @@ int main(void)
    blocks[4] = lib_via_a(88);
    blocks[5] = lib_via_b(104);
    blocks[6] = reallocate_index();
-   for (int i = 0; i < 7; i++) free(blocks[i]);
+   lib_pair(&blocks[7], &blocks[8]);
+   for (int i = 0; i < 9; i++) free(blocks[i]);
    return 0;
 }

@@ -34,3 +34,22 @@ void* lib_via_b(size_t n)
 {
    return via_b(n);
 }
+
+/* Two blocks made in one call of lib_pair through two unnamed functions:
+   two sites named alike with the same callers, told apart by nothing the
+   summary could name (never "allocated by ???"). */
+static __attribute__((noinline)) void* pair_a(size_t n)
+{
+   return malloc(n);
+}
+
+static __attribute__((noinline)) void* pair_b(size_t n)
+{
+   return malloc(n);
+}
+
+void lib_pair(void** a, void** b)
+{
+   *a = pair_a(136);
+   *b = pair_b(152);
+}
