@@ -317,6 +317,10 @@ test('browser: header counts one thread, one block, one free in the singular', a
   assert.ok((await text(page, '[data-field=peak] .card-detail')).startsWith('1 block at '));
   assert.equal(await text(page, '[data-field=at_exit] .card-detail'), '1 block');
   assert.equal(await text(page, '[data-field=total] .card-detail'), '1 block, 1 free');
+  // Regrowth columns come right after unused capacity.
+  const headers = await page.$$eval('[role=columnheader]', (l) => l.map((e) => e.textContent));
+  const at = headers.indexOf('Unused cap. %');
+  assert.deepEqual(headers.slice(at, at + 4), ['Unused cap. %', 'Reallocs', 'Realloc copied', 'Realloc requested']);
   // The exact figure after the rounded one says its unit.
   assert.match(await text(page, '[data-field=access] .card-detail'), / written \([0-9,]+ bytes\)$/);
   await page.close();
