@@ -183,12 +183,89 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
 /*--- The hot path: one access                             ---*/
 /*------------------------------------------------------------*/
 
+/* The hot-block cache: the last few big blocks the program accessed, by
+   their [payload, payload + size).  An access that falls inside one needs
+   no shadow lookup to find its block, and once every byte of the block
+   was read (written) — its set-bit count equals its size — none to set
+   bits either: a loop over big arrays touches only the block record and
+   the site map.  An entry goes away when its block is freed or resized;
+   all of it is off for good once blocks overlap (lh_shadow.c), where the
+   shadow alone says who owns a granule. */
+#define HOT_BLOCKS 4
+#define HOT_MIN_SIZE 256     /* smaller blocks are rarely hit twice in a row */
+typedef struct {
+   Addr      lo;             /* the block's payload */
+   UWord     size;           /* its size; 0 = empty entry */
+   LH_Block* block;
+   LH_SiteMap* map;          /* block->access.map, one load less */
+   Bool      all_read;       /* every byte's read bit is set */
+   Bool      all_written;    /* every byte's written bit is set */
+} HotBlock;
+static HotBlock hot[HOT_BLOCKS];
+static UInt hot_victim = 0;
+
+static void hot_forget(const LH_Block* b)
+{
+   UInt i;
+   for (i = 0; i < HOT_BLOCKS; i++)
+      if (hot[i].block == b) VG_(memset)(&hot[i], 0, sizeof(hot[i]));
+}
+
+static void hot_check_overlap(void)
+{
+   if (LH_(shadow_overlap_seen)) VG_(memset)(hot, 0, sizeof(hot));
+}
+
+/* Sets the bits of [s, e), all inside block b, granule by granule, and
+   keeps the block's set-bit counts.  ref is s's granule when known. */
+static inline __attribute__((always_inline))
+void mark_bits(LH_BlockAccess* ba, Addr s, Addr e, Bool is_write,
+               LH_GranuleRef* ref, Bool have_ref)
+{
+   Addr g = s;
+   UInt newly = 0;
+   if (!have_ref && !LH_(shadow_lookup)(g, ref)) return;   /* cannot happen */
+   for (;;) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = e < g_end ? e : g_end;
+      UShort mask = (UShort)(((1u << (stop - g)) - 1)
+                             << (g & (LH_GRANULE_SIZE - 1)));
+      newly += LH_(shadow_mark)(ref, is_write, mask);
+      if (stop >= e) break;
+      g = stop;
+      if (!LH_(shadow_lookup)(g, ref)) break;   /* cannot happen */
+   }
+   if (is_write) ba->written_bytes_set += newly;
+   else ba->read_bytes_set += newly;
+}
+
+/* The counts, times and map of n bytes at 'offset' of block b. */
+static inline __attribute__((always_inline))
+void count_access(LH_Block* b, SizeT offset, UWord n, Bool is_write)
+{
+   LH_BlockAccess* ba = &b->access;
+   if (is_write) {
+      ba->bytes_written += n;
+      if (offset + n > ba->written_high_water)
+         ba->written_high_water = offset + n;
+   } else {
+      ba->bytes_read += n;
+   }
+   if (UNLIKELY(!ba->accessed)) {
+      ba->accessed = True;
+      ba->first_access_time = LH_(now);
+      ba->map = site_map(&b->site->access);
+   }
+   ba->last_access_time = LH_(now);
+   map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
+}
+
 /* Records the access of [a, a+size) for every live block it touches.
    Almost always one granule and one block: a wide or misaligned access
    may cross granules, and bytes outside a block's [payload, payload+size)
    (the allocator's slack in the last granule) are not counted. */
-static inline __attribute__((always_inline))
-void note_access(Addr a, UWord size, Bool is_write)
+static __attribute__((noinline))
+void note_access_slow(Addr a, UWord size, Bool is_write)
 {
    Addr end = a + size;
    while (a < end) {
@@ -203,40 +280,66 @@ void note_access(Addr a, UWord size, Bool is_write)
          Addr s = a > b->payload ? a : b->payload;
          Addr e = end < block_end ? end : block_end;
          if (LIKELY(s < e)) {
-            UWord n = e - s;
-            SizeT offset = s - b->payload;
-            LH_BlockAccess* ba = &b->access;
-            Addr g = s;
-            for (;;) {
-               Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-               Addr stop = e < g_end ? e : g_end;
-               UShort mask = (UShort)(((1u << (stop - g)) - 1)
-                                      << (g & (LH_GRANULE_SIZE - 1)));
-               LH_(shadow_mark)(&ref, is_write, mask);
-               if (stop >= e) break;
-               g = stop;
-               if (!LH_(shadow_lookup)(g, &ref)) break;   /* cannot happen */
+            mark_bits(&b->access, s, e, is_write, &ref, True);
+            count_access(b, s - b->payload, e - s, is_write);
+            if (UNLIKELY(b->req_size >= HOT_MIN_SIZE)
+                && !LH_(shadow_overlap_seen)) {
+               HotBlock* h = &hot[hot_victim];
+               h->lo = b->payload;
+               h->size = b->req_size;
+               h->block = b;
+               h->map = b->access.map;
+               h->all_read = b->access.read_bytes_set == b->req_size;
+               h->all_written = b->access.written_bytes_set == b->req_size;
+               hot_victim = (hot_victim + 1) % HOT_BLOCKS;
             }
-            if (is_write) {
-               ba->bytes_written += n;
-               if (offset + n > ba->written_high_water)
-                  ba->written_high_water = offset + n;
-            } else {
-               ba->bytes_read += n;
-            }
-            if (UNLIKELY(!ba->accessed)) {
-               ba->accessed = True;
-               ba->first_access_time = LH_(now);
-               ba->map = site_map(&b->site->access);
-            }
-            ba->last_access_time = LH_(now);
-            map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
             a = e > granule_end ? e : granule_end;
             continue;
          }
       }
       a = granule_end;
    }
+}
+
+/* An access inside hot block h: the counts, times and map, and the bits
+   until they are all set.  The block was accessed before it was cached,
+   so its map exists. */
+static inline __attribute__((always_inline))
+void note_hot_access(HotBlock* h, Addr a, UWord offset, UWord n, Bool is_write)
+{
+   LH_Block* b = h->block;
+   LH_BlockAccess* ba = &b->access;
+   if (UNLIKELY(!(is_write ? h->all_written : h->all_read))) {
+      LH_GranuleRef ref;
+      mark_bits(ba, a, a + n, is_write, &ref, False);
+      if (is_write) h->all_written = ba->written_bytes_set == h->size;
+      else h->all_read = ba->read_bytes_set == h->size;
+   }
+   if (is_write) {
+      ba->bytes_written += n;
+      if (offset + n > ba->written_high_water)
+         ba->written_high_water = offset + n;
+   } else {
+      ba->bytes_read += n;
+   }
+   ba->last_access_time = LH_(now);
+   map_add(h->map, b, offset, n, h->size, ba->inv_size, is_write);
+}
+
+/* The hot-block cache first: no shadow lookup, and no bits once the
+   block's are all set; everything else goes the slow way. */
+static inline __attribute__((always_inline))
+void note_access(Addr a, UWord size, Bool is_write)
+{
+   UInt i;
+   for (i = 0; i < HOT_BLOCKS; i++) {
+      UWord offset = a - hot[i].lo;
+      if (offset < hot[i].size && size <= hot[i].size - offset) {
+         note_hot_access(&hot[i], a, offset, size, is_write);
+         return;
+      }
+   }
+   note_access_slow(a, size, is_write);
 }
 
 VG_REGPARM(2) void LH_(note_read)(Addr a, UWord size)
@@ -305,6 +408,7 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
    ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    LH_(shadow_own)(ba->shadow_index, b->payload, b->payload + b->req_size);
    map_note_block_size(&b->site->access, b->req_size);
+   hot_check_overlap();
    block_events++;
 }
 
@@ -314,6 +418,16 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
    Addr new_payload = b->payload;
    SizeT new_size = b->req_size;
    SizeT kept = old_size < new_size ? old_size : new_size;
+
+   hot_forget(b);
+   if (new_size < old_size) {
+      /* the bits of the bytes cut off go: take them off the counts */
+      ULong cut_read, cut_written;
+      LH_(shadow_count_set)(old_payload + new_size, old_payload + old_size,
+                            &cut_read, &cut_written);
+      ba->read_bytes_set -= cut_read;
+      ba->written_bytes_set -= cut_written;
+   }
 
    if (new_payload == old_payload) {
       Addr old_owned_end = (old_payload + old_size + LH_GRANULE_SIZE - 1)
@@ -342,6 +456,7 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       ba->written_high_water = new_size;
    if (new_size != old_size)
       map_note_block_size(&b->site->access, new_size);
+   hot_check_overlap();
    block_events++;
 }
 
@@ -391,6 +506,7 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
       program frees it; a block still in the table is being retired at the
       end of the run, which is not a free (no idle-before-free time). */
    Bool freed = LH_(find_block)(b->payload) != b;
+   hot_forget(b);
    /* the record may be reused for another block: drop the cached part */
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;

@@ -25,6 +25,11 @@ typedef struct {
    ULong first_access_time;      /* valid when accessed */
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
+   /* Bytes whose "ever read" / "ever written" bit is set: equal to the
+      block's size once every byte was, and then the access path need not
+      touch the bits (lh_access.c, the hot-block cache). */
+   SizeT read_bytes_set;
+   SizeT written_bytes_set;
    double inv_size;              /* 1.0 / size: the map's part of an offset
                                     without a division per access */
    UInt  shadow_index;           /* owner slot in the shadow map */

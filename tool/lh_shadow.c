@@ -204,6 +204,7 @@ void LH_(shadow_free_index)(UInt idx)
 /*--- Owning and forgetting ranges                         ---*/
 /*------------------------------------------------------------*/
 
+Bool  LH_(shadow_overlap_seen) = False;
 Addr  LH_(filter_base) = 0;
 UWord LH_(filter_span) = 0;
 
@@ -241,6 +242,10 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
       } else {
          LH_SharedChunk* c;
          if (*entry == 0) *entry = (UWord)new_shared_chunk();
+         else if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED
+                  && (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
+                         ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner) != idx)
+            LH_(shadow_overlap_seen) = True;  /* another block's chunk */
          /* A whole or solo chunk is all one live block's, so normally
             there is nothing to share; a block overlapping a live one
             (a custom allocator's mistake) takes the granules over. */
@@ -248,6 +253,7 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
          for (; g < stop; g += LH_GRANULE_SIZE) {
             LH_Granule* gr = &c->granule[GRANULE_IN_CHUNK(g)];
             if (gr->owner == 0) c->owned++;
+            else if (gr->owner != idx) LH_(shadow_overlap_seen) = True;
             gr->owner = idx;
             gr->read_bits = 0;
             gr->written_bits = 0;
@@ -350,14 +356,6 @@ void LH_(shadow_copy_bits)(Addr dst, Addr src, SizeT n)
 /*--- Census at a block's death                            ---*/
 /*------------------------------------------------------------*/
 
-static UInt popcount16(UInt x)
-{
-   x = x - ((x >> 1) & 0x5555);
-   x = (x & 0x3333) + ((x >> 2) & 0x3333);
-   x = (x + (x >> 4)) & 0x0F0F;
-   return (x + (x >> 8)) & 0x1F;
-}
-
 void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
 {
    Addr hi = lo + size;
@@ -394,11 +392,30 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
          UInt nbytes = stop - g >= LH_GRANULE_SIZE ? LH_GRANULE_SIZE : (UInt)(stop - g);
          UInt mask = nbytes == 16 ? 0xFFFF : (1u << nbytes) - 1;
          UInt rd = rd_bits[gi * stride] & mask, wr = wr_bits[gi * stride] & mask;
-         out->never_read += nbytes - popcount16(rd);
-         out->never_written += nbytes - popcount16(wr);
-         out->never_accessed += nbytes - popcount16(rd | wr);
-         out->written_never_read += popcount16(wr & ~rd);
+         out->never_read += nbytes - LH_(popcount16)(rd);
+         out->never_written += nbytes - LH_(popcount16)(wr);
+         out->never_accessed += nbytes - LH_(popcount16)(rd | wr);
+         out->written_never_read += LH_(popcount16)(wr & ~rd);
       }
+   }
+}
+
+void LH_(shadow_count_set)(Addr lo, Addr hi, ULong* read_set, ULong* written_set)
+{
+   Addr first = lo & ~(LH_GRANULE_SIZE - 1);
+   LH_ByteCensus census;
+   LH_GranuleRef ref;
+   *read_set = *written_set = 0;
+   if (hi <= lo) return;
+   LH_(shadow_census)(first, hi - first, &census);
+   *read_set = (hi - first) - census.never_read;
+   *written_set = (hi - first) - census.never_written;
+   /* the census started at the granule's first byte: take off the bytes
+      before lo */
+   if (lo > first && LH_(shadow_lookup)(first, &ref)) {
+      UShort before = (UShort)((1u << (lo - first)) - 1);
+      *read_set -= LH_(popcount16)(*ref.read_bits & before);
+      *written_set -= LH_(popcount16)(*ref.written_bits & before);
    }
 }
 

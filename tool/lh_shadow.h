@@ -109,9 +109,19 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
    }
 }
 
+/* Number of set bits in a 16-bit set (no libgcc popcount in a tool). */
+static inline UInt LH_(popcount16)(UInt x)
+{
+   x = x - ((x >> 1) & 0x5555);
+   x = (x & 0x3333) + ((x >> 2) & 0x3333);
+   x = (x + (x >> 4)) & 0x0F0F;
+   return (x + (x >> 8)) & 0x1F;
+}
+
 /* Sets 'mask' in a granule's read (or written) bits, keeping the solo
-   chunk's count of full granules. */
-static inline void LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
+   chunk's count of full granules.  Returns how many bits were newly set
+   (the owner keeps a count of its set bits, lh_access.c). */
+static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
                                     UShort mask)
 {
    UShort* bits = is_write ? ref->written_bits : ref->read_bits;
@@ -119,14 +129,15 @@ static inline void LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
    if (ref->solo != NULL
        && (is_write ? ref->solo->full_written_granules
                     : ref->solo->full_read_granules) == LH_GRANULES_PER_CHUNK)
-      return;                          /* every bit of the chunk is set */
+      return 0;                        /* every bit of the chunk is set */
    old = *bits;
-   if ((old & mask) == mask) return;   /* leave the cache line clean */
+   if ((old & mask) == mask) return 0; /* leave the cache line clean */
    *bits = old | mask;
    if ((UShort)(old | mask) == 0xFFFF && ref->solo != NULL) {
       if (is_write) ref->solo->full_written_granules++;
       else ref->solo->full_read_granules++;
    }
+   return LH_(popcount16)(mask & ~old);
 }
 
 /* The inline filter: an access of at most LH_FILTER_MAX_ACCESS bytes at
@@ -163,6 +174,14 @@ typedef struct {
    ULong never_read, never_written, never_accessed, written_never_read;
 } LH_ByteCensus;
 void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out);
+
+/* Bytes of [lo, hi) (any alignment) whose read / written bit is set. */
+void LH_(shadow_count_set)(Addr lo, Addr hi, ULong* read_set, ULong* written_set);
+
+/* Set once LH_(shadow_own) took granules over from another live block
+   (a custom allocator announcing overlapping blocks): from then on the
+   access path's per-block shortcuts are off (lh_access.c). */
+extern Bool LH_(shadow_overlap_seen);
 
 /* Bytes of memory the shadow currently holds (tables and chunks). */
 ULong LH_(shadow_bytes_allocated)(void);
