@@ -148,6 +148,28 @@ static LH_SiteMap* site_map(LH_SiteAccess* sa)
    return m;
 }
 
+/* map_add when the access is not in the cached part: find its part (and
+   cache it), or count byte by byte when it straddles two parts. */
+static __attribute__((noinline))
+void map_add_part(LH_SiteMap* m, const LH_Block* b, SizeT offset,
+                  UWord n, SizeT size, double inv_size, ULong* counts)
+{
+   UWord first = bucket_of_fast(offset, size, inv_size);
+   /* part 'first' covers [first*size/K, (first+1)*size/K) */
+   SizeT first_lo = (SizeT)(((ULong)first * size) / K);
+   SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);
+   m->part_cache_block = b;
+   m->part_cache_lo = first_lo;
+   m->part_cache_hi = first_end;
+   m->part_cache_index = first;
+   if (LIKELY(offset + n <= first_end)) {
+      counts[first] += n;
+   } else {
+      SizeT o;
+      for (o = offset; o < offset + n; o++) counts[bucket_of(o, size)]++;
+   }
+}
+
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
@@ -162,20 +184,7 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
               && offset + n <= m->part_cache_hi) {
       counts[m->part_cache_index] += n;
    } else {
-      UWord first = bucket_of_fast(offset, size, inv_size);
-      /* part 'first' covers [first*size/K, (first+1)*size/K) */
-      SizeT first_lo = (SizeT)(((ULong)first * size) / K);
-      SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);
-      m->part_cache_block = b;
-      m->part_cache_lo = first_lo;
-      m->part_cache_hi = first_end;
-      m->part_cache_index = first;
-      if (LIKELY(offset + n <= first_end)) {
-         counts[first] += n;
-      } else {
-         SizeT o;
-         for (o = offset; o < offset + n; o++) counts[bucket_of(o, size)]++;
-      }
+      map_add_part(m, b, offset, n, size, inv_size, counts);
    }
 }
 
@@ -301,6 +310,17 @@ void note_access_slow(Addr a, UWord size, Bool is_write)
    }
 }
 
+/* The bits of an access inside hot block h, until they are all set. */
+static __attribute__((noinline))
+void hot_mark_bits(HotBlock* h, Addr a, UWord n, Bool is_write)
+{
+   LH_BlockAccess* ba = &h->block->access;
+   LH_GranuleRef ref;
+   mark_bits(ba, a, a + n, is_write, &ref, False);
+   if (is_write) h->all_written = ba->written_bytes_set == h->size;
+   else h->all_read = ba->read_bytes_set == h->size;
+}
+
 /* An access inside hot block h: the counts, times and map, and the bits
    until they are all set.  The block was accessed before it was cached,
    so its map exists. */
@@ -309,12 +329,8 @@ void note_hot_access(HotBlock* h, Addr a, UWord offset, UWord n, Bool is_write)
 {
    LH_Block* b = h->block;
    LH_BlockAccess* ba = &b->access;
-   if (UNLIKELY(!(is_write ? h->all_written : h->all_read))) {
-      LH_GranuleRef ref;
-      mark_bits(ba, a, a + n, is_write, &ref, False);
-      if (is_write) h->all_written = ba->written_bytes_set == h->size;
-      else h->all_read = ba->read_bytes_set == h->size;
-   }
+   if (UNLIKELY(!(is_write ? h->all_written : h->all_read)))
+      hot_mark_bits(h, a, n, is_write);
    if (is_write) {
       ba->bytes_written += n;
       if (offset + n > ba->written_high_water)
@@ -350,6 +366,34 @@ VG_REGPARM(2) void LH_(note_read)(Addr a, UWord size)
 VG_REGPARM(2) void LH_(note_write)(Addr a, UWord size)
 {
    note_access(a, size, True);
+}
+
+/* Two accesses of one stretch in one call (lh_instrument.c pairs them):
+   'sizes' is size1 | size2 << 8.  The generated code calls when either
+   address may be in the heap, so each is filtered again here. */
+static inline __attribute__((always_inline))
+void note_filtered(Addr a, UWord size, Bool is_write)
+{
+   if (a - LH_(filter_base) < LH_(filter_span))
+      note_access(a, size, is_write);
+}
+
+VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord sizes)
+{
+   note_filtered(a1, sizes & 0xFF, False);
+   note_filtered(a2, sizes >> 8, False);
+}
+
+VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord sizes)
+{
+   note_filtered(a1, sizes & 0xFF, False);
+   note_filtered(a2, sizes >> 8, True);
+}
+
+VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord sizes)
+{
+   note_filtered(a1, sizes & 0xFF, True);
+   note_filtered(a2, sizes >> 8, True);
 }
 
 /*------------------------------------------------------------*/

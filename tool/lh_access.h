@@ -109,6 +109,10 @@ void  LH_(access_print_usage)(void);
 
 VG_REGPARM(2) void LH_(note_read)(Addr a, UWord size);
 VG_REGPARM(2) void LH_(note_write)(Addr a, UWord size);
+/* Two plain accesses of one stretch: sizes = size1 | size2 << 8. */
+VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord sizes);
+VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord sizes);
+VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord sizes);
 
 /*--- lh_instrument.c ------------------------------------------------*/
 

@@ -274,10 +274,52 @@ typedef struct {
    Int n;
 } PendingList;
 
+/* One call for two plain accesses (sizes <= LH_FILTER_MAX_ACCESS), made
+   when either address passes the inline filter; the helper filters each
+   again.  first is a read whenever second is. */
+static void add_pair_event(IRSB* sbOut, const PendingAccess* first,
+                           const PendingAccess* second)
+{
+   IRTemp base = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRTemp span = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRTemp delta1 = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRTemp delta2 = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRExpr* a1 = addr_atom(sbOut, first->addr);
+   IRExpr* a2 = addr_atom(sbOut, second->addr);
+   IRExpr *in1, *in2;
+   const HChar* name;
+   void* fn;
+   IRDirty* di;
+   tl_assert(first->size <= LH_FILTER_MAX_ACCESS && second->size <= LH_FILTER_MAX_ACCESS);
+   tl_assert(!first->is_write || second->is_write);
+   addStmtToIRSB(sbOut, assign(base, IRExpr_Load(Iend_LE, Ity_I64,
+                            mkIRExpr_HWord((HWord)&LH_(filter_base)))));
+   addStmtToIRSB(sbOut, assign(span, IRExpr_Load(Iend_LE, Ity_I64,
+                            mkIRExpr_HWord((HWord)&LH_(filter_span)))));
+   addStmtToIRSB(sbOut, assign(delta1, binop(Iop_Sub64, a1, mkexpr(base))));
+   addStmtToIRSB(sbOut, assign(delta2, binop(Iop_Sub64, a2, mkexpr(base))));
+   in1 = bind_bit(sbOut, binop(Iop_CmpLT64U, mkexpr(delta1), mkexpr(span)));
+   in2 = bind_bit(sbOut, binop(Iop_CmpLT64U, mkexpr(delta2), mkexpr(span)));
+   if (second->is_write && first->is_write) {
+      name = "LH_(note_write_write)"; fn = (void*)&LH_(note_write_write);
+   } else if (second->is_write) {
+      name = "LH_(note_read_write)"; fn = (void*)&LH_(note_read_write);
+   } else {
+      name = "LH_(note_read_read)"; fn = (void*)&LH_(note_read_read);
+   }
+   di = unsafeIRDirty_0_N(3, name, VG_(fnptr_to_fnentry)(fn),
+                          mkIRExprVec_3(a1, a2,
+                             mkIRExpr_HWord((HWord)(first->size | (second->size << 8)))));
+   di->guard = bind_bit(sbOut, binop(Iop_Or1, in1, in2));
+   addStmtToIRSB(sbOut, IRStmt_Dirty(di));
+}
+
 /* Emits the pending events, adjacent ones of the same kind and base
    merged, and empties the list. */
 static void flush_pending(IRSB* sbOut, PendingList* pl)
 {
+   PendingAccess runs[MAX_PENDING];
+   Int n_runs;
    Int i, j;
    /* insertion sort by (is_write, base, offset); lists are short */
    for (i = 1; i < pl->n; i++) {
@@ -292,6 +334,7 @@ static void flush_pending(IRSB* sbOut, PendingList* pl)
       }
       pl->event[j + 1] = e;
    }
+   n_runs = 0;
    i = 0;
    while (i < pl->n) {
       PendingAccess run = pl->event[i];
@@ -303,9 +346,14 @@ static void flush_pending(IRSB* sbOut, PendingList* pl)
             break;
          run.size += next->size;
       }
-      add_access_event(sbOut, run.is_write, run.addr, run.size, NULL);
+      runs[n_runs++] = run;
       i = j;
    }
+   /* runs are reads first, then writes: call for two at a time */
+   for (i = 0; i + 1 < n_runs; i += 2)
+      add_pair_event(sbOut, &runs[i], &runs[i + 1]);
+   if (i < n_runs)
+      add_access_event(sbOut, runs[i].is_write, runs[i].addr, runs[i].size, NULL);
    pl->n = 0;
 }
 
