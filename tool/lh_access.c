@@ -93,7 +93,7 @@ static void map_to_buckets(LH_SiteMap* m)
    ULong reads[K], writes[K];
    SizeT o;
    UWord j;
-   tl_assert(m->kind == LH_MAP_BYTES && m->capacity >= K);
+   tl_assert(m->kind == LH_MAP_BYTES);
    VG_(memset)(reads, 0, sizeof(reads));
    VG_(memset)(writes, 0, sizeof(writes));
    for (o = 0; o < m->block_size; o++) {
@@ -101,7 +101,14 @@ static void map_to_buckets(LH_SiteMap* m)
       reads[j] += m->reads[o];
       writes[j] += m->writes[o];
    }
-   VG_(memset)(m->counts, 0, 2 * m->capacity * sizeof(ULong));
+   if (m->capacity < K) {
+      /* a map of small blocks: the parts need more room than its counts
+         had; the header stays where the blocks point to it */
+      m->capacity = K;
+      m->reads = VG_(malloc)("lh.access.map.parts", 2 * K * sizeof(ULong));
+      m->writes = m->reads + K;
+   }
+   VG_(memset)(m->reads, 0, 2 * m->capacity * sizeof(ULong));
    VG_(memcpy)(m->reads, reads, sizeof(reads));
    VG_(memcpy)(m->writes, writes, sizeof(writes));
    m->kind = LH_MAP_BUCKETS;
@@ -134,8 +141,10 @@ static LH_SiteMap* site_map(LH_SiteAccess* sa)
    UWord capacity;
    SizeT bytes;
    if (m != NULL) return m;
-   capacity = sa->map_kind == LH_MAP_BYTES && sa->map_block_size > K
-                 ? sa->map_block_size : K;
+   /* a per-offset map holds just its block size's counts, so that a
+      site of small blocks has its counts on a few cache lines */
+   capacity = sa->map_kind != LH_MAP_BYTES ? K
+              : sa->map_block_size > 0 ? sa->map_block_size : 1;
    bytes = sizeof(LH_SiteMap) + 2 * capacity * sizeof(ULong);
    m = VG_(malloc)("lh.access.map", bytes);
    VG_(memset)(m, 0, bytes);
@@ -244,8 +253,10 @@ void mark_bits(LH_BlockAccess* ba, Addr s, Addr e, Bool is_write,
       g = stop;
       if (!LH_(shadow_lookup)(g, ref)) break;   /* cannot happen */
    }
-   if (is_write) ba->written_bytes_set += newly;
-   else ba->read_bytes_set += newly;
+   if (newly != 0) {
+      if (is_write) ba->written_bytes_set += newly;
+      else ba->read_bytes_set += newly;
+   }
 }
 
 /* The counts, times and map of n bytes at 'offset' of block b. */

@@ -18,23 +18,25 @@ struct LH_Json;
 #define LH_ACCESS_MAP_MAX_BYTES 4096
 
 /* What one live block has done so far.  The per-byte "ever read" and
-   "ever written" bits live in the shadow map (lh_shadow.c), not here. */
+   "ever written" bits live in the shadow map (lh_shadow.c), not here.
+   The fields every access touches come first (with the block's payload
+   and size just before them in LH_Block: one or two cache lines). */
 typedef struct {
+   struct LH_SiteMap* map;       /* the site's map, set at the first access */
    ULong bytes_read;
    ULong bytes_written;
-   ULong first_access_time;      /* valid when accessed */
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
+   double inv_size;              /* 1.0 / size: the map's part of an offset
+                                    without a division per access */
+   Bool  accessed;
+   UInt  shadow_index;           /* owner slot in the shadow map */
+   ULong first_access_time;      /* valid when accessed */
    /* Bytes whose "ever read" / "ever written" bit is set: equal to the
       block's size once every byte was, and then the access path need not
       touch the bits (lh_access.c, the hot-block cache). */
    SizeT read_bytes_set;
    SizeT written_bytes_set;
-   double inv_size;              /* 1.0 / size: the map's part of an offset
-                                    without a division per access */
-   UInt  shadow_index;           /* owner slot in the shadow map */
-   struct LH_SiteMap* map;       /* the site's map, set at the first access */
-   Bool  accessed;
 } LH_BlockAccess;
 
 typedef enum {
@@ -62,15 +64,16 @@ typedef struct {
 
 /* A site's access map, in one allocation so that the access path touches
    one place: the header and, for small blocks, the counts share cache
-   lines.  'capacity' >= LH_ACCESS_MAP_BUCKETS, so a per-offset map turns
-   into a per-part map in place and the map never moves: live blocks keep
-   a pointer to it. */
+   lines (a per-offset map has room for just its block size's counts).
+   The header never moves (live blocks keep a pointer to it): a per-offset
+   map turns into a per-part map in place when its capacity allows, else
+   into counts allocated apart. */
 typedef struct LH_SiteMap {
    LH_MapKind kind;
+   ULong* reads;                       /* = counts, or apart */
+   ULong* writes;                      /* = reads + capacity */
    SizeT  block_size;                  /* LH_MAP_BYTES: the one block size */
    UWord  capacity;                    /* entries in each of reads, writes */
-   ULong* reads;                       /* = counts */
-   ULong* writes;                      /* = counts + capacity */
    /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
       over a big block needs no arithmetic per access. */
    const struct LH_Block* part_cache_block;     /* NULL: none */

@@ -176,6 +176,8 @@ typedef struct LH_Block {
    struct LH_Block* next;      /* hash chain: VgHashNode layout, keep first */
    Addr      payload;          /* first byte of the client's block (the key) */
    SizeT     req_size;         /* size the program asked for (current) */
+   LH_BlockAccess access;      /* reads/writes state (lh_access.c); next to
+                                  payload and size: the access path's part */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
    ThreadId  alloc_tid;        /* allocating thread */
@@ -185,7 +187,6 @@ typedef struct LH_Block {
       LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
       being retired now); see LH_(block_live_at_peak). */
    ULong     peak_seq_at_alloc;
-   LH_BlockAccess access;      /* reads/writes state (lh_access.c) */
 } LH_Block;
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
