@@ -44,6 +44,7 @@
 #include "lh_json.h"
 #include "lh_timeline.h"
 #include "lh_findings.h"
+#include "lh_text.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -609,57 +610,6 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
 /*--- Sentences                                            ---*/
 /*------------------------------------------------------------*/
 
-/* "12,345 B", "4.4 MiB": one decimal, binary units. */
-static void format_bytes(HChar* buf, SizeT size, ULong bytes)
-{
-   static const HChar* const units[] = { "KiB", "MiB", "GiB", "TiB" };
-   ULong scale = 1024;
-   UInt  u = 0;
-   if (bytes < 1024) {
-      VG_(snprintf)(buf, size, "%llu B", bytes);
-      return;
-   }
-   while (u < 3 && bytes >= scale * 1024) {
-      scale *= 1024;
-      u++;
-   }
-   {
-      ULong tenths = (bytes * 10 + scale / 2) / scale;
-      VG_(snprintf)(buf, size, "%llu.%llu %s", tenths / 10, tenths % 10,
-                    units[u]);
-   }
-}
-
-/* "62%", "0.4%", "99.9%": whole percents from 10% up, tenths below;
-   never rounds a fraction below 1 up to 100%. */
-static void format_percent(HChar* buf, SizeT size, double fraction)
-{
-   ULong tenths, whole;
-   if (!(fraction > 0)) {
-      VG_(snprintf)(buf, size, "0%%");
-      return;
-   }
-   tenths = (ULong)(fraction * 1000.0 + 0.5);
-   if (tenths == 0) {
-      VG_(snprintf)(buf, size, "under 0.1%%");
-      return;
-   }
-   if (tenths < 100) {
-      VG_(snprintf)(buf, size, "%llu.%llu%%", tenths / 10, tenths % 10);
-      return;
-   }
-   if (tenths >= 990 && fraction < 1.0) {   /* "99.9%", not "100%" */
-      if (tenths > 999)
-         tenths = 999;
-      VG_(snprintf)(buf, size, "%llu.%llu%%", tenths / 10, tenths % 10);
-      return;
-   }
-   whole = (ULong)(fraction * 100.0 + 0.5);
-   if (whole >= 100 && fraction < 1.0)
-      whole = 99;
-   VG_(snprintf)(buf, size, "%llu%%", whole);
-}
-
 /* The function of the site's name frame: the site's own code, never the
    allocator or a generic wrapper (CORE chooses it, lh_symbols.c).  Without
    a symbol: "an unnamed function in <object>". */
@@ -717,9 +667,9 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
 
    switch (f->kind) {
    case Kind_MissingBackpressure:
-      format_bytes(b1, sizeof b1, evidence_count(f, "max_bytes"));
-      format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
-      format_percent(p2, sizeof p2,
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "max_bytes"));
+      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
+      LH_(format_percent)(p2, sizeof p2,
                      evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "Blocks allocated in %s are freed by another thread, but they pile "
@@ -731,9 +681,9 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
          plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
       break;
    case Kind_UnboundedGrowth:
-      format_bytes(b1, sizeof b1, evidence_count(f, "max_bytes"));
-      format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
-      format_percent(p2, sizeof p2,
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "max_bytes"));
+      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
+      LH_(format_percent)(p2, sizeof p2,
                      evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "The live bytes allocated in %s kept climbing to new highs during "
@@ -744,8 +694,8 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
          plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
       break;
    case Kind_Leak:
-      format_bytes(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
-      format_percent(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
+      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
       VG_(snprintf)(buf, size,
          "%s keeps allocating and never frees: %s in %'llu %s is still "
          "live at exit after climbing to new highs during %s of the site's "
@@ -756,9 +706,9 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
    case Kind_OversizedPreallocation: {
       ULong never_read = evidence_count(f, "never_read_bytes");
       ULong never_accessed = evidence_count(f, "never_accessed_bytes");
-      format_bytes(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
-      format_bytes(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
-      format_percent(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
+      LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
+      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
       VG_(snprintf)(buf, size,
          "%s preallocates %'llu %s of %s (%s live at the peak) and %s of "
          "%s bytes are never read - %s: size %s to what is used.",
@@ -775,9 +725,9 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
       ULong blocks = evidence_count(f, "blocks");
       ULong measured = evidence_count(f, "measured_bytes");
       ULong unused = evidence_count(f, "unused_capacity_bytes");
-      format_bytes(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
-      format_bytes(b2, sizeof b2, blocks ? (measured - unused) / blocks : 0);
-      format_bytes(b3, sizeof b3,
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
+      LH_(format_bytes)(b2, sizeof b2, blocks ? (measured - unused) / blocks : 0);
+      LH_(format_bytes)(b3, sizeof b3,
                    evidence_count(f, "unused_capacity_bytes_at_peak"));
       VG_(snprintf)(buf, size,
          "%s allocates blocks of %s but writes only up to %s of each on "
@@ -786,8 +736,8 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
       break;
    }
    case Kind_ShortLivedChurn:
-      format_bytes(b1, sizeof b1, evidence_count(f, "total_bytes"));
-      format_percent(p1, sizeof p1, clo_churn_lifetime_fraction);
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "total_bytes"));
+      LH_(format_percent)(p1, sizeof p1, clo_churn_lifetime_fraction);
       VG_(snprintf)(buf, size,
          "%s allocates %'llu %s (%s in all), %'llu of them living less than "
          "%'llu instructions (%s of the run): reuse one buffer instead of "
@@ -798,8 +748,8 @@ static void describe(const Finding* f, HChar* buf, SizeT size)
          evidence_count(f, "lifetime_limit"), p1);
       break;
    case Kind_ReallocGrowth:
-      format_bytes(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
-      format_bytes(b2, sizeof b2, evidence_count(f, "max_bytes"));
+      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
+      LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "max_bytes"));
       /* Low severity is growth by doubling (copies below ten times the
          final size): telling it to "grow geometrically" would be wrong. */
       VG_(snprintf)(buf, size,

@@ -28,6 +28,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_vki.h"
 #include "lh_include.h"
+#include "lh_text.h"
 
 #define LH_FORMAT_VERSION 1
 #define LH_SUMMARY_TOP_SITES 5
@@ -305,19 +306,6 @@ Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
 /*--- The summary                                          ---*/
 /*------------------------------------------------------------*/
 
-/* "512 B", "1.5 KiB", "23.0 MiB": one decimal, binary units. */
-static void format_size(HChar* buf, ULong bytes)
-{
-   static const HChar* const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
-   ULong divisor = 1024, tenths;
-   Int u = 0;
-   if (bytes < 1024) { VG_(sprintf)(buf, "%llu B", bytes); return; }
-   while (u < 4 && bytes / divisor >= 1024) { divisor *= 1024; u++; }
-   /* bytes / divisor in tenths, rounded to nearest, without overflow. */
-   tenths = (bytes / divisor) * 10 + ((bytes % divisor) * 10 + divisor / 2) / divisor;
-   VG_(sprintf)(buf, "%llu.%llu %s", tenths / 10, tenths % 10, units[u]);
-}
-
 /* Percentage with no decimals, of a part of a whole (0 when whole is 0). */
 static UInt percent(ULong part, ULong whole)
 {
@@ -455,7 +443,7 @@ static void print_site_note(const LH_Site* s)
    if (!show_reallocs && !show_unused && !show_untouched && !show_small) return;
    line[0] = '\0';
    if (show_reallocs) {
-      format_size(copied, s->realloc_bytes_copied);
+      LH_(format_bytes)(copied, sizeof copied, s->realloc_bytes_copied);
       if (s->total_blocks > 1)
          used += VG_(snprintf)(line + used, sizeof(line) - used,
                                "grown by %'llu reallocs (%.1f per block), %s copied",
@@ -467,7 +455,7 @@ static void print_site_note(const LH_Site* s)
                                plural(s->reallocs, "realloc", "reallocs"), copied);
    }
    if (show_unused) {
-      format_size(unused, unused_bytes);
+      LH_(format_bytes)(unused, sizeof unused, unused_bytes);
       used += VG_(snprintf)(line + used, sizeof(line) - used,
                             "%s%s (%u%%) of it never written (unused capacity)",
                             used > 0 ? "; " : "", unused,
@@ -475,7 +463,7 @@ static void print_site_note(const LH_Site* s)
    }
    if (show_untouched) {
       HChar untouched_text[32];
-      format_size(untouched_text, untouched);
+      LH_(format_bytes)(untouched_text, sizeof untouched_text, untouched);
       used += VG_(snprintf)(line + used, sizeof(line) - used,
                             "%s%s (%u%%) of it never read nor written",
                             used > 0 ? "; " : "", untouched_text,
@@ -498,7 +486,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
    UInt i, shown;
    const LH_Site* unnamed_object = NULL;   /* a top site named "???" */
 
-   format_size(a, LH_(total_bytes));
+   LH_(format_bytes)(a, sizeof a, LH_(total_bytes));
    VG_(umsg)("lifeheap: %'llu %s (%s) allocated, %'llu freed, %'llu %s; "
              "%'llu instructions run\n",
              LH_(total_blocks), plural(LH_(total_blocks), "block", "blocks"), a,
@@ -510,11 +498,11 @@ void LH_(print_summary)(const HChar* path, Bool written)
       else VG_(umsg)("Profile: not written (see the error above)\n");
       return;
    }
-   format_size(a, LH_(peak_bytes));
+   LH_(format_bytes)(a, sizeof a, LH_(peak_bytes));
    VG_(umsg)("Heap peak:    %s in %'llu %s, at %u%% of the run\n",
              a, LH_(peak_blocks), plural(LH_(peak_blocks), "block", "blocks"),
              percent(LH_(peak_time), LH_(now)));
-   format_size(a, LH_(curr_bytes));
+   LH_(format_bytes)(a, sizeof a, LH_(curr_bytes));
    VG_(umsg)("Live at exit: %s in %'llu %s\n", a, LH_(curr_blocks),
              plural(LH_(curr_blocks), "block", "blocks"));
 
@@ -528,7 +516,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
          LH_Site* s = sorted_sites[i];
          HChar where[512];
          describe_site(i, shown, where, sizeof(where));
-         format_size(a, s->bytes_at_peak);
+         LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
          VG_(umsg)("  %10s %3u%% %'8llu %-6s  %s\n", a,
                    percent(s->bytes_at_peak, LH_(peak_bytes)), s->blocks_at_peak,
                    plural(s->blocks_at_peak, "block", "blocks"), where);

@@ -1,0 +1,18 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: numbers as people read them (summary, findings).  ---*/
+/*--- lh_text.h                                                    ---*/
+/*--------------------------------------------------------------------*/
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LH_TEXT_H
+#define LH_TEXT_H
+
+#include "pub_tool_basics.h"
+
+/* "512 B", "1.5 KiB", "23.0 MiB": one decimal, binary units. */
+void LH_(format_bytes)(HChar* buf, SizeT size, ULong bytes);
+
+/* "62%", "0.4%", "99.9%", "under 0.1%": whole percents from 10% up,
+   tenths below; never rounds a fraction below 1 up to 100%. */
+void LH_(format_percent)(HChar* buf, SizeT size, double fraction);
+
+#endif
