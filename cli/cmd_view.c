@@ -1,5 +1,7 @@
-/* `lifeheap view FILE [-o report.html]`: one self-contained HTML file with
- * the viewer and the profile inlined, to attach to a CI run or a bug.
+/* `lifeheap view FILE [--baseline BASE] [-o report.html]`: one
+ * self-contained HTML file with the viewer and the profile inlined, to attach
+ * to a CI run or a bug. With --baseline the baseline is inlined too and the
+ * page opens in diff mode (BASE vs FILE): the proof of a fix.
  *
  * The built viewer is a directory (viewer/dist in the build tree,
  * $(pkgdatadir)/viewer when installed, or $LIFEHEAP_VIEWER_DIR) whose
@@ -12,12 +14,16 @@
  *   <link rel="stylesheet" href="a.css">   ->  <style>…a.css…</style>
  *   (before the first script)              +  <script type="application/json"
  *                                                id="lifeheap-profile">…</script>
+ *                                             (+ id="lifeheap-baseline" with
+ *                                                --baseline)
  *   <meta http-equiv=Content-Security-Policy>  gains 'sha256-…' sources for
  *                                              each inlined script and style,
  *                                              so a strict policy still
  *                                              allows exactly those.
  *
- * Inlined text cannot end its element early: in the profile every '<'
+ * JSON data blocks are never executed, so the policy needs no hash for them.
+ *
+ * Inlined text cannot end its element early: in each profile every '<'
  * becomes \u003c (JSON has '<' only inside strings, where the escape means
  * the same), in scripts "</script" becomes "<\/script" and "<!--" becomes
  * "<\!--", in styles "</style" becomes "<\/style". A hostile function name
@@ -41,12 +47,15 @@
 #endif
 
 const char view_usage[] =
-    "usage: lifeheap view FILE [-o OUTPUT]\n"
+    "usage: lifeheap view FILE [--baseline BASE] [-o OUTPUT]\n"
     "\n"
     "Writes one self-contained HTML file: the lifeheap viewer with the\n"
     "profile FILE inlined. It opens offline in any browser and can be\n"
     "attached to a CI run or a bug report.\n"
     "\n"
+    "  --baseline BASE      inline BASE too: the page opens in diff mode,\n"
+    "                       BASE as the baseline and FILE as the change\n"
+    "                       (the same comparison as lifeheap diff BASE FILE)\n"
     "  -o, --output OUTPUT  the HTML file to write (default: FILE with .json\n"
     "                       replaced by .html; - writes standard output)\n"
     "  -h, --help           this text\n"
@@ -55,8 +64,8 @@ const char view_usage[] =
     "build tree (viewer/dist next to this lifeheap), else from the installed\n"
     "copy (" LIFEHEAP_DATADIR "/viewer).\n"
     "\n"
-    "Exit status: 0 on success, 2 on a usage error, a bad profile or a\n"
-    "missing viewer.\n";
+    "Exit status: 0 on success, 2 on a usage error, a bad profile, two\n"
+    "profiles of different format versions or a missing viewer.\n";
 
 /*--- A growing byte buffer ----------------------------------------------*/
 
@@ -245,8 +254,11 @@ static const char *find_caseless(const char *haystack, const char *needle)
 struct page {
     const char *viewer_directory;
     struct buffer out;
-    bool profile_written;
+    bool profiles_written;
     const struct buffer *profile_json;
+    const char *profile_name;     /* data-name, NULL for none */
+    const struct buffer *baseline_json;   /* NULL without --baseline */
+    const char *baseline_name;
     size_t csp_position;          /* where the CSP meta tag goes */
     char *csp_policy;             /* its content, NULL when none */
     struct buffer script_hashes;  /* " 'sha256-...'" each */
@@ -270,24 +282,51 @@ static void append_replacing(struct buffer *out, const char *text,
     append(out, text + start, length - start);
 }
 
-static void write_profile_element(struct page *page)
+/* <script type="application/json" id=ID data-name=NAME>JSON</script>, with
+ * every '<' of the JSON written \u003c so no string in it ends the element. */
+static void write_data_element(struct buffer *out, const char *id,
+                               const char *name, const struct buffer *json)
 {
-    if (page->profile_written)
-        return;
-    page->profile_written = true;
-    append_text(&page->out, "<script type=\"application/json\" "
-                            "id=\"lifeheap-profile\">");
-    const struct buffer *json = page->profile_json;
+    append_text(out, "<script type=\"application/json\" id=\"");
+    append_text(out, id);
+    append_text(out, "\"");
+    if (name) {
+        append_text(out, " data-name=\"");
+        for (const char *p = name; *p; p++) {
+            switch (*p) {
+            case '&': append_text(out, "&amp;"); break;
+            case '"': append_text(out, "&quot;"); break;
+            case '<': append_text(out, "&lt;"); break;
+            case '>': append_text(out, "&gt;"); break;
+            default: append(out, p, 1);
+            }
+        }
+        append_text(out, "\"");
+    }
+    append_text(out, ">");
     size_t start = 0;
     for (size_t i = 0; i < json->length; i++) {
         if (json->data[i] == '<') {
-            append(&page->out, json->data + start, i - start);
-            append_text(&page->out, "\\u003c");
+            append(out, json->data + start, i - start);
+            append_text(out, "\\u003c");
             start = i + 1;
         }
     }
-    append(&page->out, json->data + start, json->length - start);
-    append_text(&page->out, "</script>\n");
+    append(out, json->data + start, json->length - start);
+    append_text(out, "</script>\n");
+}
+
+/* The data blocks go before the first script, which reads them on start. */
+static void write_profile_elements(struct page *page)
+{
+    if (page->profiles_written)
+        return;
+    page->profiles_written = true;
+    write_data_element(&page->out, "lifeheap-profile", page->profile_name,
+                       page->profile_json);
+    if (page->baseline_json)
+        write_data_element(&page->out, "lifeheap-baseline",
+                           page->baseline_name, page->baseline_json);
 }
 
 /* Reads a file the viewer refers to; false (with page->error) when it is
@@ -349,7 +388,7 @@ static const char *inline_script(struct page *page, const struct tag *tag,
                  "index.html: a <script> element is not closed");
         return NULL;
     }
-    write_profile_element(page);
+    write_profile_elements(page);
     const char *source = attribute(tag, "src");
     if (!source) {
         /* Already inline: copy it as it is. */
@@ -499,7 +538,7 @@ static bool build_page(struct page *page, const char *index)
             continue;
         }
         if (strncasecmp(open, "</body", 6) == 0)
-            write_profile_element(page);
+            write_profile_elements(page);
         struct tag tag;
         if (!read_tag(open, &tag)) {
             free_tag(&tag);
@@ -529,7 +568,7 @@ static bool build_page(struct page *page, const char *index)
             return false;
         p = next;
     }
-    write_profile_element(page);
+    write_profile_elements(page);
     if (page->out.failed) {
         snprintf(page->error, sizeof page->error, "out of memory");
         return false;
@@ -544,6 +583,39 @@ static int usage_error(const char *message)
     fprintf(stderr, "lifeheap view: %s\n(see lifeheap view --help)\n",
             message);
     return EXIT_USAGE;
+}
+
+/* Reads FILE into `json` and validates it with the profile loader (the
+ * same checks as report and diff). False, with the reason printed, when it
+ * is not a profile this lifeheap reads. */
+static bool read_profile(const char *path, struct buffer *json,
+                         int64_t *format_version)
+{
+    char error[1024];
+    if (!read_whole_file(path, json)) {
+        fprintf(stderr, "lifeheap: %s: %s\n", path,
+                json->failed ? "out of memory" : strerror(errno));
+        return false;
+    }
+    struct profile *profile = profile_parse(path, json->data, json->length,
+                                            error, sizeof error);
+    if (!profile) {
+        print_error(error);
+        return false;
+    }
+    *format_version = profile->format_version;
+    profile_free(profile);
+    return true;
+}
+
+/* The name the page shows for a profile: the file's base name (nothing for
+ * standard input, so the viewer says "embedded profile"). */
+static const char *display_name(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return NULL;
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
 }
 
 static bool write_output(const char *path, const struct buffer *head,
@@ -581,17 +653,21 @@ int cmd_view(int argc, char **argv)
 {
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
+        {"baseline", required_argument, NULL, 'b'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *output = NULL;
+    const char *output = NULL, *baseline = NULL;
     int option;
     opterr = 0;
     while ((option = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
         switch (option) {
         case 'o': output = optarg; break;
+        case 'b': baseline = optarg; break;
         case 'h': fputs(view_usage, stdout); return EXIT_OK;
-        case ':': return usage_error("-o needs a file name");
+        case ':':
+            return usage_error(optopt == 'b' ? "--baseline needs a file name"
+                                             : "-o needs a file name");
         default: return usage_error("unknown option");
         }
     }
@@ -599,6 +675,9 @@ int cmd_view(int argc, char **argv)
         return usage_error(optind == argc ? "missing FILE"
                                           : "too many arguments");
     const char *input = argv[optind];
+    if (baseline && strcmp(input, "-") == 0 && strcmp(baseline, "-") == 0)
+        return usage_error("FILE and --baseline cannot both be standard "
+                           "input");
     char default_output[4096];
     if (!output) {
         if (strcmp(input, "-") == 0)
@@ -611,22 +690,28 @@ int cmd_view(int argc, char **argv)
         output = default_output;
     }
 
-    struct buffer json = {0}, index = {0}, meta = {0};
-    struct page page = {.profile_json = &json};
+    struct buffer json = {0}, baseline_json = {0}, index = {0}, meta = {0};
+    struct page page = {.profile_json = &json,
+                        .profile_name = display_name(input)};
     int status = EXIT_USAGE;
-    char directory[4096], error[1024], path[4200];
-    if (!read_whole_file(input, &json)) {
-        fprintf(stderr, "lifeheap: %s: %s\n", input,
-                json.failed ? "out of memory" : strerror(errno));
+    char directory[4096], path[4200];
+    int64_t version = 0, baseline_version = 0;
+    if (!read_profile(input, &json, &version))
         goto done;
+    if (baseline) {
+        if (!read_profile(baseline, &baseline_json, &baseline_version))
+            goto done;
+        /* Today's loader reads one version only; this keeps `view` refusing
+         * a mixed pair, as `diff` does, once it reads more. */
+        if (baseline_version != version) {
+            fprintf(stderr, "lifeheap view: cannot compare format version "
+                            "%lld with format version %lld\n",
+                    (long long)baseline_version, (long long)version);
+            goto done;
+        }
+        page.baseline_json = &baseline_json;
+        page.baseline_name = display_name(baseline);
     }
-    struct profile *profile = profile_parse(input, json.data, json.length,
-                                            error, sizeof error);
-    if (!profile) {
-        print_error(error);
-        goto done;
-    }
-    profile_free(profile);
     if (!find_viewer(directory, sizeof directory)) {
         fprintf(stderr, "lifeheap view: no viewer found (looked for "
                         "index.html in %s; set LIFEHEAP_VIEWER_DIR or build "
@@ -673,6 +758,7 @@ int cmd_view(int argc, char **argv)
 
 done:
     free(json.data);
+    free(baseline_json.data);
     free(index.data);
     free(meta.data);
     free(page.out.data);

@@ -259,12 +259,13 @@ declare -A bad_message=(
   [inf]="sites\[0\].total_bytes"
 )
 for name in "${!bad_message[@]}"; do
-  for command in report check diff view; do
+  for command in report check diff view view-baseline; do
     case $command in
       report) args=(report "$bad/$name.json") ;;
       check) args=(check "$bad/$name.json" --max-peak 1) ;;
       diff) args=(diff "$base" "$bad/$name.json") ;;
       view) args=(view "$bad/$name.json" -o "$work/bad.html") ;;
+      view-baseline) args=(view "$base" --baseline "$bad/$name.json" -o "$work/bad.html") ;;
     esac
     LIFEHEAP_VIEWER_DIR=$here/fake-viewer "$lifeheap" "${args[@]}" >"$work/out" 2>"$work/err"
     code=$?
@@ -373,7 +374,7 @@ expect_grep "view: the stylesheet is inlined" "body { color: #123456; }" "$html"
 python3 - "$html" "$work/hostile.json" >"$work/view.check" <<'EOF'
 import base64, hashlib, json, re, sys
 html = open(sys.argv[1]).read()
-data = re.search(r'<script type="application/json" id="lifeheap-profile">(.*?)</script>', html, re.S).group(1)
+data = re.search(r'<script type="application/json" id="lifeheap-profile" data-name="hostile.json">(.*?)</script>', html, re.S).group(1)
 assert "<" not in data, "raw < in embedded profile"
 assert json.loads(data) == json.load(open(sys.argv[2])), "embedded profile differs"
 policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html).group(1)
@@ -401,6 +402,66 @@ if [ -f "$top/viewer/dist/index.html" ]; then
   expect_exit "view with the real viewer (build tree)" 0 env -u LIFEHEAP_VIEWER_DIR LIFEHEAP_VIEWER_DIR="$top/viewer/dist" "$lifeheap" view "$base" -o "$work/real.html"
   check_eq "real viewer: nothing left to fetch" 0 "$(grep -ciE '<script[^>]* src=|<link[^>]*stylesheet' "$work/real.html")"
 fi
+check_eq "view without --baseline: no baseline element" 0 "$(grep -c 'lifeheap-baseline' "$html")"
+
+#--- view --baseline (a diff report) ----------------------------------------------
+expect_exit "view --baseline needs a file name" 2 "$lifeheap" view "$base" --baseline
+expect_grep "view --baseline usage message" "lifeheap view: --baseline needs a file name" "$work/err"
+expect_exit "view: FILE and --baseline not both stdin" 2 sh -c "\"$lifeheap\" view - --baseline - -o \"$work/x.html\" <\"$base\""
+expect_grep "view: both-stdin message" "cannot both be standard input" "$work/err"
+expect_exit "view --baseline missing file" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$new" --baseline "$work/does-not-exist.json" -o "$work/x.html"
+expect_grep "view --baseline missing file message" "lifeheap: .*does-not-exist.json: No such file or directory" "$work/err"
+check "view --baseline missing file: no HTML written" test ! -e "$work/x.html"
+expect_exit "view --baseline refuses another format version" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$base" --baseline "$bad/version2.json" -o "$work/x.html"
+expect_grep "view --baseline names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
+expect_exit "view refuses another format version in FILE too" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$bad/version2.json" --baseline "$base" -o "$work/x.html"
+check "view: refused pairs write no HTML" test ! -e "$work/x.html"
+expect_exit "view --help shows --baseline" 0 "$lifeheap" view --help
+expect_grep "view --help text" "usage: lifeheap view FILE \[--baseline BASE\] \[-o OUTPUT\]" "$work/out"
+# Hostile strings in both profiles and in the baseline's file name.
+hostile_base=$work/'base"<b>&.json'
+python3 - "$new" "$hostile_base" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["frames"][0]["function"] = "</script><script>window.pwned=1</script><!--"
+p["run"]["command"][0] = "<b>base</b>"
+json.dump(p, open(sys.argv[2], "w"))
+EOF
+LIFEHEAP_VIEWER_DIR=$here/fake-viewer expect_exit "view --baseline writes a diff report" 0 \
+  "$lifeheap" view "$work/hostile.json" --baseline "$hostile_base" -o "$work/diff.html"
+diff_html=$work/diff.html
+check_eq "diff report: one profile element" 1 "$(grep -o 'id="lifeheap-profile"' "$diff_html" | wc -l)"
+check_eq "diff report: one baseline element" 1 "$(grep -o 'id="lifeheap-baseline"' "$diff_html" | wc -l)"
+check_eq "diff report: every script element closes where it should" 4 "$(grep -o '</script>' "$diff_html" | wc -l)"
+python3 - "$diff_html" "$work/hostile.json" "$hostile_base" >"$work/view.check" <<'EOF'
+import base64, hashlib, html as htmllib, json, re, sys
+page = open(sys.argv[1]).read()
+blocks = {}
+for m in re.finditer(r'<script type="application/json" id="(lifeheap-[a-z]+)" data-name="([^"]*)">(.*?)</script>', page, re.S):
+    blocks[m.group(1)] = (htmllib.unescape(m.group(2)), m.group(3), m.start())
+assert sorted(blocks) == ["lifeheap-baseline", "lifeheap-profile"], sorted(blocks)
+for element, path in (("lifeheap-profile", sys.argv[2]), ("lifeheap-baseline", sys.argv[3])):
+    name, data, at = blocks[element]
+    assert name == path.rsplit("/", 1)[1], (element, name)
+    assert "<" not in data, "raw < in " + element
+    assert json.loads(data) == json.load(open(path)), element + " differs from its file"
+    assert at < page.index("<script>"), element + " after the first script"
+assert 'data-name="base&quot;&lt;b&gt;&amp;.json"' in page, "file name not escaped"
+policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+scripts = re.findall(r'<script>(.*?)</script>', page, re.S)
+assert len(scripts) == 2, len(scripts)
+for body in scripts:
+    digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in policy.split("script-src")[1].split(";")[0], "script hash missing"
+# Data blocks are never run, so the policy lists no hash for them: only the two scripts'.
+assert policy.split("script-src")[1].split(";")[0].count("'sha256-") == 2, policy
+print("ok")
+EOF
+check_eq "diff report: both profiles embedded intact, hostile text inert, CSP hashes" ok "$(cat "$work/view.check")"
+LIFEHEAP_VIEWER_DIR=$here/fake-viewer expect_exit "view --baseline default output name" 0 "$lifeheap" view "$work/default.json" --baseline "$base"
+check_eq "view --baseline: default output named after FILE" 1 "$(grep -c 'id="lifeheap-baseline" data-name="base.json"' "$work/default.html")"
+expect_exit "view --baseline from standard input" 0 sh -c "LIFEHEAP_VIEWER_DIR=\"$here/fake-viewer\" \"$lifeheap\" view \"$new\" --baseline - -o - <\"$base\""
+check_eq "view --baseline -: unnamed baseline element" 1 "$(grep -c '<script type="application/json" id="lifeheap-baseline">' "$work/out")"
 
 #--- run ------------------------------------------------------------------------
 # A fake valgrind records its arguments and VALGRIND_LIB, writes a profile
