@@ -136,3 +136,55 @@ test('real profile: `lifeheap view` writes a self-contained report that opens of
   assert.deepEqual(page.problems, []); // no CSP violation, no request
   await page.close();
 });
+
+// `lifeheap view FILE --baseline BASE`: the CI proof of a fix, one file that opens from
+// file:// straight in diff mode (one load, no single-profile state in between).
+async function openDiffReport(cli, baseFile, changedFile, report) {
+  await run(cli, ['view', changedFile, '--baseline', baseFile, '-o', report],
+    { env: Object.assign({}, process.env, { LIFEHEAP_VIEWER_DIR: lib.DIST }) });
+  const html = fs.readFileSync(report, 'utf8');
+  assert.ok(!/<script[^>]+src=|<link[^>]+href=/.test(html), 'the report refers to no outside file');
+  const page = await lib.newPage(browser);
+  await page.goto(lib.fileUrl(report));
+  assert.equal(await lib.waitState(page, ['ready', 'error']), 'ready');
+  assert.equal(await page.evaluate(() => document.body.getAttribute('data-loads')), '1');
+  assert.equal(await page.evaluate(() => document.body.classList.contains('diff-mode')), true);
+  assert.equal(await text(page, '#source-name'), path.basename(baseFile) + ' → ' + path.basename(changedFile));
+  return page;
+}
+
+// "sites: M matched, N new, V vanished" from `lifeheap diff`, as the viewer's note words it.
+async function cliDiffNote(cli, baseFile, changedFile) {
+  const out = (await run(cli, ['diff', baseFile, changedFile]).catch((e) => e)).stdout;
+  const m = /sites: (\d+) matched, (\d+) new, (\d+) vanished/.exec(out);
+  assert.ok(m, 'lifeheap diff output: ' + out);
+  return (Number(m[1]) + Number(m[2]) + Number(m[3])) + ' sites compared: ' + m[2] + ' new, ' + m[3] + ' gone, ' + m[1] + ' in both.';
+}
+
+test('real profile: `lifeheap view --baseline` writes a diff report that opens in diff mode', async (t) => {
+  const cli = path.join(lib.ROOT, 'cli', 'lifeheap');
+  if (!fs.existsSync(cli)) { t.skip('cli/lifeheap is not built'); return; }
+  const page = await openDiffReport(cli, badFile, fixedFile, path.join(WORK, 'diff-report.html'));
+  const bytes = (n) => page.evaluate((v) => LH.format.bytes(v), n);
+  assert.equal(await text(page, '[data-field=peak] .card-value'), (await bytes(bad.peak.bytes)) + ' → ' + (await bytes(fixed.peak.bytes)));
+  // The two programs allocate at the same places (examples/README.md): every site pairs.
+  assert.equal(bad.sites.length, fixed.sites.length);
+  const note = bad.sites.length + ' sites compared: 0 new, 0 gone, ' + bad.sites.length + ' in both.';
+  assert.equal(await text(page, '.diff-note'), note);
+  assert.equal(await cliDiffNote(cli, badFile, fixedFile), note);
+  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  const states = await page.$$eval('.finding', (l) => l.map((e) => e.querySelector('.finding-kind').textContent + ':' + e.querySelector('.badge.state').textContent));
+  assert.ok(states.includes('Missing backpressure:resolved'), states.join(', '));
+  await lib.screenshot(page, 'real-diff-report', { fullPage: true });
+  assert.deepEqual(page.problems, []); // no CSP violation, no request
+  await page.close();
+
+  // New and gone sites: the fixture pair (tests/viewer/fixtures/make_fixtures.js) has one
+  // of each, and the same counts in the viewer and in `lifeheap diff`.
+  const fixtures = (n) => path.join(lib.FIXTURES, n);
+  const other = await openDiffReport(cli, fixtures('queue_bad.json'), fixtures('queue_fixed.json'), path.join(WORK, 'diff-fixtures.html'));
+  assert.equal(await text(other, '.diff-note'), '7 sites compared: 1 new, 1 gone, 5 in both.');
+  assert.equal(await cliDiffNote(cli, fixtures('queue_bad.json'), fixtures('queue_fixed.json')), '7 sites compared: 1 new, 1 gone, 5 in both.');
+  assert.deepEqual(other.problems, []);
+  await other.close();
+});

@@ -186,19 +186,25 @@ LH.app = (function () {
     }, function (e) { failed(name, e); });
   }
 
-  // Two profiles at once: the earlier run is the baseline.
-  function openPair(a, b) {
+  // Two profiles as one load, so the page is "ready" only once, already in diff mode.
+  // aIsBaseline(ma, mb) says which of the two loaded models is the baseline.
+  function openPair(a, b, aIsBaseline) {
     var started = Date.now();
     setState('loading');
     return loadText(a.text, a.name).then(function (ma) {
       return loadText(b.text, b.name).then(function (mb) {
-        var aFirst = (ma.profile.run.started_at_unix_ms || 0) <= (mb.profile.run.started_at_unix_ms || 0);
+        var aFirst = aIsBaseline(ma, mb);
         state.base = aFirst ? ma : mb;
         state.model = aFirst ? mb : ma;
         state.diff = new LH.Diff(state.base, state.model);
         finishLoad(started);
       }, function (e) { failed(b.name, e); });
     }, function (e) { failed(a.name, e); });
+  }
+
+  // Two files dropped or picked at once: the run that started earlier is the baseline.
+  function earlierRun(ma, mb) {
+    return (ma.profile.run.started_at_unix_ms || 0) <= (mb.profile.run.started_at_unix_ms || 0);
   }
 
   function readFile(file) {
@@ -209,7 +215,7 @@ LH.app = (function () {
     if (files.length === 0) return;
     if (files.length > 2) { showMessage('Drop one profile, or two to compare them (the earlier run is the baseline).'); return; }
     Promise.all(Array.prototype.map.call(files, readFile)).then(function (read) {
-      if (read.length === 2) return openPair(read[0], read[1]);
+      if (read.length === 2) return openPair(read[0], read[1], earlierRun);
       return asBaseline ? openBaseline(read[0].text, read[0].name) : openProfile(read[0].text, read[0].name);
     }, function (e) { failed(files[0].name, e); });
   }
@@ -229,11 +235,13 @@ LH.app = (function () {
     var embedded = document.getElementById('lifeheap-profile');
     var embeddedBase = document.getElementById('lifeheap-baseline');
     if (embedded) {
-      var done = openProfile(embedded.textContent, embedded.getAttribute('data-name') || 'embedded profile');
+      var changed = { text: embedded.textContent, name: embedded.getAttribute('data-name') || 'embedded profile' };
+      // `lifeheap view FILE --baseline BASE`: a diff report, opened straight in diff mode.
       if (embeddedBase) {
-        done.then(function () {
-          if (state.model) openBaseline(embeddedBase.textContent, embeddedBase.getAttribute('data-name') || 'embedded baseline');
-        });
+        openPair({ text: embeddedBase.textContent, name: embeddedBase.getAttribute('data-name') || 'embedded baseline' },
+          changed, function () { return true; });
+      } else {
+        openProfile(changed.text, changed.name);
       }
       return;
     }
