@@ -1,8 +1,18 @@
 /* `lifeheap report --format text`: the run in a few lines, the top sites in
- * a table with every metric, their stacks, and the findings.
+ * a table with every metric, then each top site with its notes, figures and
+ * stack, and the findings.
+ *
+ * Written for people, so it trims what --format json keeps exact: a site's
+ * stack is shown from its name frame outwards (the allocator's and the
+ * libraries' frames before it are counted, not listed), stops at main (what
+ * lies below is the C library's or the Rust runtime's start-up code) or
+ * after STACK_CALLERS callers, and long generic names are shortened
+ * (shorten_name in util.c). Two top sites with the same name frame are told
+ * apart by the first caller where their stacks part ("via ...").
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_output.h"
@@ -32,10 +42,309 @@ static const struct column columns[] = {
 };
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0], COLUMN_WIDTH = 10 };
 
+/* Callers shown after a site's name frame; the rest are counted. */
+enum { STACK_CALLERS = 5 };
+/* Function names longer than this are shortened (shorten_name). */
+enum { NAME_LIMIT = 100 };
+
 /* "block" or "blocks" for a count. */
 static const char *blocks(uint64_t count)
 {
     return count == 1 ? "block" : "blocks";
+}
+
+/*--- Names and stacks ----------------------------------------------------*/
+
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* True when two frames print the same (format_frame): two code addresses
+ * on one source line, or one function inlined at two places, read alike. */
+static bool frames_read_alike(const struct frame *a, const struct frame *b)
+{
+    if (!same_text(a->function, b->function) || !same_text(a->file, b->file))
+        return false;
+    if (a->file)
+        return a->line == b->line;
+    if (!same_text(a->object, b->object))
+        return false;
+    return a->object || same_text(a->address, b->address);
+}
+
+static const struct frame *stack_frame(const struct profile *profile,
+                                       const struct site *site, size_t k)
+{
+    return &profile->frames[site->stack[k]];
+}
+
+/* A frame as the text report shows it: its function name shortened. */
+static void format_frame_shortened(const struct frame *frame, char *buffer,
+                                   size_t size)
+{
+    struct frame shown = *frame;
+    char function[NAME_LIMIT + 1];
+    if (frame->function) {
+        shorten_name(frame->function, NAME_LIMIT, function, sizeof function);
+        shown.function = function;
+    }
+    format_frame(&shown, buffer, size);
+}
+
+/* The site's name frame, and when another top site has the same one (one
+ * function called from two places) the first caller where their stacks
+ * part ("via ..."); when they part only inside the allocation (a map node
+ * and its key made by one line), the frame that called the allocator
+ * ("allocated by ..."). The same rule as the tool's summary
+ * (describe_site in tool/lh_output.c), over the report's top sites. */
+static void describe_site(const struct profile *profile,
+                          const struct site *site, const size_t *order,
+                          size_t count, char *buffer, size_t size)
+{
+    const struct frame *name = site_name_frame(profile, site);
+    if (!name) {
+        snprintf(buffer, size, "[no stack]");
+        return;
+    }
+    format_frame_shortened(name, buffer, size);
+    size_t split = 0;
+    bool twin_same_callers = false;
+    for (size_t row = 0; row < count; row++) {
+        const struct site *other = &profile->sites[order[row]];
+        if (other == site || other->stack_len == 0 ||
+            !frames_read_alike(site_name_frame(profile, other), name))
+            continue;
+        /* Callers compared at the same distance from each name frame. */
+        size_t d = 1;
+        while (site->name_frame + d < site->stack_len &&
+               other->name_frame + d < other->stack_len &&
+               frames_read_alike(
+                   stack_frame(profile, site, site->name_frame + d),
+                   stack_frame(profile, other, other->name_frame + d)))
+            d++;
+        size_t k = site->name_frame + d;
+        if (k == site->stack_len && other->name_frame + d == other->stack_len)
+            twin_same_callers = true;
+        else if (k > split)
+            split = k;
+    }
+    size_t used = strlen(buffer);
+    char text[1024];
+    if (twin_same_callers && split == 0) {
+        /* The innermost named frame: "allocated by ???" would say nothing. */
+        for (size_t k = 0; k < site->name_frame; k++) {
+            const struct frame *frame = stack_frame(profile, site, k);
+            if (frame->function) {
+                format_frame_shortened(frame, text, sizeof text);
+                snprintf(buffer + used, size - used, ", allocated by %s", text);
+                break;
+            }
+        }
+    }
+    if (split > 0 && split < site->stack_len) {
+        /* "via ??? (in lib.so)" or "via (below main)" says little: the
+         * first named frame from there on, or nothing. */
+        for (size_t k = split; k < site->stack_len; k++) {
+            const struct frame *frame = stack_frame(profile, site, k);
+            if (frame->function && strcmp(frame->function, "(below main)")) {
+                format_frame_shortened(frame, text, sizeof text);
+                snprintf(buffer + used, size - used, " via %s", text);
+                break;
+            }
+        }
+    }
+}
+
+static bool ends_with(const char *text, const char *suffix)
+{
+    size_t length = strlen(text), suffix_length = strlen(suffix);
+    return length >= suffix_length &&
+           strcmp(text + length - suffix_length, suffix) == 0;
+}
+
+/* The outermost frame of the site's stack worth showing: main. What calls
+ * it is start-up code, the same in every program: the C library's
+ * (__libc_start_call_main, "(below main)" with --show-below-main=yes) or,
+ * for a Rust program's `crate::main`, the runtime's (FnOnce::call_once,
+ * __rust_begin_short_backtrace, std::rt::lang_start and a dozen inlined
+ * catch_unwind closures, then the C main). A Rust function is taken for
+ * the program's main only when that runtime calls it, so a module's own
+ * `main` function keeps its callers. The last frame when there is no main
+ * (a thread's stack, or one cut short by --num-callers). */
+static size_t outermost_shown_frame(const struct profile *profile,
+                                    const struct site *site)
+{
+    for (size_t k = site->name_frame; k < site->stack_len; k++) {
+        const char *function = stack_frame(profile, site, k)->function;
+        if (!function)
+            continue;
+        if (strcmp(function, "main") == 0)
+            return k;
+        if (!ends_with(function, "::main"))
+            continue;
+        for (size_t caller = k + 1; caller < site->stack_len; caller++) {
+            const char *runtime = stack_frame(profile, site, caller)->function;
+            if (runtime && (strstr(runtime, "__rust_begin_short_backtrace") ||
+                            strncmp(runtime, "std::rt::lang_start", 19) == 0))
+                return k;
+        }
+    }
+    return site->stack_len - 1;
+}
+
+/* The stack from the name frame outwards: the frames before it (the
+ * allocator's and the libraries': RawVec, iterators, operator new) are
+ * counted, except a single one, which takes no more room than the count;
+ * then at most STACK_CALLERS callers, up to main. */
+static void print_stack(FILE *out, const struct profile *profile,
+                        const struct site *site)
+{
+    if (site->stack_len == 0) {
+        fprintf(out, "  [no stack]\n");
+        return;
+    }
+    size_t first = site->name_frame == 1 ? 0 : site->name_frame;
+    size_t outermost = outermost_shown_frame(profile, site);
+    size_t last = outermost;
+    if (last > site->name_frame + STACK_CALLERS)
+        last = site->name_frame + STACK_CALLERS;
+    if (first > 0) {
+        /* A stripped object's frames have no name (the site is named by
+         * its nearest named caller): say so rather than call them the
+         * allocator's. */
+        bool unnamed = false;
+        for (size_t k = 0; k < first; k++)
+            unnamed = unnamed || !stack_frame(profile, site, k)->function;
+        fprintf(out, "  ... %zu allocator%s frames ...\n", first,
+                unnamed ? ", library and unnamed" : " and library");
+    }
+    for (size_t k = first; k <= last; k++) {
+        char text[1024];
+        const struct frame *frame = stack_frame(profile, site, k);
+        format_frame_shortened(frame, text, sizeof text);
+        fprintf(out, "  %s ", k == 0 ? "at" : "by");
+        print_text(out, text);
+        if (frame->inlined)
+            fprintf(out, " [inlined]");
+        fputc('\n', out);
+    }
+    if (last < outermost)
+        fprintf(out, "  ... %zu more callers ...\n", outermost - last);
+}
+
+/*--- Notes ---------------------------------------------------------------
+ *
+ * A line under a site when something about it explains why it is big, as
+ * the tool's summary prints under its top sites (print_site_note in
+ * tool/lh_output.c): the same four rules with the same thresholds, here
+ * computed from the profile's fields (counts are at most 2^53, so the
+ * products below cannot overflow). Each needs NOTE_MIN_BYTES of copies,
+ * unused capacity or untouched bytes, or 1,000 tiny blocks: below that it
+ * is normal slack, not worth a line. One difference (docs/cli.md): the
+ * tool gives no note to a site made only of runtime code (libstdc++'s
+ * emergency exception pool); the profile does not mark such sites, so the
+ * report notes them too. */
+
+enum { NOTE_MIN_BYTES = 16 * 1024 };
+
+/* A buffer grown by realloc, copied each time it moved (USERS.md story 4:
+ * a rows vector doubled 12 times). */
+static bool note_realloc_regrowth(const struct site *site, char *buffer,
+                                  size_t size)
+{
+    if (site->realloc_bytes_copied < NOTE_MIN_BYTES)
+        return false;
+    char copied[32];
+    format_size((double)site->realloc_bytes_copied, copied, sizeof copied);
+    if (site->total_blocks > 1)
+        snprintf(buffer, size, "grown by %llu reallocs (%.1f per block), %s "
+                               "copied",
+                 (unsigned long long)site->reallocs,
+                 (double)site->reallocs / (double)site->total_blocks, copied);
+    else
+        snprintf(buffer, size, "grown by %llu realloc%s, %s copied",
+                 (unsigned long long)site->reallocs,
+                 site->reallocs == 1 ? "" : "s", copied);
+    return true;
+}
+
+/* Capacity never written at the peak (above each block's written
+ * high-water mark): a tenth of the site's bytes at the peak at least. */
+static bool shows_unused_capacity(const struct site *site)
+{
+    uint64_t unused = site->access.at_peak_unused_capacity_bytes;
+    return site->has_access && unused >= NOTE_MIN_BYTES &&
+           unused * 10 >= site->bytes_at_peak;
+}
+
+static bool note_unused_capacity(const struct site *site, char *buffer,
+                                 size_t size)
+{
+    if (!shows_unused_capacity(site))
+        return false;
+    char unused[32], share[32];
+    uint64_t bytes = site->access.at_peak_unused_capacity_bytes;
+    format_size((double)bytes, unused, sizeof unused);
+    format_percent((double)bytes, (double)site->bytes_at_peak, share,
+                   sizeof share);
+    snprintf(buffer, size, "%s (%s) of it never written (unused capacity)",
+             unused, share);
+    return true;
+}
+
+/* Bytes live at the peak never read nor written anywhere in their block
+ * (GNU sort's 80 MiB buffer, written at both ends, 83% never touched): a
+ * tenth of the site's bytes at the peak at least, and only when the unused
+ * capacity note does not already say most of it. */
+static bool note_never_touched(const struct site *site, char *buffer,
+                               size_t size)
+{
+    uint64_t untouched = site->access.at_peak_never_accessed_bytes;
+    if (!site->has_access || untouched < NOTE_MIN_BYTES ||
+        untouched * 10 < site->bytes_at_peak)
+        return false;
+    if (shows_unused_capacity(site) &&
+        site->access.at_peak_unused_capacity_bytes * 2 >= untouched)
+        return false;
+    char text[32], share[32];
+    format_size((double)untouched, text, sizeof text);
+    format_percent((double)untouched, (double)site->bytes_at_peak, share,
+                   sizeof share);
+    snprintf(buffer, size, "%s (%s) of it never read nor written", text,
+             share);
+    return true;
+}
+
+/* Many blocks smaller than glibc's smallest chunk (32 bytes, 24 of them
+ * usable): the allocator's own overhead outweighs the data. */
+static bool note_tiny_blocks(const struct site *site, char *buffer,
+                             size_t size)
+{
+    if (site->blocks_at_peak < 1000 ||
+        site->bytes_at_peak >= 24 * site->blocks_at_peak)
+        return false;
+    /* Tenths of a byte, rounded as the tool rounds them. */
+    uint64_t tenths = (site->bytes_at_peak * 10 + site->blocks_at_peak / 2) /
+                      site->blocks_at_peak;
+    snprintf(buffer, size, "%llu.%llu B per block on average: glibc's malloc "
+                           "takes at least 32 B for each",
+             (unsigned long long)(tenths / 10),
+             (unsigned long long)(tenths % 10));
+    return true;
+}
+
+static void print_notes(FILE *out, const struct site *site)
+{
+    static bool (*const rules[])(const struct site *, char *, size_t) = {
+        note_realloc_regrowth, note_unused_capacity, note_never_touched,
+        note_tiny_blocks,
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        char note[256];
+        if (rules[i](site, note, sizeof note))
+            fprintf(out, "  note: %s\n", note);
+    }
 }
 
 static void print_exit(FILE *out, const struct profile *profile)
@@ -132,8 +441,8 @@ static void print_table(FILE *out, const struct profile *profile,
                 fprintf(out, " %6s", cell);
             }
         }
-        char name[1024];
-        format_site_name(profile, site, name, sizeof name);
+        char name[2048];
+        describe_site(profile, site, order, count, name, sizeof name);
         fprintf(out, "  ");
         print_text(out, name);
         fputc('\n', out);
@@ -212,29 +521,25 @@ static void print_site_details(FILE *out, const struct profile *profile,
                 100.0 * site->growth.end_to_max_ratio);
 }
 
-static void print_stacks(FILE *out, const struct profile *profile,
-                         const size_t *order, size_t count)
+/* Each top site: its name, notes, every figure, and its stack. */
+static void print_sites(FILE *out, const struct profile *profile,
+                        const size_t *order, size_t count)
 {
     for (size_t row = 0; row < count; row++) {
         const struct site *site = &profile->sites[order[row]];
-        fprintf(out, "\nsite %zu:\n", site->id);
+        char name[2048];
+        describe_site(profile, site, order, count, name, sizeof name);
+        fprintf(out, "\nsite %zu: ", site->id);
+        print_text(out, name);
+        fputc('\n', out);
+        print_notes(out, site);
         print_site_details(out, profile, site);
-        if (site->stack_len == 0)
-            fprintf(out, "  [no stack]\n");
-        for (size_t i = 0; i < site->stack_len; i++) {
-            char text[1024];
-            const struct frame *frame = &profile->frames[site->stack[i]];
-            format_frame(frame, text, sizeof text);
-            fprintf(out, "  %s ", i == 0 ? "at" : "by");
-            print_text(out, text);
-            if (frame->inlined)
-                fprintf(out, " [inlined]");
-            fputc('\n', out);
-        }
+        print_stack(out, profile, site);
     }
 }
 
-static void print_findings(FILE *out, const struct profile *profile)
+static void print_findings(FILE *out, const struct profile *profile,
+                           const size_t *order, size_t count)
 {
     if (profile->finding_count == 0) {
         fprintf(out, "\nno findings\n");
@@ -243,9 +548,9 @@ static void print_findings(FILE *out, const struct profile *profile)
     fprintf(out, "\nfindings:\n");
     for (size_t i = 0; i < profile->finding_count; i++) {
         const struct finding *finding = &profile->findings[i];
-        char name[1024];
-        format_site_name(profile, &profile->sites[finding->site], name,
-                         sizeof name);
+        char name[2048];
+        describe_site(profile, &profile->sites[finding->site], order, count,
+                      name, sizeof name);
         fprintf(out, "  [");
         print_text(out, finding->severity);
         fprintf(out, "] ");
@@ -264,6 +569,6 @@ void report_text(FILE *out, const struct profile *profile,
     print_header(out, profile, sort, count);
     fputc('\n', out);
     print_table(out, profile, order, count);
-    print_stacks(out, profile, order, count);
-    print_findings(out, profile);
+    print_sites(out, profile, order, count);
+    print_findings(out, profile, order, count);
 }

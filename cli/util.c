@@ -170,3 +170,154 @@ bool is_regular_file(const char *path)
     struct stat info;
     return stat(path, &info) == 0 && S_ISREG(info.st_mode);
 }
+
+/*--- Shortening long generic names ------------------------------------------
+ *
+ * Demangled C++ and Rust names carry their template / generic arguments,
+ * which in library code run to hundreds of characters:
+ *
+ *   call_once<(), (dyn core::ops::function::Fn<(), Output=i32> + core::marker::Sync)>
+ *     level 2 shortened:  call_once<(), (dyn core::ops::function::Fn<...> + core::marker::Sync)>
+ *     level 1 shortened:  call_once<...>
+ *
+ * Each '<' that opens an argument list gets a level (1 = outermost). From the
+ * deepest level up, every list at that level or deeper is replaced by
+ * "<...>" until the name fits the limit; lists of 3 characters or fewer
+ * (<T>, <u8>) stay, as "..." would not be shorter. A '<' that follows no
+ * identifier starts a Rust qualified path, "<Vec<T> as FromIterator<T>>::
+ * from_iter": it says which implementation runs, so it is never replaced
+ * itself (only the lists inside it). Operators (operator<<, operator->, and
+ * "->" in a Rust fn type) are not brackets. A name whose brackets do not
+ * pair up, or that is still too long at level 1, loses its middle instead:
+ * "head...tail", keeping the end, where the function's own name is. */
+
+static bool is_identifier_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Fills close[i] (index of the matching '>') and level[i] for each '<' that
+ * opens a list, and -1 elsewhere; collapsible[i] tells whether that list
+ * may become "<...>" (it follows a name, "::" or an operator, as in
+ * "operator<< <char_traits<char> >"; not a qualified path's "<T as
+ * Trait>"). Returns the deepest level, 0 when there is no list or the
+ * brackets do not pair up. */
+static int match_angle_brackets(const char *name, size_t length, long *close,
+                                int *level, bool *collapsible)
+{
+    size_t *open = malloc((length + 1) * sizeof *open);
+    if (!open)
+        return 0;
+    size_t depth = 0;
+    int deepest = 0;
+    size_t operator_end = 0;   /* one past the latest operator's symbol */
+    for (size_t i = 0; i < length; i++) {
+        close[i] = -1;
+        level[i] = 0;
+        collapsible[i] = false;
+    }
+    for (size_t i = 0; i < length; i++) {
+        char c = name[i];
+        if (strncmp(name + i, "operator", 8) == 0 &&
+            (i == 0 || !is_identifier_char(name[i - 1]))) {
+            /* operator<, operator<<=, operator->*, ...: not brackets. */
+            i += 8;
+            while (i < length && name[i] != '\0' && strchr("<>=-*!", name[i]))
+                i++;
+            operator_end = i;
+            i--;
+            continue;
+        }
+        if (c == '<') {
+            open[depth++] = i;
+            level[i] = (int)depth;
+            collapsible[i] =
+                i > 0 && (is_identifier_char(name[i - 1]) ||
+                          name[i - 1] == ':' ||
+                          (operator_end > 0 && i == operator_end + 1 &&
+                           name[i - 1] == ' '));
+            if ((int)depth > deepest)
+                deepest = (int)depth;
+        } else if (c == '>' && !(i > 0 && name[i - 1] == '-')) {
+            if (depth == 0) {
+                deepest = 0;
+                break;
+            }
+            close[open[--depth]] = (long)i;
+        }
+    }
+    if (depth != 0)
+        deepest = 0;
+    free(open);
+    return deepest;
+}
+
+/* Writes `name` into `out` with the lists at `from_level` and deeper
+ * replaced by "<...>"; returns the length written. */
+static size_t collapse_lists(const char *name, size_t length, const long *close,
+                             const int *level, const bool *collapsible,
+                             int from_level, char *out)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < length; i++) {
+        if (close[i] >= 0 && collapsible[i] && level[i] >= from_level &&
+            (size_t)close[i] - i - 1 > 3) {
+            memcpy(out + used, "<...>", 5);
+            used += 5;
+            i = (size_t)close[i];
+            continue;
+        }
+        out[used++] = name[i];
+    }
+    out[used] = '\0';
+    return used;
+}
+
+void shorten_name(const char *name, size_t limit, char *buffer, size_t size)
+{
+    size_t length = strlen(name);
+    if (length <= limit || limit < 16) {
+        snprintf(buffer, size, "%s", name);
+        return;
+    }
+    char *shortened = malloc(length + 1);
+    long *close = malloc(length * sizeof *close);
+    int *level = malloc(length * sizeof *level);
+    bool *collapsible = malloc(length * sizeof *collapsible);
+    if (!shortened || !close || !level || !collapsible) {
+        free(shortened);
+        free(close);
+        free(level);
+        free(collapsible);
+        snprintf(buffer, size, "%s", name);
+        return;
+    }
+    size_t shortened_length = length;
+    memcpy(shortened, name, length + 1);
+    int deepest = match_angle_brackets(name, length, close, level, collapsible);
+    for (int from_level = deepest; from_level >= 1; from_level--) {
+        shortened_length = collapse_lists(name, length, close, level,
+                                          collapsible, from_level, shortened);
+        if (shortened_length <= limit)
+            break;
+    }
+    if (shortened_length <= limit) {
+        snprintf(buffer, size, "%s", shortened);
+    } else {
+        /* Keep a third of the room for the start, the rest for the end,
+         * without splitting a UTF-8 character. */
+        size_t head = (limit - 3) / 3;
+        size_t tail = shortened_length - (limit - 3 - head);
+        while (head > 0 && ((unsigned char)shortened[head] & 0xC0) == 0x80)
+            head--;
+        while (tail < shortened_length &&
+               ((unsigned char)shortened[tail] & 0xC0) == 0x80)
+            tail++;
+        snprintf(buffer, size, "%.*s...%s", (int)head, shortened,
+                 shortened + tail);
+    }
+    free(shortened);
+    free(close);
+    free(level);
+    free(collapsible);
+}

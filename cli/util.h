@@ -41,6 +41,14 @@ void format_frame(const struct frame *frame, char *buffer, size_t size);
 void format_site_name(const struct profile *profile, const struct site *site,
                       char *buffer, size_t size);
 
+/* A long C++ template or Rust generic name made readable: when `name` is
+ * longer than `limit` bytes, the argument lists <...> are shortened to
+ * "<...>", the most deeply nested level first, until it fits (see util.c);
+ * when even that is too long, its middle is cut. Shorter names are copied
+ * unchanged. For text meant for people only: JSON outputs keep names
+ * exact. */
+void shorten_name(const char *name, size_t limit, char *buffer, size_t size);
+
 /* Writes `text` to a terminal-bound stream with control characters shown
  * as '?', so a hostile name cannot move the cursor or clear the screen. */
 void print_text(FILE *stream, const char *text);
