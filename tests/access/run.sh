@@ -89,6 +89,15 @@ if profile grow; then
     never_accessed_bytes=50000 site.reallocs=2
 fi
 
+if profile hot; then
+  expect hot make_buffer measured_bytes=8192 bytes_written=8192 bytes_read=28672 \
+    never_read_bytes=4096 never_written_bytes=7192 never_accessed_bytes=4096 \
+    written_never_read_bytes=0 unused_capacity_bytes=7192 \
+    map.reads=sum:28672 map.writes=sum:8192 site.reallocs=2
+  expect hot make_second bytes_read=100 bytes_written=0 never_read_bytes=8092 \
+    never_written_bytes=8192 map.reads=sum:100
+fi
+
 if profile consumer; then
   expect consumer make_message site.total_blocks=256 bytes_written=16384 \
     bytes_read=16384 never_read_bytes=0 never_written_bytes=0 \
