@@ -218,6 +218,11 @@ typedef struct {
    LH_SiteMap* map;          /* block->access.map, one load less */
    Bool      all_read;       /* every byte's read bit is set */
    Bool      all_written;    /* every byte's written bit is set */
+   /* The map part the block's last access fell in (a per-part map only):
+      offsets [part_lo, part_lo + part_len), and its two counts. */
+   UWord     part_lo, part_len;
+   ULong*    part_reads;
+   ULong*    part_writes;
 } HotBlock;
 static HotBlock hot[HOT_BLOCKS];
 static UInt hot_victim = 0;
@@ -311,6 +316,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write)
                h->map = b->access.map;
                h->all_read = b->access.read_bytes_set == b->req_size;
                h->all_written = b->access.written_bytes_set == b->req_size;
+               h->part_lo = h->part_len = 0;
                hot_victim = (hot_victim + 1) % HOT_BLOCKS;
             }
             a = e > granule_end ? e : granule_end;
@@ -350,7 +356,22 @@ void note_hot_access(HotBlock* h, Addr a, UWord offset, UWord n, Bool is_write)
       ba->bytes_read += n;
    }
    ba->last_access_time = LH_(now);
-   map_add(h->map, b, offset, n, h->size, ba->inv_size, is_write);
+   if (offset - h->part_lo < h->part_len
+       && n <= h->part_len - (offset - h->part_lo)) {
+      *(is_write ? h->part_writes : h->part_reads) += n;
+   } else {
+      LH_SiteMap* m = h->map;
+      map_add(m, b, offset, n, h->size, ba->inv_size, is_write);
+      /* a per-part map never changes kind again nor moves its counts, and
+         this block's parts change only with its size (which drops it
+         from the cache) */
+      if (m->kind == LH_MAP_BUCKETS && m->part_cache_block == b) {
+         h->part_lo = m->part_cache_lo;
+         h->part_len = m->part_cache_hi - m->part_cache_lo;
+         h->part_reads = &m->reads[m->part_cache_index];
+         h->part_writes = &m->writes[m->part_cache_index];
+      }
+   }
 }
 
 /* The hot-block cache first: no shadow lookup, and no bits once the
