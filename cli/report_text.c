@@ -488,8 +488,9 @@ static void print_site_details(FILE *out, const struct profile *profile,
     if (site->reallocs) {
         format_size((double)site->realloc_requested_bytes, a, sizeof a);
         format_size((double)site->realloc_bytes_copied, b, sizeof b);
-        fprintf(out, "  %llu reallocs: %s requested, %s copied\n",
-                (unsigned long long)site->reallocs, a, b);
+        fprintf(out, "  %llu realloc%s: %s requested, %s copied\n",
+                (unsigned long long)site->reallocs,
+                site->reallocs == 1 ? "" : "s", a, b);
     }
     if (site->has_access) {
         const struct site_access *access = &site->access;

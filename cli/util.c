@@ -187,9 +187,11 @@ bool is_regular_file(const char *path)
  * identifier starts a Rust qualified path, "<Vec<T> as FromIterator<T>>::
  * from_iter": it says which implementation runs, so it is never replaced
  * itself (only the lists inside it). Operators (operator<<, operator->, and
- * "->" in a Rust fn type) are not brackets. A name whose brackets do not
- * pair up, or that is still too long at level 1, loses its middle instead:
- * "head...tail", keeping the end, where the function's own name is. */
+ * "->" in a Rust fn type) are not brackets. Still too long at level 1, a
+ * C++ name's parameter list (the last "(...)" outside any <...>) becomes
+ * "(...)". A name whose brackets do not pair up, or that is still too long,
+ * loses its middle instead: "head...tail", keeping the end, where the
+ * function's own name is. */
 
 static bool is_identifier_char(char c)
 {
@@ -273,6 +275,33 @@ static size_t collapse_lists(const char *name, size_t length, const long *close,
     return used;
 }
 
+/* Replaces the contents of the last parenthesised list outside any <...>
+ * (a C++ function's parameters) by "..." in place; returns the new length. */
+static size_t collapse_parameters(char *text, size_t length, long *close,
+                                  int *level, bool *collapsible)
+{
+    match_angle_brackets(text, length, close, level, collapsible);
+    size_t depth = 0, open = 0, last_open = 0, last_close = 0;
+    for (size_t i = 0; i < length; i++) {
+        if (text[i] == '<' && close[i] >= 0) {
+            i = (size_t)close[i];
+        } else if (text[i] == '(') {
+            if (depth++ == 0)
+                open = i;
+        } else if (text[i] == ')' && depth > 0) {
+            if (--depth == 0) {
+                last_open = open;
+                last_close = i;
+            }
+        }
+    }
+    if (last_close <= last_open + 4)
+        return length;
+    memcpy(text + last_open + 1, "...", 3);
+    memmove(text + last_open + 4, text + last_close, length - last_close + 1);
+    return length - (last_close - last_open - 4);
+}
+
 void shorten_name(const char *name, size_t limit, char *buffer, size_t size)
 {
     size_t length = strlen(name);
@@ -301,6 +330,9 @@ void shorten_name(const char *name, size_t limit, char *buffer, size_t size)
         if (shortened_length <= limit)
             break;
     }
+    if (shortened_length > limit)
+        shortened_length = collapse_parameters(shortened, shortened_length,
+                                               close, level, collapsible);
     if (shortened_length <= limit) {
         snprintf(buffer, size, "%s", shortened);
     } else {

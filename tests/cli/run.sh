@@ -85,6 +85,62 @@ check_eq "report json: findings in profile order" \
   "missing-backpressure:1 oversized-preallocation:0" \
   "$(jq -r '[.findings[] | "\(.kind):\(.site)"] | join(" ")' "$work/report.json")"
 
+# What the text report trims for people (readable.json, made by
+# profiles/make_readable.py, whose comments derive every number). Stacks
+# start at the name frame, stop at main and after 5 callers; names over 100
+# characters lose their <...> arguments; same-named top sites say "via" or
+# "allocated by"; notes follow the summary's rules (docs/cli.md).
+(cd "$profiles" && "$lifeheap" report readable.json) >"$work/readable.txt"
+expect_same "report text golden: elided frames, long names, via, notes" \
+  "$expected/report_readable.txt" "$work/readable.txt"
+check_eq "report text: frames before the name frame counted (a single one shown)" "1 1 2" \
+  "$(grep -cxF '  ... 4 allocator and library frames ...' "$work/readable.txt") $(grep -cxF '  ... 3 allocator, library and unnamed frames ...' "$work/readable.txt") $(grep -cxF '  at <alloc::string::String as core::convert::From<&str>>::from (string.rs:3114)' "$work/readable.txt")"
+check_eq "report text: nothing below main (Rust runtime, libc start-up)" 0 \
+  "$(grep -cE 'call_once \(function|__rust_begin_short_backtrace|lang_start|__libc_start_call_main|below main' "$work/readable.txt")"
+expect_grep "report text: callers past 5 counted up to main (setup_and_run, main)" \
+  "^  by run_service(int, char\*\*) (main.cc:8)$" "$work/readable.txt"
+check_eq "report text: ... 2 more callers ... after run_service" "  ... 2 more callers ..." \
+  "$(grep -A1 'by run_service' "$work/readable.txt" | tail -1)"
+expect_grep "report text: a 1143-character name shortened" \
+  "^site 7: void std::vector<...>::_M_realloc_insert<...>(...) (vector.tcc:440)$" "$work/readable.txt"
+expect_grep "report text: a name of 101 characters loses its inner <...>" \
+  "^  by Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30)$" "$work/readable.txt"
+"$lifeheap" report "$profiles/readable.json" --format json >"$work/readable.json"
+check_eq "report json keeps every frame and the exact names" "11 true 1143" \
+  "$(jq -r '"\(.sites[0].stack | length) \(.sites[0].stack | any(.function == "std::rt::lang_start_internal")) \(.sites[7].stack[0].function | length)"' "$work/readable.json")"
+check_eq "report text: same-named sites told apart by the first differing caller" \
+  "site 2: app::parse_row::{{closure}} (app.rs:49) via <alloc::vec::Vec<T> as alloc::vec::spec_from_iter_nested::SpecFromIterNested<T,I>>::from_iter (spec_from_iter_nested.rs:24)|site 3: app::parse_row::{{closure}} (app.rs:49) via alloc::vec::Vec<T,A>::extend_desugared (mod.rs:3969)" \
+  "$(grep -E '^site [23]:' "$work/readable.txt" | paste -sd'|')"
+check_eq "report text: same callers, told apart by the allocating frame" \
+  "site 4: Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30), allocated by std::__new_allocator<std::_Rb_tree_node<std::pair<...> > >::allocate(unsigned long, void const*) (new_allocator.h:137)|site 5: Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30), allocated by std::__new_allocator<char>::allocate(unsigned long, void const*) (new_allocator.h:137)" \
+  "$(grep -E '^site [45]:' "$work/readable.txt" | paste -sd'|')"
+(cd "$profiles" && "$lifeheap" report readable.json --top 3) >"$work/top3.txt"
+check_eq "report --top 3: no 'via' when the twin is not a top site" \
+  "site 2: app::parse_row::{{closure}} (app.rs:49)" "$(grep '^site 2:' "$work/top3.txt")"
+# Notes: 393,120 B copied = 383.9 KiB; 94,968 B unused = 92.7 KiB = 24.2% of
+# 393,216; 196,608 B untouched = 192.0 KiB = 75.0% of 262,144; 3,000
+# reallocs / 2,000 blocks, 20,000 B = 19.5 KiB; 19,600 B / 2,000 blocks = 9.8 B.
+check_eq "report text: notes by site" \
+  "site 0|note: grown by 12 reallocs, 383.9 KiB copied|note: 92.7 KiB (24.2%) of it never written (unused capacity)|site 1|note: 192.0 KiB (75.0%) of it never read nor written|site 2|site 3|note: grown by 3000 reallocs (1.5 per block), 19.5 KiB copied|note: 9.8 B per block on average: glibc's malloc takes at least 32 B for each|site 4|site 5|site 6|site 7" \
+  "$(grep -E '^site [0-9]|^  note:' "$work/readable.txt" | sed 's/^  //; s/^\(site [0-9]\):.*/\1/' | paste -sd'|')"
+# At the thresholds: site 1 copied 16,383 B (no note) and has 16 KiB unused,
+# under a tenth of its 256 KiB (no note); site 2 has exactly 24 B per block
+# (not tiny); site 0's untouched bytes are its unused capacity (said once).
+jq '.sites[1].realloc_bytes_copied = 16384' "$profiles/readable.json" >"$work/copied.json"
+"$lifeheap" report "$work/copied.json" >"$work/copied.txt"
+check_eq "report text: 16 KiB copied by one realloc is a note" \
+  "  note: grown by 1 realloc, 16.0 KiB copied" "$(grep -A1 '^site 1:' "$work/copied.txt" | tail -1)"
+jq '.sites[1].access.at_peak.unused_capacity_bytes = 26215' "$profiles/readable.json" >"$work/unused.json"
+"$lifeheap" report "$work/unused.json" >"$work/unused.txt"
+check_eq "report text: unused capacity from a tenth of the site's bytes; untouched said when over twice that" \
+  "  note: 25.6 KiB (10.0%) of it never written (unused capacity)|  note: 192.0 KiB (75.0%) of it never read nor written" \
+  "$(grep -A2 '^site 1:' "$work/unused.txt" | tail -2 | paste -sd'|')"
+jq '.sites[1].access.at_peak.unused_capacity_bytes = 26214' "$profiles/readable.json" >"$work/unused.json"
+"$lifeheap" report "$work/unused.json" >"$work/unused.txt"
+check_eq "report text: unused capacity under a tenth is no note" \
+  "  note: 192.0 KiB (75.0%) of it never read nor written|  at the peak" \
+  "$(grep -A2 '^site 1:' "$work/unused.txt" | tail -2 | sed 's/^\(  at the peak\).*/\1/' | paste -sd'|')"
+
 #--- collapsed ----------------------------------------------------------------
 "$lifeheap" report "$profiles/base.json" --format collapsed >"$work/collapsed.txt"
 expect_same "collapsed golden" "$expected/collapsed_base.txt" "$work/collapsed.txt"
