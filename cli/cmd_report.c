@@ -13,8 +13,11 @@
 const char report_usage[] =
     "usage: lifeheap report FILE [--sort METRIC] [--top N] [--format FORMAT]\n"
     "\n"
-    "Shows a profile: the run, the top sites with every metric, their stacks\n"
-    "and the findings. FILE may be - for standard input.\n"
+    "Shows a profile: the run, the top sites with every metric, notes on\n"
+    "why they are big and their stacks, and the findings. The text trims\n"
+    "stacks (from the frame that names the site, up to main) and long names;\n"
+    "--format json keeps every frame exact. FILE may be - for standard\n"
+    "input.\n"
     "\n"
     "  --sort METRIC   order sites by METRIC, largest first (default\n"
     "                  peak_bytes); with --format collapsed, the weight\n"

@@ -230,7 +230,8 @@ static void print_stack(FILE *out, const struct profile *profile,
         fputc('\n', out);
     }
     if (last < outermost)
-        fprintf(out, "  ... %zu more callers ...\n", outermost - last);
+        fprintf(out, "  ... %zu more caller%s ...\n", outermost - last,
+                outermost - last == 1 ? "" : "s");
 }
 
 /*--- Notes ---------------------------------------------------------------
