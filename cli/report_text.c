@@ -163,25 +163,40 @@ static bool ends_with(const char *text, const char *suffix)
            strcmp(text + length - suffix_length, suffix) == 0;
 }
 
-/* The outermost frame of the site's stack worth showing: main. What calls
- * it is start-up code, the same in every program: the C library's
- * (__libc_start_call_main, "(below main)" with --show-below-main=yes) or,
- * for a Rust program's `crate::main`, the runtime's (FnOnce::call_once,
- * __rust_begin_short_backtrace, std::rt::lang_start and a dozen inlined
- * catch_unwind closures, then the C main). A Rust function is taken for
- * the program's main only when that runtime calls it, so a module's own
- * `main` function keeps its callers. The last frame when there is no main
- * (a thread's stack, or one cut short by --num-callers). */
+/* True for the frame through which a thread's start-up code calls the
+ * thread's own function: glibc's start_thread, Rust's
+ * __rust_begin_short_backtrace (for the main thread and spawned ones). */
+static bool is_thread_entry(const struct frame *frame)
+{
+    if (!frame->function)
+        return false;
+    if (strstr(frame->function, "__rust_begin_short_backtrace"))
+        return true;
+    return strcmp(frame->function, "start_thread") == 0 && frame->object &&
+           strstr(frame->object, "libc");
+}
+
+/* The outermost frame of the site's stack worth showing: main, or the
+ * function a thread was started with. What calls them is start-up code,
+ * the same in every program: the C library's (__libc_start_call_main,
+ * "(below main)" with --show-below-main=yes, start_thread, clone3) or, for
+ * Rust, the runtime's (FnOnce::call_once, __rust_begin_short_backtrace,
+ * std::rt::lang_start and a dozen inlined catch_unwind closures, then the C
+ * main). A Rust `crate::main` counts as main only when that runtime calls
+ * it, so a module's own `main` function keeps its callers. The last frame
+ * when there is none of these (a stack cut short by --num-callers). */
 static size_t outermost_shown_frame(const struct profile *profile,
                                     const struct site *site)
 {
     for (size_t k = site->name_frame; k < site->stack_len; k++) {
-        const char *function = stack_frame(profile, site, k)->function;
-        if (!function)
+        const struct frame *frame = stack_frame(profile, site, k);
+        if (k > site->name_frame && is_thread_entry(frame))
+            return k - 1;
+        if (!frame->function)
             continue;
-        if (strcmp(function, "main") == 0)
+        if (strcmp(frame->function, "main") == 0)
             return k;
-        if (!ends_with(function, "::main"))
+        if (!ends_with(frame->function, "::main"))
             continue;
         for (size_t caller = k + 1; caller < site->stack_len; caller++) {
             const char *runtime = stack_frame(profile, site, caller)->function;

@@ -114,6 +114,16 @@ check_eq "report text: same-named sites told apart by the first differing caller
 check_eq "report text: same callers, told apart by the allocating frame" \
   "site 4: Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30), allocated by std::__new_allocator<std::_Rb_tree_node<std::pair<...> > >::allocate(unsigned long, void const*) (new_allocator.h:137)|site 5: Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30), allocated by std::__new_allocator<char>::allocate(unsigned long, void const*) (new_allocator.h:137)" \
   "$(grep -E '^site [45]:' "$work/readable.txt" | paste -sd'|')"
+check_eq "report text: a C thread's stack ends at its function (no start_thread)" \
+  "  at push_message (queue.c:42)|  by producer (queue.c:80)" \
+  "$(sed -n '/^site 1:/,/^$/p' "$work/report.txt" | grep . | tail -2 | paste -sd'|')"
+jq '.frames += [{"function": "app::worker::{{closure}}", "file": "app.rs", "directory": "/src", "line": 90, "object": "/work/app", "address": "0x409000", "inlined": false}]
+    | (.frames | length - 1) as $worker | .sites[0].stack = .sites[0].stack[0:5] + [$worker, 7, 6]' \
+  "$profiles/readable.json" >"$work/thread.json"
+"$lifeheap" report "$work/thread.json" >"$work/thread.txt"
+check_eq "report text: a Rust thread's stack ends at its closure (no __rust_begin_short_backtrace)" \
+  "  by app::read_rows (app.rs:61)|  by app::worker::{{closure}} (app.rs:90)" \
+  "$(sed -n '/^site 0:/,/^$/p' "$work/thread.txt" | grep . | tail -2 | paste -sd'|')"
 (cd "$profiles" && "$lifeheap" report readable.json --top 3) >"$work/top3.txt"
 check_eq "report --top 3: no 'via' when the twin is not a top site" \
   "site 2: app::parse_row::{{closure}} (app.rs:49)" "$(grep '^site 2:' "$work/top3.txt")"
