@@ -465,6 +465,25 @@ static void print_table(FILE *out, const struct profile *profile,
     }
 }
 
+/* "???" means nothing to a stranger: said once under the table, as the
+ * tool's summary does, for the first top site named by a frame without a
+ * symbol ("??? (in /usr/bin/sort)"). */
+static void print_unnamed_hint(FILE *out, const struct profile *profile,
+                               const size_t *order, size_t count)
+{
+    for (size_t row = 0; row < count; row++) {
+        const struct frame *frame =
+            site_name_frame(profile, &profile->sites[order[row]]);
+        if (frame && !frame->function && frame->object) {
+            fprintf(out, "\"???\" marks code without symbols, here in ");
+            print_text(out, frame->object);
+            fprintf(out, ": its debug symbols or a build with -g would name "
+                         "it.\n");
+            return;
+        }
+    }
+}
+
 /* Every figure the profile has for a site, in sentences, so the text
  * report shows what the table has no room for. */
 static void print_site_details(FILE *out, const struct profile *profile,
@@ -586,6 +605,7 @@ void report_text(FILE *out, const struct profile *profile,
     print_header(out, profile, sort, count);
     fputc('\n', out);
     print_table(out, profile, order, count);
+    print_unnamed_hint(out, profile, order, count);
     print_sites(out, profile, order, count);
     print_findings(out, profile, order, count);
 }

@@ -124,6 +124,10 @@ jq '.frames += [{"function": "app::worker::{{closure}}", "file": "app.rs", "dire
 check_eq "report text: a Rust thread's stack ends at its closure (no __rust_begin_short_backtrace)" \
   "  by app::read_rows (app.rs:61)|  by app::worker::{{closure}} (app.rs:90)" \
   "$(sed -n '/^site 0:/,/^$/p' "$work/thread.txt" | grep . | tail -2 | paste -sd'|')"
+jq '.sites[6].name_frame = 1' "$profiles/readable.json" >"$work/unnamed.json"
+"$lifeheap" report "$work/unnamed.json" >"$work/unnamed.txt"
+check_eq "report text: a site named '???' gets the summary's hint, once, under the table" \
+  "1 0" "$(grep -cxF '"???" marks code without symbols, here in /usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6: its debug symbols or a build with -g would name it.' "$work/unnamed.txt") $(grep -c 'marks code without symbols' "$work/readable.txt")"
 (cd "$profiles" && "$lifeheap" report readable.json --top 3) >"$work/top3.txt"
 check_eq "report --top 3: no 'via' when the twin is not a top site" \
   "site 2: app::parse_row::{{closure}} (app.rs:49)" "$(grep '^site 2:' "$work/top3.txt")"
