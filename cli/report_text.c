@@ -4,11 +4,14 @@
  *
  * Written for people, so it trims what --format json keeps exact: a site's
  * stack is shown from its name frame outwards (the allocator's and the
- * libraries' frames before it are counted, not listed), stops at main (what
- * lies below is the C library's or the Rust runtime's start-up code) or
- * after STACK_CALLERS callers, and long generic names are shortened
- * (shorten_name in util.c). Two top sites with the same name frame are told
- * apart by the first caller where their stacks part ("via ...").
+ * libraries' frames before it are counted, not listed), stops at main or a
+ * thread's own function (what lies below is the C library's or the Rust
+ * runtime's start-up code) or after STACK_CALLERS callers, and long generic
+ * names are shortened (shorten_name in util.c). Two top sites with the same
+ * name frame are told apart by the first caller where their stacks part
+ * ("via ..."). Under its name, a site gets the notes the tool's summary
+ * prints (realloc regrowth, unused capacity, untouched bytes, tiny blocks),
+ * by the same rules, from the profile's fields.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
