@@ -248,7 +248,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->command[i] = checked_strdup(loader,
                                              json_object_get_string(argument));
     }
-    profile->executable = require_string(loader, run, "executable");
+    profile->executable = optional_string(loader, run, "executable");
     profile->pid = (int64_t)require_count(loader, run, "pid");
     profile->duration = require_count(loader, run, "duration");
     profile->threads = require_count(loader, run, "threads");

@@ -65,6 +65,10 @@ check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "
 
 #--- report -----------------------------------------------------------------
 expect_exit "report text exits 0" 0 "$lifeheap" report "$profiles/base.json"
+# A crash can leave run.executable null (docs/format.md allows it): still loads.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["run"]["executable"]=None; json.dump(d,open(sys.argv[2],"w"))' \
+  "$profiles/base.json" "$work/null_executable.json"
+expect_exit "report: run.executable null (unknown) is accepted" 0 "$lifeheap" report "$work/null_executable.json"
 # Run from the profiles directory so the path printed is the relative one.
 (cd "$profiles" && "$lifeheap" report base.json) >"$work/report.txt"
 expect_same "report text golden" "$expected/report_base.txt" "$work/report.txt"
