@@ -445,6 +445,10 @@ static void read_site(struct loader *loader, json_object *value,
         site->stack[i] = frame;
     }
     site->name_frame = require_count(loader, value, "name_frame");
+    /* Written since lifeheap 0.1.0's runtime-only rule; older profiles
+       lack it (no site is runtime-only then). */
+    site->runtime_only = present(value, "runtime_only")
+                         && require_bool(loader, value, "runtime_only");
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
         fail(loader, "sites[%zu].name_frame: %zu is outside the stack "

@@ -57,6 +57,7 @@ struct site {
     size_t *stack;        /* indices into profile.frames, innermost first */
     size_t stack_len;
     size_t name_frame;    /* index into stack; 0 when the stack is empty */
+    bool runtime_only;    /* only allocator/library frames (absent: false) */
     uint64_t total_blocks, total_bytes;
     uint64_t bytes_at_peak, blocks_at_peak;
     uint64_t max_bytes, max_blocks, max_time;

@@ -260,10 +260,9 @@ static void print_stack(FILE *out, const struct profile *profile,
  * computed from the profile's fields (counts are at most 2^53, so the
  * products below cannot overflow). Each needs NOTE_MIN_BYTES of copies,
  * unused capacity or untouched bytes, or 1,000 tiny blocks: below that it
- * is normal slack, not worth a line. One difference (docs/cli.md): the
- * tool gives no note to a site made only of runtime code (libstdc++'s
- * emergency exception pool); the profile does not mark such sites, so the
- * report notes them too. */
+ * is normal slack, not worth a line. Like the tool, no note for a site
+ * made only of runtime code (`runtime_only`: libstdc++'s emergency
+ * exception pool), which nothing in the program could change. */
 
 enum { NOTE_MIN_BYTES = 16 * 1024 };
 
@@ -355,6 +354,8 @@ static bool note_tiny_blocks(const struct site *site, char *buffer,
 
 static void print_notes(FILE *out, const struct site *site)
 {
+    if (site->runtime_only)
+        return;
     static bool (*const rules[])(const struct site *, char *, size_t) = {
         note_realloc_regrowth, note_unused_capacity, note_never_touched,
         note_tiny_blocks,

@@ -186,6 +186,7 @@ static void write_site(LH_Json* j, LH_Site* s)
    for (k = 0; k < s->n_frames; k++) LH_(json_u64)(j, NULL, s->frame_ids[k]);
    LH_(json_array_end)(j);
    LH_(json_u64)(j, "name_frame", s->name_frame);
+   LH_(json_bool)(j, "runtime_only", s->runtime_only);
    LH_(json_u64)(j, "total_blocks", s->total_blocks);
    LH_(json_u64)(j, "total_bytes", s->total_bytes);
    LH_(json_u64)(j, "bytes_at_peak", s->bytes_at_peak);

@@ -78,7 +78,8 @@ def access(measured, at_peak_bytes, unused_at_peak=0, never_accessed_at_peak=0):
             "map": None}
 
 def site(stack, name_frame, blocks, bytes_, reallocs=0, requested=0, copied=0, growth=0, acc=None):
-    return {"stack": stack, "name_frame": name_frame, "total_blocks": blocks, "total_bytes": bytes_,
+    return {"stack": stack, "name_frame": name_frame, "runtime_only": False,
+            "total_blocks": blocks, "total_bytes": bytes_,
             "bytes_at_peak": bytes_, "blocks_at_peak": blocks, "max_bytes": bytes_, "max_blocks": blocks,
             "max_time": PEAK_TIME, "bytes_at_exit": 0, "blocks_at_exit": 0, "freed_blocks": blocks,
             "lifetime": {"sum": blocks * 5_000_000, "min": 5_000_000, "max": 5_000_000, "histogram": []},
