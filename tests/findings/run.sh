@@ -213,6 +213,14 @@ if command -v g++ >/dev/null; then
   if g++ -O0 -g -o "$bin/cxx_vector" "$here/progs/cxx_vector.cc" &&
      run_lifeheap "$out/cxx_vector.json" "$bin/cxx_vector" >/dev/null; then
     check_py "cxx_vector: no finding on libstdc++'s emergency pool" no-finding "$out/cxx_vector.json"
+    # The pool's stack is library code only; the program's vector is its own.
+    check_eq "cxx_vector: runtime_only marks the pool, not main's vector" "True False" \
+      "$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1])); fr = d["frames"]
+def fn(s): return fr[s["stack"][s["name_frame"]]]["function"]
+pool = [s["runtime_only"] for s in d["sites"] if s["total_bytes"] > 60000]
+mine = [s["runtime_only"] for s in d["sites"] if fn(s) == "main" and s["total_bytes"] == 4000]
+print(pool[0] if len(pool) == 1 else pool, mine[0] if len(mine) == 1 else mine)' "$out/cxx_vector.json")"
     # Nor a summary note: the pool (71 KiB, never written) is the top site.
     check_eq "cxx_vector: the pool is a top site without a note" "1|0" \
       "$(grep -c '71.0 KiB .*call_init' "$out/cxx_vector.json.log")|$(grep -c 'never written (unused capacity)' "$out/cxx_vector.json.log")"
