@@ -319,6 +319,21 @@ static void read_totals(struct loader *loader, json_object *root)
     profile->exit_blocks = require_count(loader, at_exit, "blocks");
 }
 
+/* Element `index` of the array `name`, which must be an object; leaves the
+ * error path at "name[index]." for the element's members. */
+static json_object *array_element_object(struct loader *loader,
+                                         json_object *array, const char *name,
+                                         size_t index)
+{
+    json_object *value = json_object_array_get_idx(array, index);
+    set_path(loader, "%s[%zu]", name, index);
+    if (!json_object_is_type(value, json_type_object))
+        fail(loader, "%s: expected an object, found %s", loader->path,
+             type_name(value));
+    set_path(loader, "%s[%zu].", name, index);
+    return value;
+}
+
 static void read_frames(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
@@ -329,13 +344,8 @@ static void read_frames(struct loader *loader, json_object *root)
                                      sizeof *profile->frames);
     profile->frame_count = frame_count;
     for (size_t i = 0; i < profile->frame_count; i++) {
-        json_object *value = json_object_array_get_idx(frames, i);
+        json_object *value = array_element_object(loader, frames, "frames", i);
         struct frame *frame = &profile->frames[i];
-        set_path(loader, "frames[%zu]", i);
-        if (!json_object_is_type(value, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(value));
-        set_path(loader, "frames[%zu].", i);
         frame->function = optional_string(loader, value, "function");
         frame->file = optional_string(loader, value, "file");
         frame->directory = member(value, "directory")
@@ -418,11 +428,6 @@ static void read_site(struct loader *loader, json_object *value,
                       struct site *site, size_t index)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "sites[%zu]", index);
-    if (!json_object_is_type(value, json_type_object))
-        fail(loader, "%s: expected an object, found %s", loader->path,
-             type_name(value));
-    set_path(loader, "sites[%zu].", index);
     site->id = require_count(loader, value, "id");
     if (site->id != index)
         fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
@@ -502,7 +507,7 @@ static void read_sites(struct loader *loader, json_object *root)
                                     sizeof *profile->sites);
     profile->site_count = site_count;
     for (size_t i = 0; i < profile->site_count; i++)
-        read_site(loader, json_object_array_get_idx(sites, i),
+        read_site(loader, array_element_object(loader, sites, "sites", i),
                   &profile->sites[i], i);
 }
 
@@ -519,13 +524,9 @@ static void read_findings(struct loader *loader, json_object *root)
                                        sizeof *profile->findings);
     profile->finding_count = finding_count;
     for (size_t i = 0; i < profile->finding_count; i++) {
-        json_object *value = json_object_array_get_idx(findings, i);
+        json_object *value = array_element_object(loader, findings,
+                                                  "findings", i);
         struct finding *finding = &profile->findings[i];
-        set_path(loader, "findings[%zu]", i);
-        if (!json_object_is_type(value, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(value));
-        set_path(loader, "findings[%zu].", i);
         finding->kind = require_string(loader, value, "kind");
         finding->severity = require_string(loader, value, "severity");
         finding->summary = require_string(loader, value, "summary");
