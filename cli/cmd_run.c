@@ -31,6 +31,10 @@ const char run_usage[] =
     "                   --num-callers=30 or --lifeheap-dump-interval=...\n"
     "  -h, --help       this text\n"
     "\n"
+    "Threads take strict turns (--fair-sched=yes) unless a --fair-sched\n"
+    "option is given, so a multi-threaded program interleaves the same way\n"
+    "from run to run.\n"
+    "\n"
     "Uses the lifeheap tool from the build tree when this lifeheap runs from\n"
     "it, else the installed one. Environment: LIFEHEAP_VALGRIND names the\n"
     "valgrind executable (default: valgrind from PATH); VALGRIND_LIB, when\n"
@@ -109,8 +113,10 @@ static void expand_file_name(const char *pattern, pid_t pid, char *buffer,
 int cmd_run(int argc, char **argv)
 {
     const char *out = NULL, *out_option = NULL;
-    /* valgrind, --tool, options..., --lifeheap-out-file, program args, NULL */
-    char **child_argv = calloc((size_t)argc + 4, sizeof *child_argv);
+    /* valgrind, --tool, options..., --fair-sched, --lifeheap-out-file,
+     * program args, NULL */
+    char **child_argv = calloc((size_t)argc + 5, sizeof *child_argv);
+    int chose_scheduler = 0;
     char *out_argument = NULL;
     if (!child_argv) {
         fprintf(stderr, "lifeheap run: out of memory\n");
@@ -148,6 +154,8 @@ int cmd_run(int argc, char **argv)
         } else {
             if (strncmp(argument, "--lifeheap-out-file=", 20) == 0)
                 out_option = argument + 20;
+            if (strncmp(argument, "--fair-sched=", 13) == 0)
+                chose_scheduler = 1;
             child_argv[count++] = argv[i];
         }
     }
@@ -155,6 +163,13 @@ int cmd_run(int argc, char **argv)
         free(child_argv);
         return usage_error("missing the program to run (after --)");
     }
+    /* Valgrind runs one thread at a time; by default the kernel decides which
+     * waiting thread runs next, and it may starve one side of a producer and
+     * consumer for the whole run, so the same program piles up a queue in one
+     * run and not in the next. Strict turns make thread interleaving (and so
+     * findings such as missing backpressure) repeatable. */
+    if (!chose_scheduler)
+        child_argv[count++] = "--fair-sched=yes";
     if (out) {
         size_t size = strlen(out) + 32;
         out_argument = malloc(size);

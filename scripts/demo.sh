@@ -17,9 +17,11 @@ out=${LIFEHEAP_DEMO_DIR:-$top/demo-output}
 mkdir -p "$out"
 profile="$out/queue_unbounded.json"
 echo
-echo "demo: valgrind --tool=lifeheap examples/queue_unbounded"
+echo "demo: valgrind --tool=lifeheap --fair-sched=yes examples/queue_unbounded"
 echo
-valgrind --tool=lifeheap --lifeheap-out-file="$profile" examples/queue_unbounded
+# Two threads: --fair-sched=yes makes them take turns, so the queue piles up
+# the same way on every run (lifeheap run passes it by itself).
+valgrind --tool=lifeheap --fair-sched=yes --lifeheap-out-file="$profile" examples/queue_unbounded
 echo
 echo "demo: lifeheap report (top sites and findings)"
 echo

@@ -556,10 +556,13 @@ export FAKE_LOG=$work/fake.log
 (cd "$work" && LIFEHEAP_VALGRIND=$fake FAKE_STATUS=3 "$lifeheap" run --out prof.json --num-callers=20 -- ./prog a b) >"$work/out" 2>"$work/err"
 check_eq "run forwards the client's exit status" 3 "$?"
 check_eq "run passes valgrind options, out file and program" \
-  "args: --tool=lifeheap --num-callers=20 --lifeheap-out-file=prof.json ./prog a b" "$(head -1 "$FAKE_LOG")"
+  "args: --tool=lifeheap --num-callers=20 --fair-sched=yes --lifeheap-out-file=prof.json ./prog a b" "$(head -1 "$FAKE_LOG")"
 expect_grep "run says where the profile is" "profile written to prof.json" "$work/err"
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run ./prog) >"$work/out" 2>"$work/err"
 check_eq "run without -- and default out file" 0 "$?"
+check_eq "run: strict thread turns by default" "args: --tool=lifeheap --fair-sched=yes ./prog" "$(head -1 "$FAKE_LOG")"
+(cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --fair-sched=no -- ./prog) >/dev/null 2>&1
+check_eq "run: the user's --fair-sched wins" "args: --tool=lifeheap --fair-sched=no ./prog" "$(head -1 "$FAKE_LOG")"
 expect_grep "run finds the default pid-named profile" "profile written to lifeheap.out.[0-9]*.json" "$work/err"
 # Build-tree detection: a lifeheap binary whose ../tool/vglib holds a tool.
 mkdir -p "$work/tree/cli" "$work/tree/tool/vglib"

@@ -34,7 +34,7 @@ async function buildPrograms() {
 }
 
 async function profile(program, out) {
-  await run(path.join(lib.ROOT, 'scripts', 'run-lifeheap'), ['--lifeheap-out-file=' + out, program], { cwd: WORK });
+  await run(path.join(lib.ROOT, 'scripts', 'run-lifeheap'), ['--fair-sched=yes', '--lifeheap-out-file=' + out, program], { cwd: WORK });
   return JSON.parse(fs.readFileSync(out, 'utf8'));
 }
 
