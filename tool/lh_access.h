@@ -23,8 +23,6 @@ struct LH_Json;
    and size just before them in LH_Block: one or two cache lines). */
 typedef struct {
    struct LH_SiteMap* map;       /* the site's map, set at the first access */
-   ULong bytes_read;
-   ULong bytes_written;
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
    double inv_size;              /* 1.0 / size: the map's part of an offset
@@ -34,9 +32,11 @@ typedef struct {
    ULong first_access_time;      /* valid when accessed */
    /* Bytes whose "ever read" / "ever written" bit is set: equal to the
       block's size once every byte was, and then the access path need not
-      touch the bits (lh_access.c, the hot-block cache). */
+      touch the bits (lh_access.c, the access slots). */
    SizeT read_bytes_set;
    SizeT written_bytes_set;
+   Bool  slotted;                /* put in an access slot since the last
+                                    slot epoch (lh_access.c) */
 } LH_BlockAccess;
 
 typedef enum {
@@ -47,7 +47,6 @@ typedef enum {
 
 /* Access figures of a set of blocks, folded block by block. */
 typedef struct {
-   ULong bytes_read, bytes_written;
    ULong measured_bytes;
    ULong never_read_bytes, never_written_bytes, never_accessed_bytes;
    ULong written_never_read_bytes;
@@ -104,18 +103,27 @@ void  LH_(access_block_resized)(struct LH_Block* b, Addr old_payload,
 void  LH_(access_block_retire)(struct LH_Block* b, Bool live_at_peak);
 void  LH_(access_write_site_json)(struct LH_Json* json, struct LH_Site* site);
 ULong LH_(access_total_read)(void);
+/* A site's read or written bytes, all blocks (the sums of its map). */
+ULong LH_(access_site_bytes)(const struct LH_Site* site, Bool written);
 ULong LH_(access_total_written)(void);
 Bool  LH_(access_process_option)(const HChar* arg);
 void  LH_(access_print_usage)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/
 
-VG_REGPARM(2) void LH_(note_read)(Addr a, UWord size);
-VG_REGPARM(2) void LH_(note_write)(Addr a, UWord size);
-/* Two plain accesses of one stretch: sizes = size1 | size2 << 8. */
-VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord sizes);
-VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord sizes);
-VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord sizes);
+/* Access slots per kind (reads, writes): each access event of the
+   translated code names one, by a hash the instrumentation computes.  A
+   power of two, and an index fits in 16 bits. */
+#define LH_ACCESS_SLOTS 1024
+
+/* One access: packed = size | slot << 32. */
+VG_REGPARM(2) void LH_(note_read)(Addr a, UWord packed);
+VG_REGPARM(2) void LH_(note_write)(Addr a, UWord packed);
+/* Two plain accesses of one stretch (sizes at most 255 bytes):
+   packed = size1 | size2 << 8 | slot1 << 16 | slot2 << 40. */
+VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord packed);
+VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord packed);
+VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord packed);
 
 /*--- lh_instrument.c ------------------------------------------------*/
 

@@ -352,7 +352,6 @@ typedef struct {
 static void add_fold(AccessTotals* t, const LH_AccessFold* fold)
 {
    t->measured_bytes     += fold->measured_bytes;
-   t->bytes_read         += fold->bytes_read;
    t->never_read         += fold->never_read_bytes;
    t->never_accessed     += fold->never_accessed_bytes;
    t->written_never_read += fold->written_never_read_bytes;
@@ -380,6 +379,7 @@ static void access_totals(const LH_Site* site, AccessTotals* t)
    VG_(memset)(t, 0, sizeof *t);
    add_fold(t, &site->access.retired);
    add_fold(t, &site->access.live);
+   t->bytes_read = LH_(access_site_bytes)(site, False);
 }
 
 static double mean_lifetime_fraction(const LH_Site* site, ULong duration)

@@ -107,6 +107,20 @@ static void add_clock_update(IRSB* sbOut, Int n)
 /*--- Memory access events                                 ---*/
 /*------------------------------------------------------------*/
 
+/* Access slots (lh_access.c): every access event of a superblock gets
+   its own slot index, a hash of the superblock's guest address and the
+   event's number in it, so a loop's load meets its block again in its
+   slot.  Instrumentation is not re-entered, so the counter is static. */
+static Addr sb_slot_seed;
+static UWord sb_slot_next;
+
+static UWord next_slot(void)
+{
+   ULong key = (ULong)sb_slot_seed + ((ULong)sb_slot_next++ << 52);
+   return (UWord)((key * 0x9E3779B97F4A7C15ULL) >> 50)
+          & (LH_ACCESS_SLOTS - 1);
+}
+
 /* A new I1 temp holding e. */
 static IRExpr* bind_bit(IRSB* sbOut, IRExpr* e)
 {
@@ -157,7 +171,8 @@ static void add_access_event(IRSB* sbOut, Bool is_write, IRExpr* addr,
                           is_write ? "LH_(note_write)" : "LH_(note_read)",
                           VG_(fnptr_to_fnentry)(is_write ? (void*)&LH_(note_write)
                                                          : (void*)&LH_(note_read)),
-                          mkIRExprVec_2(a, mkIRExpr_HWord((HWord)size)));
+                          mkIRExprVec_2(a, mkIRExpr_HWord((HWord)size
+                                              | ((HWord)next_slot() << 32))));
    if (call_guard != NULL) di->guard = call_guard;
    addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 }
@@ -309,7 +324,10 @@ static void add_pair_event(IRSB* sbOut, const PendingAccess* first,
    }
    di = unsafeIRDirty_0_N(3, name, VG_(fnptr_to_fnentry)(fn),
                           mkIRExprVec_3(a1, a2,
-                             mkIRExpr_HWord((HWord)(first->size | (second->size << 8)))));
+                             mkIRExpr_HWord((HWord)first->size
+                                            | ((HWord)second->size << 8)
+                                            | ((HWord)next_slot() << 16)
+                                            | ((HWord)next_slot() << 40))));
    di->guard = bind_bit(sbOut, binop(Iop_Or1, in1, in2));
    addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 }
@@ -418,6 +436,8 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       temp_offsets.offset[i] = 0;
    }
    pending.n = 0;
+   sb_slot_seed = (Addr)vge->base[0];
+   sb_slot_next = 0;
 
    /* The preamble before the first IMark is copied unchanged. */
    i = 0;

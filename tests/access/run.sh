@@ -98,6 +98,23 @@ if profile hot; then
     never_written_bytes=8192 map.reads=sum:100
 fi
 
+if profile slots; then
+  expect slots make_first bytes_written=8192 bytes_read=24576 never_read_bytes=0
+  expect slots make_second bytes_read=1000 bytes_written=0 never_read_bytes=7192 \
+    never_written_bytes=8192 map.reads=sum:1000
+  mixed_parts=()
+  for j in 0 1 31 62 63; do mixed_parts+=("map.reads[$j]=80" "map.writes[$j]=48"); done
+  expect slots make_mixed bytes_written=3072 bytes_read=5120 never_read_bytes=0 \
+    map.kind=buckets map.reads=sum:5120 map.writes=sum:3072 "${mixed_parts[@]}"
+  expect slots make_grown bytes_written=32768 bytes_read=65536 never_read_bytes=0 \
+    map.kind=buckets "map.reads[0]=1024" "map.reads[31]=1024" "map.reads[32]=1024" \
+    "map.reads[63]=1024" "map.writes[0]=256" "map.writes[31]=256" \
+    "map.writes[32]=768" "map.writes[63]=768" map.reads=sum:65536
+  expect slots make_odd bytes_read=18000 bytes_written=6000 never_read_bytes=0 \
+    map.kind=buckets "map.reads[0]=279" "map.reads[1]=282" "map.reads[63]=282" \
+    map.reads=sum:18000
+fi
+
 if profile consumer; then
   expect consumer make_message site.total_blocks=256 bytes_written=16384 \
     bytes_read=16384 never_read_bytes=0 never_written_bytes=0 \

@@ -1,0 +1,492 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: heap lifetime and access profiler.                 ---*/
+/*--- lh_access_path.c: the access path, from the generated code's ---*/
+/*--- helper calls to the block's bits and its site's map.         ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later (it links Valgrind's core).
+
+   Every load and store that passes the inline heap filter calls one of
+   the LH_(note_*) helpers (lh_instrument.c); the kernel's reads and
+   writes during syscalls arrive through the core's pre_mem_read and
+   post_mem_write events.  Each access finds its block (an access slot, or
+   the shadow map of lh_shadow.c), sets the bytes' read or written bits,
+   and adds to the block's times and high-water mark and to its site's map
+   (lh_access_map.c).  lh_access.c folds the blocks into their sites.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_tooliface.h"
+#include "lh_include.h"
+#include "lh_shadow.h"
+#include "lh_access_private.h"
+
+/*------------------------------------------------------------*/
+/*--- The hot path: one access                             ---*/
+/*------------------------------------------------------------*/
+
+/* The access slots: a cache of "which big block, and which part of its
+   access map, did this access fall in last time", one entry per access
+   event of the translated code (two tables, reads and writes, indexed by
+   a hash of the event that the instrumentation computes once;
+   lh_instrument.c).  A load in a loop over a big array hits its own slot
+   again and again, however many arrays the loop walks, with no search and
+   no shadow lookup.
+
+   A slot is "armed" once every byte of its block was read (for a read
+   slot) or written (for a write slot) and the block's map has parts: then
+   an access inside the part the slot remembers only adds to that part's
+   count and sets the block's last-access time.  An access elsewhere in
+   the block finds its part and the slot remembers that one.  Anything
+   else goes the slow way (shadow lookup, bits), which refills the slot.
+
+   Two events may share a slot (a hash collision): each access checks
+   that it lies inside the slot's part or block, so sharing costs speed,
+   never correctness.  A slot is good only while its epoch equals
+   slot_epoch, which moves on whenever a block that was ever put in a slot
+   is freed or resized, or once blocks overlap (lh_shadow.c; then slots
+   are off for good, and the shadow alone says who owns a granule).  When
+   it moves, the armed slots (a short list) are disarmed, so the fastest
+   path needs no epoch check. */
+#define SLOT_MIN_SIZE 256    /* smaller blocks are rarely hit twice in a row */
+#define MAX_ARMED_SLOTS 1024
+/* The fields every access reads (and the slow way writes: candidate)
+   fill the first cache line; the rest is read only inside the slot's
+   block. */
+typedef struct {
+   /* armed: the part [part_base, part_base + part_room) of the block and
+      its count; part_room 0 = not armed */
+   Addr      part_base;
+   UWord     part_room;
+   ULong*    part_count;
+   LH_Block* block;
+   /* the block, good while epoch == slot_epoch */
+   Addr      lo;
+   UWord     size;           /* 0 = empty slot */
+   ULong     epoch;
+   /* the last block met the slow way: it takes the slot if it comes
+      again next (may be stale: only compared, never used) */
+   const LH_Block* candidate;
+   /* second line */
+   ULong*    counts;         /* the site map's reads or writes */
+   double    inv_size;       /* 1.0 / size */
+   /* until saturated: the block's 64 KiB shadow chunk the last access
+      fell in, when the block owns all of it (chunk_lo: its first byte) */
+   Addr      chunk_lo;
+   LH_SoloChunk* chunk;
+   /* the map part the last access fell in, armed or not: offsets
+      [part_lo, part_hi) of the block, part part_index (part_hi 0: none) */
+   SizeT     part_lo, part_hi;
+   UWord     part_index;
+   Bool      by_parts;       /* the map has parts (not per offset) */
+   Bool      saturated;      /* every byte's bit of this slot's kind set */
+   Bool      armed;          /* in the armed list (armed for its current
+                                block only while part_room != 0) */
+} __attribute__((aligned(64))) AccessSlot;
+
+static AccessSlot read_slots[LH_ACCESS_SLOTS];
+static AccessSlot write_slots[LH_ACCESS_SLOTS];
+static ULong slot_epoch = 1;
+static AccessSlot* armed_slots[MAX_ARMED_SLOTS];
+static UInt n_armed_slots = 0;
+
+static inline AccessSlot* slot_at(UWord index, Bool is_write)
+{
+   return is_write ? &write_slots[index & (LH_ACCESS_SLOTS - 1)]
+                   : &read_slots[index & (LH_ACCESS_SLOTS - 1)];
+}
+
+void LH_(slots_new_epoch)(void)
+{
+   UInt i;
+   for (i = 0; i < n_armed_slots; i++) {
+      armed_slots[i]->part_room = 0;
+      armed_slots[i]->armed = False;
+   }
+   n_armed_slots = 0;
+   slot_epoch++;
+}
+
+/* Block b is going away or changing size: no slot may point to it. */
+void LH_(slots_forget)(LH_Block* b)
+{
+   if (b->access.slotted) {
+      LH_(slots_new_epoch)();
+      b->access.slotted = False;
+   }
+}
+
+void LH_(slots_check_overlap)(void)
+{
+   if (LH_(shadow_overlap_seen)) LH_(slots_new_epoch)();
+}
+
+/* Sets the bits of [s, e), all inside block b, granule by granule, and
+   keeps the block's set-bit counts.  ref is s's granule. */
+static inline __attribute__((always_inline))
+void mark_bits(LH_BlockAccess* ba, Addr s, Addr e, Bool is_write,
+               LH_GranuleRef* ref)
+{
+   Addr g = s;
+   UInt newly = 0;
+   for (;;) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = e < g_end ? e : g_end;
+      UShort mask = (UShort)(((1u << (stop - g)) - 1)
+                             << (g & (LH_GRANULE_SIZE - 1)));
+      newly += LH_(shadow_mark)(ref, is_write, mask);
+      if (stop >= e) break;
+      g = stop;
+      if (!LH_(shadow_lookup)(g, ref)) break;   /* cannot happen */
+   }
+   if (newly != 0) {
+      if (is_write) ba->written_bytes_set += newly;
+      else ba->read_bytes_set += newly;
+   }
+}
+
+/* The high-water mark, times and map of n bytes at 'offset' of block b.
+   (A site's read and written byte counts are the sums of its map.) */
+static inline __attribute__((always_inline))
+void count_access(LH_Block* b, SizeT offset, UWord n, Bool is_write)
+{
+   LH_BlockAccess* ba = &b->access;
+   if (is_write && offset + n > ba->written_high_water)
+      ba->written_high_water = offset + n;
+   if (UNLIKELY(!ba->accessed)) {
+      ba->accessed = True;
+      ba->first_access_time = LH_(now);
+      ba->map = LH_(site_map)(&b->site->access);
+   }
+   ba->last_access_time = LH_(now);
+   map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
+}
+
+/* Arms the slot with part j, [lo, hi) of its block, when its block is
+   saturated and the armed list has room. */
+static inline void slot_arm(AccessSlot* slot, UWord j, SizeT lo, SizeT hi)
+{
+   slot->part_lo = lo;
+   slot->part_hi = hi;
+   slot->part_index = j;
+   if (!slot->saturated) return;
+   if (!slot->armed) {
+      if (n_armed_slots == MAX_ARMED_SLOTS) return;
+      slot->armed = True;
+      armed_slots[n_armed_slots++] = slot;
+   }
+   slot->part_base = slot->lo + lo;
+   slot->part_room = hi - lo;
+   slot->part_count = &slot->counts[j];
+}
+
+/* Puts block b (just accessed, so its map exists) in the slot, armed with
+   the part the access fell in when the map has parts (a per-offset map
+   counts byte by byte: never armed). */
+static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
+{
+   const LH_SiteMap* m = b->access.map;
+   slot->lo = b->payload;
+   slot->size = b->req_size;
+   slot->epoch = slot_epoch;
+   slot->block = b;
+   slot->counts = is_write ? m->writes : m->reads;
+   slot->inv_size = b->access.inv_size;
+   slot->by_parts = m->kind == LH_MAP_BUCKETS;
+   slot->saturated = (is_write ? b->access.written_bytes_set
+                               : b->access.read_bytes_set) == b->req_size;
+   slot->part_room = 0;
+   slot->part_hi = 0;
+   slot->chunk = NULL;
+   slot->chunk_lo = ~(Addr)0;
+   if (slot->by_parts && m->part_cache_block == b)
+      slot_arm(slot, m->part_cache_index, m->part_cache_lo, m->part_cache_hi);
+   b->access.slotted = True;
+}
+
+/* A big block b was just accessed the slow way through the slot.  A
+   block the slot already holds may have become saturated; another one
+   takes the slot only when it comes twice in a row (its candidate), so
+   code that hops between many blocks (a B-tree's pages) does not refill
+   its slots at every access. */
+static inline void slot_note_block(AccessSlot* slot, LH_Block* b, Bool is_write)
+{
+   if (slot->block == b && slot->epoch == slot_epoch) {
+      if (!slot->saturated
+          && (is_write ? b->access.written_bytes_set
+                       : b->access.read_bytes_set) == b->req_size)
+         slot_fill(slot, b, is_write);
+   } else if (slot->candidate == b) {
+      slot_fill(slot, b, is_write);
+   } else {
+      slot->candidate = b;
+   }
+}
+
+/* Records the access of [a, a+size) for every live block it touches, and
+   puts a big block it touches in 'slot' (NULL: no slot, as for the
+   kernel's accesses).  Almost always one granule and one block: a wide or
+   misaligned access may cross granules, and bytes outside a block's
+   [payload, payload+size) (the allocator's slack in the last granule) are
+   not counted. */
+static __attribute__((noinline))
+void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
+{
+   Addr end = a + size;
+   while (a < end) {
+      Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
+      LH_GranuleRef ref;
+      if (LH_(shadow_lookup)(a, &ref)) {
+         /* All of [s, e) is this block's: blocks do not overlap, so the
+            high-water mark, times and map are done once for the whole
+            stretch, and only the bits go granule by granule. */
+         LH_Block* b = ref.block;
+         Addr block_end = b->payload + b->req_size;
+         Addr s = a > b->payload ? a : b->payload;
+         Addr e = end < block_end ? end : block_end;
+         if (LIKELY(s < e)) {
+            if (s != a && !LH_(shadow_lookup)(s, &ref))
+               break;                                /* cannot happen */
+            mark_bits(&b->access, s, e, is_write, &ref);
+            count_access(b, s - b->payload, e - s, is_write);
+            if (slot != NULL && UNLIKELY(b->req_size >= SLOT_MIN_SIZE)
+                && !LH_(shadow_overlap_seen))
+               slot_note_block(slot, b, is_write);
+            a = e > granule_end ? e : granule_end;
+            continue;
+         }
+      }
+      a = granule_end;
+   }
+}
+
+/* Sets the bits of [a, a+n) inside the slot's (unsaturated) block through
+   the slot's shadow chunk, found again when the access left it.  False
+   when the bytes are not all in one chunk the block owns alone (the
+   block's ends share chunks with other blocks): the slow way then. */
+static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
+{
+   LH_Block* b = slot->block;
+   LH_BlockAccess* ba = &b->access;
+   LH_GranuleRef ref;
+   Addr g, end = a + n;
+   UInt newly = 0;
+   if (a - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)) {
+      if (!LH_(shadow_lookup)(a, &ref) || ref.solo == NULL || ref.block != b)
+         return False;
+      slot->chunk = ref.solo;
+      slot->chunk_lo = a & ~(((Addr)1 << LH_CHUNK_SHIFT) - 1);
+   }
+   if (end - 1 - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT))
+      return False;
+   ref.block = b;
+   ref.solo = slot->chunk;
+   for (g = a; g < end; ) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < g_end ? end : g_end;
+      UWord gi = (g >> LH_GRANULE_BITS) & (LH_GRANULES_PER_CHUNK - 1);
+      ref.read_bits = &slot->chunk->read_bits[gi];
+      ref.written_bits = &slot->chunk->written_bits[gi];
+      newly += LH_(shadow_mark)(&ref, is_write,
+                                (UShort)(((1u << (stop - g)) - 1)
+                                         << (g & (LH_GRANULE_SIZE - 1))));
+      g = stop;
+   }
+   if (newly != 0) {
+      SizeT set = is_write ? (ba->written_bytes_set += newly)
+                           : (ba->read_bytes_set += newly);
+      if (set == slot->size) slot->saturated = True;
+   }
+   return True;
+}
+
+/* An access inside the slot's block (epoch good), outside its armed
+   part: counted here without a lookup of the block (and without the bits
+   once they are all set), and the slot is armed with its part when it can
+   be; else the slow way. */
+static __attribute__((noinline))
+void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
+{
+   UWord offset = a - slot->lo;
+   if (slot->saturated || slot_mark_bits(slot, a, n, is_write)) {
+      LH_Block* b = slot->block;
+      LH_BlockAccess* ba = &b->access;
+      ba->last_access_time = LH_(now);
+      if (is_write && offset + n > ba->written_high_water)
+         ba->written_high_water = offset + n;
+      if (slot->by_parts) {
+         SizeT size = slot->size;
+         UWord j;
+         SizeT lo, hi;
+         if (offset >= slot->part_lo && offset < slot->part_hi) {
+            j = slot->part_index;           /* a loop still in its part */
+            lo = slot->part_lo;
+            hi = slot->part_hi;
+         } else {
+            j = bucket_of_fast(offset, size, slot->inv_size);
+            lo = (SizeT)(((ULong)j * size) / K);
+            hi = (SizeT)(((ULong)(j + 1) * size) / K);
+         }
+         if (LIKELY(offset + n <= hi)) {
+            slot->counts[j] += n;
+            slot_arm(slot, j, lo, hi);
+            return;
+         }
+      }
+      map_add(ba->map, b, offset, n, slot->size, ba->inv_size, is_write);
+      return;
+   }
+   note_access_slow(a, n, is_write, slot);
+}
+
+/* An access outside the slot's armed part: in the slot's block, or the
+   slow way. */
+static inline __attribute__((always_inline))
+void note_access_unarmed(Addr a, UWord n, Bool is_write, AccessSlot* slot)
+{
+   UWord offset = a - slot->lo;
+   if (offset < slot->size && n <= slot->size - offset
+       && slot->epoch == slot_epoch)
+      note_access_in_slot_block(a, n, is_write, slot);
+   else
+      note_access_slow(a, n, is_write, slot);
+}
+
+/* True when the access lies inside the slot's armed part. */
+static inline __attribute__((always_inline))
+Bool in_armed_part(const AccessSlot* slot, Addr a, UWord n)
+{
+   UWord in_part = a - slot->part_base;
+   return in_part < slot->part_room && n <= slot->part_room - in_part;
+}
+
+/* An access elsewhere in an armed slot's block (a gather over a big
+   array): its part is found, counted and armed here, without a call.
+   False when the access is not in the block or straddles two parts. */
+static inline __attribute__((always_inline))
+Bool note_in_armed_block(AccessSlot* slot, Addr a, UWord n)
+{
+   UWord offset = a - slot->lo;
+   SizeT size = slot->size;
+   UWord j;
+   SizeT lo, hi;
+   /* part_room is not 0 only while the slot is armed for its block */
+   if (slot->part_room == 0 || offset >= size || n > size - offset)
+      return False;
+   j = bucket_of_fast(offset, size, slot->inv_size);
+   lo = (SizeT)(((ULong)j * size) / K);
+   hi = (SizeT)(((ULong)(j + 1) * size) / K);
+   if (offset + n > hi) return False;
+   slot->counts[j] += n;
+   slot->block->access.last_access_time = LH_(now);
+   slot->part_base = slot->lo + lo;
+   slot->part_room = hi - lo;
+   slot->part_count = &slot->counts[j];
+   slot->part_lo = lo;
+   slot->part_hi = hi;
+   slot->part_index = j;
+   return True;
+}
+
+/* The fastest path: an access inside the slot's armed part. */
+static inline __attribute__((always_inline))
+void note_access(Addr a, UWord n, Bool is_write, AccessSlot* slot)
+{
+   if (LIKELY(in_armed_part(slot, a, n))) {
+      *slot->part_count += n;
+      slot->block->access.last_access_time = LH_(now);
+      return;
+   }
+   if (note_in_armed_block(slot, a, n)) return;
+   note_access_unarmed(a, n, is_write, slot);
+}
+
+/* 'packed' is size | slot index << 32 (lh_instrument.c). */
+VG_REGPARM(2) void LH_(note_read)(Addr a, UWord packed)
+{
+   note_access(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False));
+}
+
+VG_REGPARM(2) void LH_(note_write)(Addr a, UWord packed)
+{
+   note_access(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True));
+}
+
+/* Two accesses of one stretch in one call (lh_instrument.c pairs them):
+   'packed' is size1 | size2 << 8 | slot1 << 16 | slot2 << 40.  The
+   generated code calls when either address may be in the heap, so each is
+   filtered again here (after its slot: an armed part is in the heap). */
+static inline __attribute__((always_inline))
+void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
+{
+   AccessSlot* slot = slot_at(slot_index, is_write);
+   if (LIKELY(in_armed_part(slot, a, n))) {
+      *slot->part_count += n;
+      slot->block->access.last_access_time = LH_(now);
+   } else if (!note_in_armed_block(slot, a, n)
+              && a - LH_(filter_base) < LH_(filter_span)) {
+      note_access_unarmed(a, n, is_write, slot);
+   }
+}
+
+VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord packed)
+{
+   note_filtered(a1, packed & 0xFF, False, packed >> 16);
+   note_filtered(a2, (packed >> 8) & 0xFF, False, packed >> 40);
+}
+
+VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord packed)
+{
+   note_filtered(a1, packed & 0xFF, False, packed >> 16);
+   note_filtered(a2, (packed >> 8) & 0xFF, True, packed >> 40);
+}
+
+VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord packed)
+{
+   note_filtered(a1, packed & 0xFF, True, packed >> 16);
+   note_filtered(a2, (packed >> 8) & 0xFF, True, packed >> 40);
+}
+
+/*------------------------------------------------------------*/
+/*--- The kernel's accesses during system calls            ---*/
+/*------------------------------------------------------------*/
+
+/* Only system calls and client requests are program accesses; the core
+   also writes signal frames, which the program did not ask for. */
+static Bool is_program_part(CorePart part)
+{
+   return part == Vg_CoreSysCall || part == Vg_CoreClientReq;
+}
+
+static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
+                          Addr a, SizeT size)
+{
+   if (is_program_part(part) && size > 0) note_access_slow(a, size, False, NULL);
+}
+
+static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
+                                 Addr str)
+{
+   /* The string and its terminating NUL; the core has checked that it is
+      readable before calling us. */
+   if (is_program_part(part))
+      note_access_slow(str, VG_(strlen)((const HChar*)str) + 1, False, NULL);
+}
+
+/* Writes are counted after the call, with the size the kernel actually
+   wrote (read() returning 10 for a 4096-byte request writes 10 bytes).
+   The pre_mem_write event announces the most the call MAY write and is
+   ignored. */
+static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
+{
+   if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL);
+}
+
+void LH_(access_path_init)(void)
+{
+   VG_(track_pre_mem_read)(syscall_reads);
+   VG_(track_pre_mem_read_asciiz)(syscall_reads_string);
+   VG_(track_post_mem_write)(syscall_wrote);
+}

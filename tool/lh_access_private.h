@@ -1,0 +1,83 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_access_private.h: what the three parts of the   ---*/
+/*--- access tracking share.                                       ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later (it links Valgrind's core).
+
+   lh_access.c       block events (new, resized, retired), the folds of
+                     blocks into their sites, the profile's "access" objects
+   lh_access_map.c   each site's access map (per offset, or 64 parts)
+   lh_access_path.c  the access path: the helpers the generated code calls,
+                     the access slots, the kernel's accesses in syscalls
+*/
+#ifndef LH_ACCESS_PRIVATE_H
+#define LH_ACCESS_PRIVATE_H
+
+#include "pub_tool_basics.h"
+#include "lh_include.h"
+
+struct LH_Json;
+
+#define K LH_ACCESS_MAP_BUCKETS
+
+/*--- lh_access_map.c ------------------------------------------------*/
+
+/* A block of 'size' bytes now belongs to the site (new, or resized). */
+void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size);
+/* The site's map, made at the first access to any of its blocks. */
+LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa);
+/* map_add when the access is not in the cached part. */
+void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
+                       UWord n, SizeT size, double inv_size, ULong* counts);
+/* The site's "map" member of the profile. */
+void LH_(access_write_map)(struct LH_Json* j, const LH_SiteAccess* sa);
+
+static inline UWord bucket_of(SizeT offset, SizeT size)
+{
+   return (UWord)(((ULong)(offset + 1) * K - 1) / size);
+}
+
+/* bucket_of without the integer division, for the access path: the
+   floating-point estimate is within one of the exact quotient (offsets are
+   below 2^47, so x and the error stay far inside a double's 53 bits), and
+   the two integer checks make it exact. */
+static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
+{
+   ULong x = (ULong)(offset + 1) * K - 1;
+   ULong j = (ULong)(Long)((double)(Long)x * inv_size);
+   if (j * size > x) j--;
+   else if ((j + 1) * size <= x) j++;
+   return (UWord)j;
+}
+
+/* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
+static inline __attribute__((always_inline))
+void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
+             UWord n, SizeT size, double inv_size, Bool is_write)
+{
+   ULong* counts = is_write ? m->writes : m->reads;
+   if (m->kind == LH_MAP_BYTES) {
+      ULong* c = counts + offset;
+      ULong* end = c + n;
+      for (; c < end; c++) (*c)++;
+   } else if (m->part_cache_block == b && offset >= m->part_cache_lo
+              && offset + n <= m->part_cache_hi) {
+      counts[m->part_cache_index] += n;
+   } else {
+      LH_(map_add_part)(m, b, offset, n, size, inv_size, counts);
+   }
+}
+
+/*--- lh_access_path.c -----------------------------------------------*/
+
+/* The access slots' epoch moves on: every slot is invalid. */
+void LH_(slots_new_epoch)(void);
+/* Block b is going away or changing size: no slot may point to it. */
+void LH_(slots_forget)(LH_Block* b);
+/* After a block event: slots are off once blocks overlap. */
+void LH_(slots_check_overlap)(void);
+/* Registers the kernel's accesses during syscalls (pre/post mem). */
+void LH_(access_path_init)(void);
+
+#endif
