@@ -38,10 +38,11 @@
       t3 = LDle:I64(&LH_(filter_span))
       t4 = CmpLT64U(t2, t3)              -- may the address be in the heap?
       t5 = And1(t4, guard)               -- only for guarded accesses
-      DIRTY t5 ::: LH_(note_read|note_write)(addr, size)
+      DIRTY t5 ::: LH_(note_read|note_write)(addr, size | slot << 32)
 
    so a stack or global access costs a few inline instructions and no
-   call.
+   call.  'slot' is the event's access slot (lh_access_path.c), fixed
+   when the superblock is translated.
 
    Plain loads and stores are not reported one by one: within a stretch
    of the superblock without a side exit (so all of them execute), those
