@@ -136,7 +136,7 @@ void mark_bits(LH_BlockAccess* ba, Addr s, Addr e, Bool is_write,
       Addr stop = e < g_end ? e : g_end;
       UShort mask = (UShort)(((1u << (stop - g)) - 1)
                              << (g & (LH_GRANULE_SIZE - 1)));
-      newly += LH_(shadow_mark)(ref, is_write, mask);
+      newly += LH_(shadow_mark)(ref, is_write, mask, (UInt)(stop - g));
       if (stop >= e) break;
       g = stop;
       if (!LH_(shadow_lookup)(g, ref)) break;   /* cannot happen */
@@ -291,7 +291,8 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
       ref.written_bits = &slot->chunk->written_bits[gi];
       newly += LH_(shadow_mark)(&ref, is_write,
                                 (UShort)(((1u << (stop - g)) - 1)
-                                         << (g & (LH_GRANULE_SIZE - 1))));
+                                         << (g & (LH_GRANULE_SIZE - 1))),
+                                (UInt)(stop - g));
       g = stop;
    }
    if (newly != 0) {

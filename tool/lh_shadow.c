@@ -347,8 +347,8 @@ void LH_(shadow_copy_bits)(Addr dst, Addr src, SizeT n)
       if (!LH_(shadow_lookup)(dst + off, &to))
          continue;
       /* dst bits are clear (a new or newly owned granule): mark sets them */
-      if (*from.read_bits & mask) LH_(shadow_mark)(&to, False, *from.read_bits & mask);
-      if (*from.written_bits & mask) LH_(shadow_mark)(&to, True, *from.written_bits & mask);
+      if (*from.read_bits & mask) LH_(shadow_mark)(&to, False, *from.read_bits & mask, 0);
+      if (*from.written_bits & mask) LH_(shadow_mark)(&to, True, *from.written_bits & mask, 0);
    }
 }
 

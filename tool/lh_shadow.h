@@ -120,9 +120,11 @@ static inline UInt LH_(popcount16)(UInt x)
 
 /* Sets 'mask' in a granule's read (or written) bits, keeping the solo
    chunk's count of full granules.  Returns how many bits were newly set
-   (the owner keeps a count of its set bits, lh_access.c). */
+   (the owner keeps a count of its set bits, lh_access.c).  mask_bits is
+   the number of bits in mask when the caller knows it (0 otherwise): a
+   first touch then needs no bit count. */
 static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
-                                    UShort mask)
+                                    UShort mask, UInt mask_bits)
 {
    UShort* bits = is_write ? ref->written_bits : ref->read_bits;
    UShort old;
@@ -137,6 +139,8 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
       if (is_write) ref->solo->full_written_granules++;
       else ref->solo->full_read_granules++;
    }
+   /* none of the bits set before (a first touch): all of them are new */
+   if ((old & mask) == 0 && mask_bits != 0) return mask_bits;
    return LH_(popcount16)(mask & ~old);
 }
 
