@@ -363,6 +363,44 @@ static void read_frames(struct loader *loader, json_object *root)
     }
 }
 
+/* The per-offset counts of a site's access map, as DHAT's "acc" wants them
+ * (struct site_access). The map is not needed by anything else, so a map
+ * that is absent, of parts, too big or malformed is skipped, not an error. */
+static void read_offset_accesses(json_object *access, struct site_access *a)
+{
+    json_object *map = member(access, "map");
+    json_object *kind, *reads, *writes;
+    if (!map || !json_object_is_type(map, json_type_object) ||
+        !(kind = member(map, "kind")) ||
+        !json_object_is_type(kind, json_type_string) ||
+        strcmp(json_object_get_string(kind), "bytes") != 0 ||
+        !(reads = member(map, "reads")) || !(writes = member(map, "writes")) ||
+        !json_object_is_type(reads, json_type_array) ||
+        !json_object_is_type(writes, json_type_array))
+        return;
+    size_t count = json_object_array_length(reads);
+    if (count == 0 || count > PROFILE_OFFSET_ACCESS_MAX_BLOCK ||
+        json_object_array_length(writes) != count)
+        return;
+    uint16_t *accesses = calloc(count, sizeof *accesses);
+    if (!accesses)
+        return;
+    for (size_t i = 0; i < count; i++) {
+        json_object *r = json_object_array_get_idx(reads, i);
+        json_object *w = json_object_array_get_idx(writes, i);
+        if (!json_object_is_type(r, json_type_int) ||
+            !json_object_is_type(w, json_type_int) ||
+            json_object_get_int64(r) < 0 || json_object_get_int64(w) < 0) {
+            free(accesses);
+            return;
+        }
+        uint64_t sum = json_object_get_uint64(r) + json_object_get_uint64(w);
+        accesses[i] = sum > UINT16_MAX ? UINT16_MAX : (uint16_t)sum;
+    }
+    a->offset_accesses = accesses;
+    a->offset_access_count = count;
+}
+
 static void read_access(struct loader *loader, json_object *site_object,
                         struct site *site, size_t index)
 {
@@ -402,6 +440,7 @@ static void read_access(struct loader *loader, json_object *site_object,
                                                     "never_accessed_bytes");
     a->at_peak_unused_capacity_bytes = require_count(loader, at_peak,
                                                      "unused_capacity_bytes");
+    read_offset_accesses(access, a);
 }
 
 static void read_growth(struct loader *loader, json_object *site_object,
@@ -708,8 +747,10 @@ void profile_free(struct profile *profile)
         free(frame->address);
     }
     free(profile->frames);
-    for (size_t i = 0; i < profile->site_count; i++)
+    for (size_t i = 0; i < profile->site_count; i++) {
         free(profile->sites[i].stack);
+        free(profile->sites[i].access.offset_accesses);
+    }
     free(profile->sites);
     for (size_t i = 0; i < profile->finding_count; i++) {
         free(profile->findings[i].kind);

@@ -44,7 +44,16 @@ struct site_access {
     uint64_t at_peak_bytes, at_peak_never_read_bytes;
     uint64_t at_peak_never_written_bytes, at_peak_never_accessed_bytes;
     uint64_t at_peak_unused_capacity_bytes;
+    /* Reads + writes of each byte offset over all the site's blocks,
+     * capped at 65,535 (DHAT's "acc"): only for a per-offset map whose
+     * blocks all have one size of at most PROFILE_OFFSET_ACCESS_MAX_BLOCK
+     * bytes; NULL otherwise. */
+    uint16_t *offset_accesses;
+    size_t offset_access_count;
 };
+
+/* DHAT keeps per-offset access counts for blocks of at most 1,024 bytes. */
+#define PROFILE_OFFSET_ACCESS_MAX_BLOCK 1024
 
 struct site_growth {
     double rising_fraction;

@@ -11,8 +11,10 @@
  * (lifeheap's total_bytes counts a realloc's growth, DHAT's counts its new
  * size). Bytes and blocks at t-gmax and at t-end, and the lifetime sum, are
  * the same in both tools; mb/mbk is lifeheap's own per-site maximum, which
- * is correct where DHAT's is not. Access counts per offset ("acc") are not
- * exported.
+ * is correct where DHAT's is not. Access counts per offset ("acc") are
+ * written for the sites whose blocks all have one size of at most 1,024
+ * bytes, as DHAT does: reads + writes of each offset over all the blocks,
+ * capped at 65,535, with DHAT's run-length encoding.
  *
  * The frame table holds DHAT-style strings ("0x4011A6: main (a.c:12)"),
  * each once; dh_view rejects two program points with the same frames, so
@@ -128,8 +130,64 @@ struct program_point {
     size_t frame_count;
     size_t first_site;       /* output order: the first site merged here */
     uint64_t tb, tbk, tl, mb, mbk, gb, gbk, eb, ebk, rb, wb;
+    /* "acc": accesses per offset, or NULL. Borrowed from the site, or owned
+     * (acc_owned) once merged program points summed theirs. */
+    uint16_t *acc;
+    size_t acc_len;
+    bool acc_owned;
     bool merged;             /* absorbed into an earlier program point */
 };
+
+/* Adds `from`'s accesses per offset into `into`'s (a sum capped like
+ * DHAT's); program points whose blocks differ in size have none. Returns
+ * false when out of memory. */
+static bool merge_accesses(struct program_point *into,
+                           const struct program_point *from)
+{
+    if (!into->acc)
+        return true;
+    if (!from->acc || from->acc_len != into->acc_len) {
+        if (into->acc_owned)
+            free(into->acc);
+        into->acc = NULL;
+        into->acc_len = 0;
+        into->acc_owned = false;
+        return true;
+    }
+    if (!into->acc_owned) {
+        uint16_t *copy = malloc(into->acc_len * sizeof *copy);
+        if (!copy)
+            return false;
+        memcpy(copy, into->acc, into->acc_len * sizeof *copy);
+        into->acc = copy;
+        into->acc_owned = true;
+    }
+    for (size_t i = 0; i < into->acc_len; i++) {
+        uint32_t sum = (uint32_t)into->acc[i] + from->acc[i];
+        into->acc[i] = sum > UINT16_MAX ? UINT16_MAX : (uint16_t)sum;
+    }
+    return true;
+}
+
+/* DHAT's "acc" line: a run of three or more equal counts is written as
+ * -N,V (N times V), as DHAT writes it and dh_view reads it. */
+static void print_accesses(FILE *out, const uint16_t *acc, size_t len)
+{
+    fprintf(out, "  ,\"acc\":[");
+    for (size_t i = 0; i < len;) {
+        size_t run = 1;
+        while (i + run < len && acc[i + run] == acc[i])
+            run++;
+        if (run >= 3) {
+            fprintf(out, "%s-%zu,%u", i ? "," : "", run, (unsigned)acc[i]);
+        } else {
+            for (size_t k = 0; k < run; k++)
+                fprintf(out, "%s%u", i + k ? "," : "", (unsigned)acc[i]);
+        }
+        i += run;
+    }
+    fprintf(out, "]\n");
+}
 
 static int compare_points(const void *left, const void *right)
 {
@@ -177,6 +235,8 @@ static void print_point(FILE *out, const struct program_point *point,
             (unsigned long long)point->eb, (unsigned long long)point->ebk);
     fprintf(out, "  ,\"rb\":%llu,\"wb\":%llu\n",
             (unsigned long long)point->rb, (unsigned long long)point->wb);
+    if (point->acc)
+        print_accesses(out, point->acc, point->acc_len);
     fprintf(out, "  ,\"fs\":[");
     for (size_t i = 0; i < point->frame_count; i++)
         fprintf(out, "%s%zu", i ? "," : "", point->frames[i]);
@@ -270,6 +330,10 @@ bool report_dhat(FILE *out, const struct profile *profile)
         point->ebk = site->blocks_at_exit;
         point->rb = site->has_access ? site->access.bytes_read : 0;
         point->wb = site->has_access ? site->access.bytes_written : 0;
+        if (site->has_access && site->access.offset_accesses) {
+            point->acc = site->access.offset_accesses;
+            point->acc_len = site->access.offset_access_count;
+        }
         sorted[s] = point;
     }
 
@@ -295,12 +359,18 @@ bool report_dhat(FILE *out, const struct profile *profile)
             group_head->ebk += point->ebk, group_head->rb += point->rb;
             group_head->wb += point->wb;
             point->merged = true;
+            if (!(ok = merge_accesses(group_head, point)))
+                break;
         }
-        print_document(out, profile, points, &table);
+        if (ok)
+            print_document(out, profile, points, &table);
     }
 
-    for (size_t s = 0; points && s < site_count; s++)
+    for (size_t s = 0; points && s < site_count; s++) {
         free(points[s].frames);
+        if (points[s].acc_owned)
+            free(points[s].acc);
+    }
     free(points);
     free(sorted);
     table_free(&table);
