@@ -202,6 +202,11 @@ static Bool dump_profile(const HChar* path, const HChar* reason)
    return LH_(write_profile)(path, &end);
 }
 
+Bool LH_(write_dump)(const HChar* reason)
+{
+   return dump_profile(LH_(profile_path)(), reason);
+}
+
 static ULong next_dump_instructions = 0;
 static UInt  last_dump_ms = 0;
 

@@ -23,6 +23,18 @@
       timeline marker "fork (child starts)"; the parent's profile has a
       "fork" marker at the same time (its first 64 forks only).
       docs/reliability.md explains how to read the two.
+
+   exec replaces the process image: Valgrind never calls the tool's fini.
+   With --trace-children=yes the new program runs under a new lifeheap
+   that writes the profile (the same pid, so the same %p name).  Without
+   it the new program runs natively, so before every execve of the
+   process lifeheap started (a wrapper script exec'ing the real program)
+   the profile so far is written as a partial profile (dump_reason
+   "exec"), and the first time lifeheap says so.  A forked child that
+   execs writes nothing: a shell or make running commands would leave a
+   file per command, each mostly the parent's copy.  An exec that fails
+   leaves the program running: its final profile replaces that one as
+   usual.
 */
 
 #include "pub_tool_basics.h"
@@ -49,8 +61,12 @@ static HChar* name_with_pid(const HChar* name)
    return out;
 }
 
+/* A forked child: its exec writes nothing (see the top). */
+static Bool forked_child = False;
+
 static void child_after_fork(ThreadId tid)
 {
+   forked_child = True;
    if (VG_(strstr)(LH_(clo_out_file), "%p") == NULL) {
       HChar* name = name_with_pid(LH_(clo_out_file));
       HChar* exec_option = VG_(malloc)("lh.fork.opt", VG_(strlen)(name) + 32);
@@ -75,6 +91,33 @@ static void parent_after_fork(ThreadId tid)
    if (forks_marked >= LH_MAX_FORK_MARKERS) return;
    forks_marked++;
    LH_(timeline_mark)("fork");
+}
+
+/* Whether the valgrind options (command line, VALGRIND_OPTS, .valgrindrc)
+   end up with --trace-children=yes: the last one wins. */
+static Bool traces_children(void)
+{
+   Bool traced = False;
+   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+   for (i = 0; i < n; i++) {
+      const HChar* arg = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strcmp)(arg, "--trace-children=yes") == 0) traced = True;
+      else if (VG_(strcmp)(arg, "--trace-children=no") == 0) traced = False;
+   }
+   return traced;
+}
+
+void LH_(before_exec)(const HChar* program)
+{
+   static Bool told = False;
+   if (traces_children()) return;      /* the new lifeheap writes the file */
+   if (forked_child) return;           /* a shell's child running a command */
+   if (LH_(write_dump)("exec") && !told) {
+      told = True;
+      VG_(umsg)("lifeheap: the program execs %s, which will run without "
+                "lifeheap (--trace-children=yes profiles it); the profile "
+                "up to the exec is in %s\n", program, LH_(profile_path)());
+   }
 }
 
 void LH_(fork_init)(void)

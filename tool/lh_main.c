@@ -126,10 +126,27 @@ static Bool exit_group_called = False;
 static Int  exit_code = 0;
 static Int  self_signal = 0;          /* last signal the program sent itself */
 
+static Bool copy_client_string(Addr str, HChar* out, SizeT max);
+
+/* execve's program path, for a message only. */
+static void before_exec(Addr path)
+{
+   HChar program[512];
+   if (!copy_client_string(path, program, sizeof(program)))
+      VG_(strcpy)(program, "(a program)");
+   LH_(before_exec)(program);                    /* issue 7 */
+}
+
 static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
 {
    Int pid = VG_(getpid)();
    switch (syscallno) {
+      case __NR_execve:
+         before_exec(args[0]);
+         break;
+      case __NR_execveat:
+         before_exec(args[1]);
+         break;
       case __NR_exit_group:
          exit_group_called = exit_called = True;
          exit_code = (Int)(args[0] & 0xFF);

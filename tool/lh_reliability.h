@@ -16,6 +16,8 @@
                     friends, mempools, vgdb "monitor lifeheap ..."
      run.options    LH_(dump_write_options_json)
      fini           LH_(profile_path): the same path the dumps used
+     execve         LH_(before_exec): the profile so far, when the new
+                    program will run without lifeheap
 
    lh_sites.c calls LH_(custom_blocks_finalize) from LH_(sites_finalize).
 */
@@ -35,12 +37,17 @@ void LH_(reliability_init)(void);
 const HChar* LH_(profile_path)(void);
 /* Forgets the expanded path (a forked child expands its own). */
 void LH_(profile_path_reset)(void);
+/* Writes a partial profile ("complete": false) to the profile's path now,
+   with the given dump_reason; False when it could not be written. */
+Bool LH_(write_dump)(const HChar* reason);
 /* The monitor command and the client requests of issue 7. */
 Bool LH_(reliability_client_request)(ThreadId tid, UWord* arg, UWord* ret);
 Bool LH_(dump_monitor_command)(ThreadId tid, const HChar* command);
 
 /* lh_fork.c */
 void LH_(fork_init)(void);
+/* The program is about to exec 'program' (lh_main.c's syscall hook). */
+void LH_(before_exec)(const HChar* program);
 
 /* lh_custom_alloc.c */
 Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret);

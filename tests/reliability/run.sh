@@ -153,6 +153,30 @@ checks exec-parent "$out/exec/heap.json" valid site:parent_alloc.total_bytes=300
 checks exec-child "$out/exec/${exec_file:-missing}" valid "run.command.0=$bin/execd" \
   site:execd_alloc.total_bytes=2000 nosite:parent_alloc nosite:before_fork_alloc
 
+# exec without --trace-children: the new program runs natively, so the
+# process writes what it had up to the exec (a partial profile, dump_reason
+# "exec") and says so once. A forked child that execs writes nothing (a shell
+# running commands would leave a file per command).
+mkdir -p "$out/exec-native" "$out/exec-fails" "$out/exec-forked"
+run_quiet exec-native --lifeheap-out-file="$out/exec-native/heap.json" \
+  "$bin/fork" execnow "$bin/execd"
+check_eq "exec-native: the exec'd program's exit status" 0 "$status"
+checks exec-native "$out/exec-native/heap.json" valid \
+  run.complete=false run.dump_reason=exec run.exit.status=running \
+  site:before_fork_alloc.total_bytes=1000 nosite:execd_alloc
+check_eq "exec-native: one notice naming the program and the file" 1 \
+  "$(grep -c "lifeheap: the program execs $bin/execd, which will run without lifeheap (--trace-children=yes profiles it); the profile up to the exec is in $out/exec-native/heap\.json" "$out/exec-native.log")"
+run_quiet exec-forked --lifeheap-out-file="$out/exec-forked/heap.json" \
+  "$bin/fork" exec "$bin/execd"
+check_eq "exec-forked: only the parent's file" "heap.json" "$(ls "$out/exec-forked")"
+# An exec that fails: the program goes on (to _exit(127)) and its final
+# profile replaces the exec one.
+run_quiet exec-fails --lifeheap-out-file="$out/exec-fails/heap.json" \
+  "$bin/fork" execnow "$out/no-such-program"
+check_eq "exec-fails: the program's exit status" 127 "$status"
+checks exec-fails "$out/exec-fails/heap.json" valid \
+  run.complete=true run.dump_reason=exit run.exit.code=127 site:before_fork_alloc.total_bytes=1000
+
 # --- periodic dumps, then kill -9: the last dump is a valid profile
 dump_then_kill() {   # NAME MODE VALGRIND-OPTIONS...
   local name=$1 mode=$2; shift 2
