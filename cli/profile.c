@@ -253,6 +253,11 @@ static void read_run(struct loader *loader, json_object *root)
     profile->duration = require_count(loader, run, "duration");
     profile->threads = require_count(loader, run, "threads");
     profile->complete = require_bool(loader, run, "complete");
+    /* Only worded in the text report: tolerated when absent or odd. */
+    json_object *dump_reason = member(run, "dump_reason");
+    if (dump_reason && json_object_is_type(dump_reason, json_type_string))
+        profile->dump_reason = checked_strdup(loader,
+                                              json_object_get_string(dump_reason));
 
     json_object *exit = require_object(loader, run, "exit");
     set_path(loader, "run.exit.");
@@ -737,6 +742,7 @@ void profile_free(struct profile *profile)
         free(profile->command[i]);
     free(profile->command);
     free(profile->executable);
+    free(profile->dump_reason);
     free(profile->exit_signal_name);
     for (size_t i = 0; i < profile->frame_count; i++) {
         struct frame *frame = &profile->frames[i];

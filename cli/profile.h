@@ -111,6 +111,7 @@ struct profile {
     int64_t exit_code;          /* code or signal number */
     char *exit_signal_name;     /* NULL unless EXIT_STATUS_SIGNAL */
     bool complete;
+    char *dump_reason;    /* "exit", "interval", "monitor", "exec"; may be NULL */
 
     uint64_t total_blocks, total_bytes, total_frees;
     uint64_t total_reallocs, total_realloc_requested_bytes;

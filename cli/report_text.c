@@ -383,7 +383,11 @@ static void print_exit(FILE *out, const struct profile *profile)
             fprintf(out, " (signal %lld)", (long long)profile->exit_code);
         break;
     case EXIT_STATUS_RUNNING:
-        fprintf(out, "still running (partial profile)");
+        if (profile->dump_reason && strcmp(profile->dump_reason, "exec") == 0)
+            fprintf(out, "exec'd another program, which ran without lifeheap "
+                         "(partial profile, up to the exec)");
+        else
+            fprintf(out, "still running (partial profile)");
         break;
     }
 }

@@ -73,6 +73,16 @@ expect_exit "report: run.executable null (unknown) is accepted" 0 "$lifeheap" re
 (cd "$profiles" && "$lifeheap" report base.json) >"$work/report.txt"
 expect_same "report text golden" "$expected/report_base.txt" "$work/report.txt"
 
+# A partial profile written at an exec says so in its exit line.
+python3 - "$profiles/base.json" "$work/exec.json" <<'PEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["run"].update(complete=False, dump_reason="exec", exit={"status": "running"})
+json.dump(p, open(sys.argv[2], "w"))
+PEOF
+check_eq "report: a profile written at an exec says so" \
+  "exit       exec'd another program, which ran without lifeheap (partial profile, up to the exec)" \
+  "$("$lifeheap" report "$work/exec.json" | grep '^exit ')"
 "$lifeheap" report "$profiles/base.json" --format json >"$work/report.json"
 check_eq "report json: global peak, avg lifetime, never read" \
   "313472 25.9794 261120" \
