@@ -262,10 +262,12 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
    }
 }
 
-/* Sets the bits of [a, a+n) inside the slot's (unsaturated) block through
-   the slot's shadow chunk, found again when the access left it.  False
-   when the bytes are not all in one chunk the block owns alone (the
-   block's ends share chunks with other blocks): the slow way then. */
+/* Sets the bits of [a, a+n) inside the slot's (unsaturated) block: through
+   the slot's shadow chunk when the block owns the chunk alone (found again
+   when the access left it), else granule by granule through the shadow (a
+   block of a few KiB shares its chunks with others).  False only if the
+   shadow disagrees with the slot, which cannot happen while the epoch is
+   good. */
 static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
 {
    LH_Block* b = slot->block;
@@ -273,14 +275,25 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    LH_GranuleRef ref;
    Addr g, end = a + n;
    UInt newly = 0;
-   if (a - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)) {
-      if (!LH_(shadow_lookup)(a, &ref) || ref.solo == NULL || ref.block != b)
-         return False;
+   SizeT set;
+   if (a - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)
+       || end - 1 - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)) {
+      if (!LH_(shadow_lookup)(a, &ref) || ref.block != b)
+         return False;                            /* cannot happen */
+      if (ref.solo == NULL
+          || end - 1 - (a & ~(((Addr)1 << LH_CHUNK_SHIFT) - 1))
+             >= ((Addr)1 << LH_CHUNK_SHIFT)) {
+         /* a chunk shared with other blocks (a block of a few KiB, or a
+            big block's ends), or an access across two chunks: granule by
+            granule through the shadow */
+         mark_bits(ba, a, end, is_write, &ref);
+         set = is_write ? ba->written_bytes_set : ba->read_bytes_set;
+         if (set == slot->size) slot->saturated = True;
+         return True;
+      }
       slot->chunk = ref.solo;
       slot->chunk_lo = a & ~(((Addr)1 << LH_CHUNK_SHIFT) - 1);
    }
-   if (end - 1 - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT))
-      return False;
    ref.block = b;
    ref.solo = slot->chunk;
    for (g = a; g < end; ) {
@@ -296,8 +309,8 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
       g = stop;
    }
    if (newly != 0) {
-      SizeT set = is_write ? (ba->written_bytes_set += newly)
-                           : (ba->read_bytes_set += newly);
+      set = is_write ? (ba->written_bytes_set += newly)
+                     : (ba->read_bytes_set += newly);
       if (set == slot->size) slot->saturated = True;
    }
    return True;
