@@ -294,6 +294,11 @@ test('browser: partial dumps, signals and empty profiles are shown as such', asy
   assert.equal(await text(page, '.summary .warning'),
     'Partial profile (written on interval while the program was still running): figures cover the run up to 10,000,000 instructions.');
   assert.equal(await page.evaluate(() => LH.summaryView.exitText({ status: 'signal', signal: 11, signal_name: 'SIGSEGV' })), 'killed by SIGSEGV');
+  // A profile written at an exec (the new program ran without lifeheap).
+  assert.equal(await page.evaluate(() => LH.summaryView.exitText({ status: 'running' }, 'exec')),
+    "exec'd another program (partial profile)");
+  assert.equal(await page.evaluate(() => LH.summaryView.partialText('exec', 373249)),
+    "Partial profile, written when the program exec'd another program, which ran without lifeheap: figures cover the run up to 373,249 instructions.");
   assert.equal(await lib.openFile(page, fixture('no_sites.json')), 'ready');
   assert.equal(await text(page, '#search-count'), '0 of 0 sites');
   assert.equal(await text(page, '#findings .empty'), 'No findings: the tool recognised no problem in this run.');

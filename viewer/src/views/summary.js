@@ -7,12 +7,23 @@ var LH = globalThis.LH = globalThis.LH || {};
 LH.summaryView = (function () {
   var el = LH.dom.el, f = LH.format;
 
-  function exitText(exit) {
+  // dumpReason: run.dump_reason; "exec" is a profile written just before the
+  // program exec'd another one that ran without lifeheap.
+  function exitText(exit, dumpReason) {
     if (!exit) return '—';
     if (exit.status === 'exited') return 'exited with code ' + exit.code;
     if (exit.status === 'signal') return 'killed by ' + (exit.signal_name || 'signal ' + exit.signal);
+    if (exit.status === 'running' && dumpReason === 'exec') return "exec'd another program (partial profile)";
     if (exit.status === 'running') return 'still running (partial profile)';
     return String(exit.status);
+  }
+
+  // The warning above a partial profile; duration in instructions.
+  function partialText(dumpReason, duration) {
+    var upTo = ': figures cover the run up to ' + f.exactCount(duration) + ' instructions.';
+    if (dumpReason === 'exec')
+      return "Partial profile, written when the program exec'd another program, which ran without lifeheap" + upTo;
+    return 'Partial profile (written on ' + String(dumpReason) + ' while the program was still running)' + upTo;
   }
 
   function percentOfRun(time, duration) { return duration > 0 ? f.percent(time / duration) : '—'; }
@@ -53,7 +64,7 @@ LH.summaryView = (function () {
     var rows = [
       ['Command', f.argv(run.command)],
       ['Executable', run.executable],
-      ['Exit', exitText(run.exit)],
+      ['Exit', exitText(run.exit, run.dump_reason)],
       ['Profile', (run.complete ? 'complete' : 'PARTIAL') + ', written on ' + String(run.dump_reason)],
       ['Duration', f.exactCount(run.duration) + ' ' + String(run.time_unit) + ', ' + f.exactCount(run.wall_time_ms) + ' ms wall time'],
       ['Threads', f.exactCount(run.threads)],
@@ -82,12 +93,11 @@ LH.summaryView = (function () {
     LH.dom.clear(container);
     var title = el('div', { className: 'command-line' }, [
       el('code', { className: 'command', text: f.argv(run.command), title: run.executable }),
-      el('span', { className: 'exit ' + (run.exit && run.exit.status === 'exited' && run.exit.code === 0 ? 'ok' : 'bad'), text: exitText(run.exit) }),
+      el('span', { className: 'exit ' + (run.exit && run.exit.status === 'exited' && run.exit.code === 0 ? 'ok' : 'bad'), text: exitText(run.exit, run.dump_reason) }),
     ]);
     container.appendChild(title);
     if (!run.complete) {
-      container.appendChild(el('div', { className: 'warning', text: 'Partial profile (written on ' + String(run.dump_reason) +
-        ' while the program was still running): figures cover the run up to ' + f.exactCount(d) + ' instructions.' }));
+      container.appendChild(el('div', { className: 'warning', text: partialText(run.dump_reason, d) }));
     }
     // "1 thread", "2 threads": a header a stranger reads without stumbling.
     function counted(n, one, many) { return f.exactCount(n) + ' ' + (n === 1 ? one : many); }
@@ -165,5 +175,5 @@ LH.summaryView = (function () {
     container.appendChild(details);
   }
 
-  return { renderSingle: renderSingle, renderDiff: renderDiff, exitText: exitText };
+  return { renderSingle: renderSingle, renderDiff: renderDiff, exitText: exitText, partialText: partialText };
 })();
