@@ -46,6 +46,20 @@ run_lifeheap() {
     --lifeheap-out-file="$out" "$@" 2>"$out.log"
 }
 
+# feed_checks SCRIPT ARGS...: runs a suite's Python checker and feeds its
+# "PASS name" / "FAIL name: why" lines into the counters; other lines are
+# shown as they are, and a checker that crashes is a failure.
+feed_checks() {
+  local script=$1 line; shift
+  while IFS= read -r line; do
+    case "$line" in
+      "PASS "*) pass "${line#PASS }" ;;
+      "FAIL "*) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
+      *) echo "$line" ;;
+    esac
+  done < <(python3 "$script" "$@" 2>&1 || echo "FAIL $(basename "$script") $1: exited with an error")
+}
+
 summary() {
   echo "$LH_PASSED passed, $LH_FAILED failed"
   [ "$LH_FAILED" -eq 0 ]

@@ -368,12 +368,18 @@ void note_access_unarmed(Addr a, UWord n, Bool is_write, AccessSlot* slot)
       note_access_slow(a, n, is_write, slot);
 }
 
-/* True when the access lies inside the slot's armed part. */
+/* The fastest path: an access inside the slot's armed part adds to its
+   count and sets the block's last-access time.  False when the access is
+   elsewhere. */
 static inline __attribute__((always_inline))
-Bool in_armed_part(const AccessSlot* slot, Addr a, UWord n)
+Bool note_in_armed_part(AccessSlot* slot, Addr a, UWord n)
 {
    UWord in_part = a - slot->part_base;
-   return in_part < slot->part_room && n <= slot->part_room - in_part;
+   if (in_part >= slot->part_room || n > slot->part_room - in_part)
+      return False;
+   *slot->part_count += n;
+   slot->block->access.last_access_time = LH_(now);
+   return True;
 }
 
 /* An access elsewhere in an armed slot's block (a gather over a big
@@ -395,25 +401,17 @@ Bool note_in_armed_block(AccessSlot* slot, Addr a, UWord n)
    if (offset + n > hi) return False;
    slot->counts[j] += n;
    slot->block->access.last_access_time = LH_(now);
-   slot->part_base = slot->lo + lo;
-   slot->part_room = hi - lo;
-   slot->part_count = &slot->counts[j];
-   slot->part_lo = lo;
-   slot->part_hi = hi;
-   slot->part_index = j;
+   slot_arm(slot, j, lo, hi);
    return True;
 }
 
-/* The fastest path: an access inside the slot's armed part. */
+/* One access: the slot's armed part, else elsewhere in its armed block,
+   else the slot's block or the slow way. */
 static inline __attribute__((always_inline))
 void note_access(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
-   if (LIKELY(in_armed_part(slot, a, n))) {
-      *slot->part_count += n;
-      slot->block->access.last_access_time = LH_(now);
+   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n))
       return;
-   }
-   if (note_in_armed_block(slot, a, n)) return;
    note_access_unarmed(a, n, is_write, slot);
 }
 
@@ -436,13 +434,10 @@ static inline __attribute__((always_inline))
 void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
 {
    AccessSlot* slot = slot_at(slot_index, is_write);
-   if (LIKELY(in_armed_part(slot, a, n))) {
-      *slot->part_count += n;
-      slot->block->access.last_access_time = LH_(now);
-   } else if (!note_in_armed_block(slot, a, n)
-              && a - LH_(filter_base) < LH_(filter_span)) {
+   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n))
+      return;
+   if (a - LH_(filter_base) < LH_(filter_span))
       note_access_unarmed(a, n, is_write, slot);
-   }
 }
 
 VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord packed)

@@ -16,17 +16,8 @@ mkdir -p "$out" "$bin"
 mountpoint -q "$out/mnt" 2>/dev/null && umount "$out/mnt"   # left by an interrupted run
 rm -rf "${out:?}"/*
 
-# Feeds check.py's PASS/FAIL lines into the suite's counters.
-checks() {
-  local line
-  while IFS= read -r line; do
-    case "$line" in
-      "PASS "*) pass "${line#PASS }" ;;
-      "FAIL "*) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
-      *) echo "$line" ;;
-    esac
-  done < <(python3 "$here/check.py" "$@" 2>&1 || echo "FAIL check.py $1: exited with an error")
-}
+# checks NAME FILE ASSERTIONS...: this suite's check.py, into the counters.
+checks() { feed_checks "$here/check.py" "$@"; }
 
 # lh ARGS...: valgrind --tool=lifeheap from the build tree.
 lh() { VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap "$@"; }

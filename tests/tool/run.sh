@@ -14,17 +14,8 @@ bin="$TESTS_BUILD/tool"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-# Feeds check.py's PASS/FAIL lines into the suite's counters.
-checks() {
-  local line
-  while IFS= read -r line; do
-    case "$line" in
-      "PASS "*) pass "${line#PASS }" ;;
-      "FAIL "*) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
-      *) echo "$line" ;;
-    esac
-  done < <(python3 "$here/check.py" "$@" 2>&1 || echo "FAIL check.py $1: exited with an error")
-}
+# checks NAME FILE ASSERTIONS...: this suite's check.py, into the counters.
+checks() { feed_checks "$here/check.py" "$@"; }
 
 # profile NAME PROGRAM [VALGRIND OPTIONS --] [ARGS]: runs PROGRAM under lifeheap
 # with its stdout in NAME.stdout; returns the program's exit status.
