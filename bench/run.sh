@@ -21,7 +21,8 @@ usage: bench/run.sh [options]
                     (default 120; 0 = always do all runs)
   -h, --help        this text
 
-Workloads: bintree-12 bintree-14 bintree-16 csvparse compute python-json sqlite3
+Workloads: bintree-12 bintree-14 bintree-16 liveheap-1k liveheap-32k
+           liveheap-512k csvparse compute python-json sqlite3
 EOF
 }
 
@@ -84,12 +85,14 @@ wants_tool() {
 # minutes on a 2-core machine; DHAT at depth 16 is most of it.
 if [ "$quick" = 1 ]; then
     bintree_depths=(10 12)
+    liveheap_sizes=(1k 32k); liveheap_ops=200000
     csv_rows=30000; csv_batch_rows=8000
     compute_size=200000; compute_passes=5
     json_records=2000; json_rounds=2
     sqlite_rows=20000
 else
     bintree_depths=(12 14 16)
+    liveheap_sizes=(1k 32k 512k); liveheap_ops=2000000   # ops >= 4 x live
     csv_rows=150000; csv_batch_rows=40000     # 1.8M fields, 480k live at the peak
     compute_size=1000000; compute_passes=20
     json_records=6000; json_rounds=3
@@ -98,6 +101,7 @@ fi
 
 workloads=()
 for depth in "${bintree_depths[@]}"; do workloads+=("bintree-$depth"); done
+for size in "${liveheap_sizes[@]}"; do workloads+=("liveheap-$size"); done
 workloads+=(csvparse compute python-json sqlite3)
 
 selected=()
@@ -186,6 +190,10 @@ fi
 workload_command() {
     case "$1" in
         bintree-*) workload_argv=("$BUILD/bintree" "${1#bintree-}") ;;
+        liveheap-*)
+            local live=${1#liveheap-}
+            live=${live%k}
+            workload_argv=("$BUILD/liveheap" "$((live * 1000))" "$liveheap_ops") ;;
         csvparse) workload_argv=("$BUILD/csvparse" "$work_dir/input.csv" "$csv_batch_rows") ;;
         compute) workload_argv=("$BUILD/compute" "$compute_size" "$compute_passes") ;;
         python-json)

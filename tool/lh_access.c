@@ -61,8 +61,9 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
    /* calloc's zero fill was done by the tool (lh_heap.c), not by the
       program: it is not a write, so nothing more happens for 'zeroed'. */
    LH_BlockAccess* ba = &b->access;
+   UInt shadow_index = ba->shadow_index;       /* the record's own index */
    VG_(memset)(ba, 0, sizeof(*ba));
-   ba->shadow_index = LH_(shadow_new_index)(b);
+   ba->shadow_index = shadow_index;
    ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    LH_(shadow_own)(ba->shadow_index, b->payload, b->payload + b->req_size);
    LH_(map_note_block_size)(&b->site->access, b->req_size);
@@ -200,8 +201,6 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
       ba->map->part_cache_block = NULL;
    fold_block(&b->site->access.retired, b, freed, live_at_peak);
    LH_(shadow_disown)(ba->shadow_index, b->payload, b->payload + b->req_size);
-   LH_(shadow_free_index)(ba->shadow_index);
-   ba->shadow_index = 0;
    block_events++;
 }
 

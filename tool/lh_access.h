@@ -28,7 +28,8 @@ typedef struct {
    double inv_size;              /* 1.0 / size: the map's part of an offset
                                     without a division per access */
    Bool  accessed;
-   UInt  shadow_index;           /* owner slot in the shadow map */
+   UInt  shadow_index;           /* the block record's index: its owner number
+                                    in the shadow map (lh_shadow.c) */
    ULong first_access_time;      /* valid when accessed */
    /* Bytes whose "ever read" / "ever written" bit is set: equal to the
       block's size once every byte was, and then the access path need not

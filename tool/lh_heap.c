@@ -35,13 +35,12 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_hashtable.h"
-#include "pub_tool_poolalloc.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
+#include "lh_shadow.h"
 
 static VgHashTable* block_table = NULL;   /* payload -> LH_Block */
-static PoolAlloc*   block_pool  = NULL;   /* LH_Block storage */
 static Bool warned_unknown_free = False;
 
 /*------------------------------------------------------------*/
@@ -114,8 +113,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    if (p == NULL) return NULL;
    if (zeroed) VG_(memset)(p, 0, size);
 
-   b = VG_(allocEltPA)(block_pool);
-   VG_(memset)(b, 0, sizeof(LH_Block));
+   b = LH_(block_record_new)();
    b->payload           = (Addr)p;
    b->req_size          = size;
    b->site              = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
@@ -146,7 +144,7 @@ static void free_block(ThreadId tid, void* p)
    LH_(site_note_free)(b->site, b->req_size, LH_(now) - b->alloc_time,
                        LH_(thread_serial)(tid) != b->alloc_thread);
    VG_(cli_free)(p);
-   VG_(freeEltPA)(block_pool, b);
+   LH_(block_record_free)(b);
 }
 
 static void* lh_malloc(ThreadId tid, SizeT n)
@@ -275,7 +273,5 @@ void LH_(heap_init)(void)
                                  lh_malloc_usable_size,
                                  0 /* no redzone: no error checking */);
    block_table = VG_(HT_construct)("lh.heap.blocks");
-   block_pool  = VG_(newPA)(sizeof(LH_Block), 1000, VG_(malloc),
-                            "lh.heap.block_pool", VG_(free));
    LH_(threads_init)();
 }

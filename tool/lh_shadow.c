@@ -129,7 +129,7 @@ UWord LH_(shadow_materialise)(UWord* entry)
    c = VG_(calloc)("lh.shadow.solo", 1, sizeof(LH_SoloChunk));
    shadow_bytes += sizeof(LH_SoloChunk);
    c->owner = WHOLE_INDEX(*entry);
-   c->block = LH_(shadow_blocks)[c->owner];
+   c->block = LH_(block_record)(c->owner);
    *entry = (UWord)c + LH_ENTRY_SOLO;
    return *entry;
 }
@@ -165,38 +165,46 @@ static LH_SharedChunk* make_shared(UWord* entry)
 /*--- Block indices                                        ---*/
 /*------------------------------------------------------------*/
 
-struct LH_Block** LH_(shadow_blocks) = NULL;
-static UInt blocks_capacity = 0;
-static UInt blocks_used = 1;          /* slot 0 means "no block" */
-/* Free slots are chained through the table itself: a free slot holds
-   (next free index << 1) | 1, never a valid (aligned) pointer. */
+struct LH_Block** LH_(record_pages) = NULL;
+static UInt pages_capacity = 0;
+static UInt pages_used = 0;
+static UInt records_used = 1;         /* record 0 means "no block" */
+/* Free records are chained through their payload field (the index of the
+   next free record; 0 ends the chain). */
 static UInt free_head = 0;
 
-UInt LH_(shadow_new_index)(struct LH_Block* b)
+struct LH_Block* LH_(block_record_new)(void)
 {
+   struct LH_Block* b;
    UInt idx;
    if (free_head != 0) {
       idx = free_head;
-      free_head = (UInt)((UWord)LH_(shadow_blocks)[idx] >> 1);
+      free_head = (UInt)LH_(block_record)(idx)->payload;
    } else {
-      if (blocks_used >= blocks_capacity) {
-         UInt new_capacity = blocks_capacity == 0 ? 1024 : blocks_capacity * 2;
-         tl_assert(new_capacity > blocks_capacity);   /* 2^32 live blocks */
-         LH_(shadow_blocks) = VG_(realloc)("lh.shadow.blocks", LH_(shadow_blocks),
-                                           new_capacity * sizeof(struct LH_Block*));
-         shadow_bytes += (ULong)(new_capacity - blocks_capacity) * sizeof(struct LH_Block*);
-         blocks_capacity = new_capacity;
+      if (records_used >= pages_used * LH_RECORDS_PER_PAGE) {
+         if (pages_used == pages_capacity) {
+            UInt new_capacity = pages_capacity == 0 ? 64 : pages_capacity * 2;
+            tl_assert(new_capacity > pages_capacity);    /* 2^32 live blocks */
+            LH_(record_pages) = VG_(realloc)("lh.shadow.record_pages", LH_(record_pages),
+                                             new_capacity * sizeof(struct LH_Block*));
+            pages_capacity = new_capacity;
+         }
+         LH_(record_pages)[pages_used++] =
+            VG_(malloc)("lh.shadow.records", LH_RECORDS_PER_PAGE * sizeof(struct LH_Block));
       }
-      idx = blocks_used++;
+      idx = records_used++;
    }
-   LH_(shadow_blocks)[idx] = b;
-   return idx;
+   b = LH_(block_record)(idx);
+   VG_(memset)(b, 0, sizeof(*b));
+   b->access.shadow_index = idx;
+   return b;
 }
 
-void LH_(shadow_free_index)(UInt idx)
+void LH_(block_record_free)(struct LH_Block* b)
 {
-   tl_assert(idx != 0 && idx < blocks_used);
-   LH_(shadow_blocks)[idx] = (struct LH_Block*)(((UWord)free_head << 1) | 1);
+   UInt idx = b->access.shadow_index;
+   tl_assert(idx != 0 && idx < records_used && LH_(block_record)(idx) == b);
+   b->payload = free_head;
    free_head = idx;
 }
 

@@ -60,8 +60,19 @@ typedef struct {
 
 extern UWord* LH_(shadow_top)[1 << LH_SHADOW_TOP_BITS];
 
-/* The live blocks by shadow index (slot 0 is never used). */
-extern struct LH_Block** LH_(shadow_blocks);
+/* The blocks' records, found by their shadow index without a table of
+   pointers: record i is entry i % LH_RECORDS_PER_PAGE of page
+   i / LH_RECORDS_PER_PAGE.  The page table is small and stays in cache,
+   so an owner costs one load (its record) instead of two. */
+#define LH_RECORDS_PAGE_BITS 10
+#define LH_RECORDS_PER_PAGE  (1u << LH_RECORDS_PAGE_BITS)
+extern struct LH_Block** LH_(record_pages);
+
+static inline struct LH_Block* LH_(block_record)(UInt index)
+{
+   return &LH_(record_pages)[index >> LH_RECORDS_PAGE_BITS]
+                            [index & (LH_RECORDS_PER_PAGE - 1)];
+}
 
 /* The granule holding an address: its owner and its two bit sets. */
 typedef struct {
@@ -91,7 +102,7 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
       LH_Granule* g = &((LH_SharedChunk*)e)->granule[gi];
       UInt owner = g->owner;
       if (owner == 0) return False;
-      ref->block = LH_(shadow_blocks)[owner];
+      ref->block = LH_(block_record)(owner);
       ref->read_bits = &g->read_bits;
       ref->written_bits = &g->written_bits;
       ref->solo = NULL;
@@ -152,9 +163,11 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
 extern Addr  LH_(filter_base);
 extern UWord LH_(filter_span);
 
-/* A new shadow index for block b (not yet owning any memory). */
-UInt LH_(shadow_new_index)(struct LH_Block* b);
-void LH_(shadow_free_index)(UInt index);
+/* A new block record, all zero but for access.shadow_index, its index
+   (not 0: owner 0 is "no block"); it owns no memory yet.  Records are
+   reused, the last freed first. */
+struct LH_Block* LH_(block_record_new)(void);
+void LH_(block_record_free)(struct LH_Block* b);
 
 /* Makes the granules of [lo, hi) belong to index, bits clear; lo must be
    16-aligned.  Granules of another live block are taken over (only a
