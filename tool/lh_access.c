@@ -65,7 +65,7 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
    VG_(memset)(ba, 0, sizeof(*ba));
    ba->shadow_index = shadow_index;
    ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
-   LH_(shadow_own)(ba->shadow_index, b->payload, b->payload + b->req_size);
+   LH_(shadow_own)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    LH_(map_note_block_size)(&b->site->access, b->req_size);
    LH_(slots_check_overlap)();
    block_events++;
@@ -89,14 +89,12 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
    }
 
    if (new_payload == old_payload) {
-      Addr old_owned_end = (old_payload + old_size + LH_GRANULE_SIZE - 1)
-                           & ~(LH_GRANULE_SIZE - 1);
-      Addr new_owned_end = (new_payload + new_size + LH_GRANULE_SIZE - 1)
-                           & ~(LH_GRANULE_SIZE - 1);
+      Addr old_owned_end = LH_(owned_end)(old_payload, old_size);
+      Addr new_owned_end = LH_(owned_end)(new_payload, new_size);
       if (new_owned_end > old_owned_end)
-         LH_(shadow_own)(ba->shadow_index, old_owned_end, new_payload + new_size);
+         LH_(shadow_own)(ba->shadow_index, old_owned_end, new_owned_end);
       else if (new_owned_end < old_owned_end)
-         LH_(shadow_disown)(ba->shadow_index, new_owned_end, old_payload + old_size);
+         LH_(shadow_disown)(ba->shadow_index, new_owned_end, old_owned_end);
       /* Bytes cut off inside the last granule must not look accessed if
          the block grows back over them. */
       if (new_size < old_size)
@@ -104,9 +102,9 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
    } else {
       /* Moved: the old granules are still ours (the allocator gave the new
          payload while the old was live, so the ranges do not overlap). */
-      LH_(shadow_own)(ba->shadow_index, new_payload, new_payload + new_size);
+      LH_(shadow_own)(ba->shadow_index, new_payload, LH_(owned_end)(new_payload, new_size));
       LH_(shadow_copy_bits)(new_payload, old_payload, kept);
-      LH_(shadow_disown)(ba->shadow_index, old_payload, old_payload + old_size);
+      LH_(shadow_disown)(ba->shadow_index, old_payload, LH_(owned_end)(old_payload, old_size));
    }
    ba->inv_size = new_size > 0 ? 1.0 / (double)new_size : 0.0;
    if (ba->map != NULL && ba->map->part_cache_block == b)
@@ -191,16 +189,12 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
 void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
 {
    LH_BlockAccess* ba = &b->access;
-   /* lh_heap.c removes a block from its table before retiring it when the
-      program frees it; a block still in the table is being retired at the
-      end of the run, which is not a free (no idle-before-free time). */
-   Bool freed = LH_(find_block)(b->payload) != b;
    LH_(slots_forget)(b);
    /* the record may be reused for another block: drop the cached part */
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;
-   fold_block(&b->site->access.retired, b, freed, live_at_peak);
-   LH_(shadow_disown)(ba->shadow_index, b->payload, b->payload + b->req_size);
+   fold_block(&b->site->access.retired, b, True, live_at_peak);
+   LH_(shadow_disown)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    block_events++;
 }
 

@@ -1,6 +1,6 @@
 /*--------------------------------------------------------------------*/
-/*--- lifeheap: lh_heap.c: the malloc replacement and the block    ---*/
-/*--- table.                                                       ---*/
+/*--- lifeheap: lh_heap.c: the malloc replacement and the blocks'  ---*/
+/*--- records.                                                     ---*/
 /*--------------------------------------------------------------------*/
 /*
    lifeheap is free software: GPL-3.0-or-later.
@@ -10,11 +10,15 @@
    the functions below, which run on the real CPU.  Each allocates from
    Valgrind's client arena (VG_(cli_malloc)) and records a block:
 
-      payload address --hash--> LH_Block { size, site, alloc time, thread }
+      payload --shadow map--> owner number --> LH_Block { size, site,
+                                                 alloc time, thread }
 
-   The table is a Valgrind hash table keyed by the exact payload address:
-   O(1) per malloc/free.  (Finding the block that CONTAINS an address, for
-   loads and stores, is the shadow map's job: lh_shadow.c.)
+   There is no table of blocks: the shadow map (lh_shadow.c) already knows
+   which live block owns each 16-byte granule, for the loads and stores,
+   and a block's record sits at its owner number in the record pages.  A
+   free or realloc looks its payload up there and checks that the record
+   starts at that exact address: O(1), and the granule it reads is the one
+   the free's census reads next.
 
    Semantics follow glibc:
      malloc(0)        a unique 0-byte block (a block with no bytes)
@@ -34,13 +38,11 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_replacemalloc.h"
-#include "pub_tool_hashtable.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
 
-static VgHashTable* block_table = NULL;   /* payload -> LH_Block */
 static Bool warned_unknown_free = False;
 
 /*------------------------------------------------------------*/
@@ -76,27 +78,45 @@ UInt LH_(threads_ever)(void)
 }
 
 /*------------------------------------------------------------*/
-/*--- The block table                                      ---*/
+/*--- Finding a block                                      ---*/
 /*------------------------------------------------------------*/
 
+/* A live block is found from its payload through the shadow map, which
+   knows the owner of every granule (a zero-size block owns its first
+   one): no table of blocks to keep in step, and the granule's line is the
+   one a free's census reads next anyway.  Payloads are 16-aligned. */
 LH_Block* LH_(find_block)(Addr payload)
 {
-   return VG_(HT_lookup)(block_table, payload);
+   UInt owner;
+   LH_Block* b;
+   if (payload == 0 || (payload & (LH_GRANULE_SIZE - 1)) != 0) return NULL;
+   owner = LH_(shadow_owner)(payload);
+   if (owner == 0) return NULL;
+   b = LH_(block_record)(owner);
+   return b->payload == payload ? b : NULL;
 }
+
+static UInt iter_next_record = 1;
+static UInt live_blocks = 0;
 
 void LH_(blocks_iter_reset)(void)
 {
-   VG_(HT_ResetIter)(block_table);
+   iter_next_record = 1;
 }
 
 LH_Block* LH_(blocks_iter_next)(void)
 {
-   return VG_(HT_Next)(block_table);
+   UInt used = LH_(block_records_used)();
+   while (iter_next_record < used) {
+      LH_Block* b = LH_(block_record)(iter_next_record++);
+      if (b->site != NULL) return b;
+   }
+   return NULL;
 }
 
 UInt LH_(n_live_blocks)(void)
 {
-   return VG_(HT_count_nodes)(block_table);
+   return live_blocks;
 }
 
 /*------------------------------------------------------------*/
@@ -121,7 +141,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    b->alloc_tid         = tid;
    b->alloc_thread      = LH_(thread_serial)(tid);
    b->peak_seq_at_alloc = LH_(peak_seq);
-   VG_(HT_add_node)(block_table, b);
+   live_blocks++;
 
    LH_(site_note_alloc)(b->site, size, tid);
    LH_(access_block_new)(b, zeroed);
@@ -130,7 +150,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
 
 static void free_block(ThreadId tid, void* p)
 {
-   LH_Block* b = VG_(HT_remove)(block_table, (UWord)p);
+   LH_Block* b = LH_(find_block)((Addr)p);
    if (b == NULL) {
       /* Not ours (a wild or double free): leave the memory alone. */
       if (!warned_unknown_free) {
@@ -145,6 +165,7 @@ static void free_block(ThreadId tid, void* p)
                        LH_(thread_serial)(tid) != b->alloc_thread);
    VG_(cli_free)(p);
    LH_(block_record_free)(b);
+   live_blocks--;
 }
 
 static void* lh_malloc(ThreadId tid, SizeT n)
@@ -224,7 +245,7 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    if (new_size == 0) { free_block(tid, p_old); return NULL; }
    if ((SSizeT)new_size < 0) return NULL;
 
-   b = VG_(HT_lookup)(block_table, (UWord)p_old);
+   b = LH_(find_block)((Addr)p_old);
    if (b == NULL) return NULL;                 /* not a live block */
    old_size    = b->req_size;
    old_payload = b->payload;
@@ -235,10 +256,8 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
       if (p_new == NULL) return NULL;          /* the old block stays valid */
       VG_(memcpy)(p_new, p_old, old_size);
       bytes_copied = old_size;
-      VG_(HT_remove)(block_table, (UWord)p_old);
       VG_(cli_free)(p_old);
       b->payload = (Addr)p_new;
-      VG_(HT_add_node)(block_table, b);
    }
    b->req_size = new_size;
 
@@ -251,7 +270,7 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    are not part of the block as far as the profile is concerned. */
 static SizeT lh_malloc_usable_size(ThreadId tid, void* p)
 {
-   LH_Block* b = VG_(HT_lookup)(block_table, (UWord)p);
+   LH_Block* b = LH_(find_block)((Addr)p);
    return b ? b->req_size : 0;
 }
 
@@ -272,6 +291,5 @@ void LH_(heap_init)(void)
                                  lh_realloc,
                                  lh_malloc_usable_size,
                                  0 /* no redzone: no error checking */);
-   block_table = VG_(HT_construct)("lh.heap.blocks");
    LH_(threads_init)();
 }

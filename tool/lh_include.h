@@ -9,14 +9,14 @@
    Data flows one way:
 
      client event (malloc/free/realloc, load/store, syscall, client request)
-        -> Block  (lh_heap.c: block table, lifetimes, realloc)
+        -> Block  (lh_heap.c: block records, lifetimes, realloc)
         -> Site   (lh_sites.c: per-allocation-stack aggregation, peaks)
         -> profile (lh_json.c + lh_output.c: the JSON contract, docs/format.md)
 
    Modules and who calls whom:
      lh_main.c       tool glue: details, options, needs, fini, client requests
      lh_instrument.c IR instrumentation: the instruction clock, memory accesses
-     lh_heap.c       malloc replacements, the block table
+     lh_heap.c       malloc replacements, finding a block from its payload
      lh_sites.c      sites: lookup by ExeContext, aggregation, peak bookkeeping
      lh_access.c     per-block access state, fold into sites (issue 3)
      lh_shadow.c     address -> block map (O(1)) and per-byte read/written bits
@@ -172,9 +172,11 @@ void LH_(threads_init)(void);   /* registers the thread-creation tracker */
 /*--- Blocks (lh_heap.c)                                   ---*/
 /*------------------------------------------------------------*/
 
+/* A live block's record.  Records live in pages indexed by the block's
+   shadow owner number (lh_shadow.c), and a block is found from its
+   payload through the shadow map (LH_(find_block)). */
 typedef struct LH_Block {
-   struct LH_Block* next;      /* hash chain: VgHashNode layout, keep first */
-   Addr      payload;          /* first byte of the client's block (the key) */
+   Addr      payload;          /* first byte of the client's block */
    SizeT     req_size;         /* size the program asked for (current) */
    LH_BlockAccess access;      /* reads/writes state (lh_access.c); next to
                                   payload and size: the access path's part */

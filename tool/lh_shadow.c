@@ -11,8 +11,9 @@
    Client memory is cut into 16-byte granules.  Valgrind's client
    allocator returns 16-aligned payloads on amd64 and keeps its own
    header between two payloads, so a granule belongs to at most one live
-   block.  Per granule the shadow keeps the owning block's index (into
-   LH_(shadow_blocks); 0 = no live block) and two 16-bit sets: bit i of
+   block.  Per granule the shadow keeps the owning block's number (its
+   record's index in the record pages, LH_(block_record); 0 = no live
+   block) and two 16-bit sets: bit i of
    read_bits/written_bits says byte i of the granule was ever read/written.
    Granules are found through a three-level table keyed by the address
    (user space is 47 bits on amd64-linux):
@@ -162,7 +163,7 @@ static LH_SharedChunk* make_shared(UWord* entry)
 }
 
 /*------------------------------------------------------------*/
-/*--- Block indices                                        ---*/
+/*--- Block records (indexed by owner number)              ---*/
 /*------------------------------------------------------------*/
 
 struct LH_Block** LH_(record_pages) = NULL;
@@ -205,7 +206,25 @@ void LH_(block_record_free)(struct LH_Block* b)
    UInt idx = b->access.shadow_index;
    tl_assert(idx != 0 && idx < records_used && LH_(block_record)(idx) == b);
    b->payload = free_head;
+   b->site = NULL;
    free_head = idx;
+}
+
+UInt LH_(block_records_used)(void)
+{
+   return records_used;
+}
+
+UInt LH_(shadow_owner)(Addr a)
+{
+   UWord* entry = mid_entry(a, False);
+   UWord e;
+   if (entry == NULL || (e = *entry) == 0) return 0;
+   switch (LH_ENTRY_KIND(e)) {
+      case LH_ENTRY_WHOLE: return WHOLE_INDEX(e);
+      case LH_ENTRY_SOLO:  return SOLO_OF(e)->owner;
+      default:             return ((LH_SharedChunk*)e)->granule[GRANULE_IN_CHUNK(a)].owner;
+   }
 }
 
 /*------------------------------------------------------------*/

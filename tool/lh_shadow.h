@@ -167,7 +167,24 @@ extern UWord LH_(filter_span);
    (not 0: owner 0 is "no block"); it owns no memory yet.  Records are
    reused, the last freed first. */
 struct LH_Block* LH_(block_record_new)(void);
+/* Frees a record: it is no longer live (its site is set to NULL). */
 void LH_(block_record_free)(struct LH_Block* b);
+/* Records ever used: indices 1 .. LH_(block_records_used)() - 1; a
+   record is live when its site is not NULL. */
+UInt LH_(block_records_used)(void);
+
+/* The owner number of a's granule (0: no live block), without
+   materialising a whole-chunk entry. */
+UInt LH_(shadow_owner)(Addr a);
+
+/* One past the last granule a block of 'size' bytes at payload owns: a
+   zero-size block owns its first granule too, so that every live block
+   can be found from its payload (lh_heap.c). */
+static inline Addr LH_(owned_end)(Addr payload, SizeT size)
+{
+   return (payload + (size > 0 ? size : 1) + LH_GRANULE_SIZE - 1)
+          & ~(LH_GRANULE_SIZE - 1);
+}
 
 /* Makes the granules of [lo, hi) belong to index, bits clear; lo must be
    16-aligned.  Granules of another live block are taken over (only a
