@@ -123,13 +123,23 @@ UInt LH_(n_live_blocks)(void)
 /*--- Allocation and free                                  ---*/
 /*------------------------------------------------------------*/
 
+/* Gives a payload back to the allocator it came from. */
+static void release_payload(void* p, UInt small_class)
+{
+   if (small_class != 0) LH_(small_free)(p, small_class);
+   else VG_(cli_free)(p);
+}
+
 static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
 {
    LH_Block* b;
    void* p;
+   UInt small_class;
 
    if ((SSizeT)size < 0) return NULL;           /* more than half the space */
-   p = VG_(cli_malloc)(align, size);
+   small_class = LH_(small_class_of)(size, align);
+   p = small_class != 0 ? LH_(small_alloc)(small_class)
+                        : VG_(cli_malloc)(align, size);
    if (p == NULL) return NULL;
    if (zeroed) VG_(memset)(p, 0, size);
 
@@ -138,7 +148,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    b->req_size          = size;
    b->site              = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
    b->alloc_time        = LH_(now);
-   b->alloc_tid         = tid;
+   b->small_class       = small_class;
    b->alloc_thread      = LH_(thread_serial)(tid);
    b->peak_seq_at_alloc = LH_(peak_seq);
    live_blocks++;
@@ -163,7 +173,7 @@ static void free_block(ThreadId tid, void* p)
    LH_(access_block_retire)(b, LH_(block_live_at_peak)(b, LH_(peak_seq)));
    LH_(site_note_free)(b->site, b->req_size, LH_(now) - b->alloc_time,
                        LH_(thread_serial)(tid) != b->alloc_thread);
-   VG_(cli_free)(p);
+   release_payload(p, b->small_class);
    LH_(block_record_free)(b);
    live_blocks--;
 }
@@ -250,14 +260,19 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    old_size    = b->req_size;
    old_payload = b->payload;
 
-   if (new_size > old_size && new_size > VG_(cli_malloc_usable_size)(p_old)) {
+   if (new_size > old_size
+       && new_size > (b->small_class != 0 ? LH_(small_class_bytes)(b->small_class)
+                                          : VG_(cli_malloc_usable_size)(p_old))) {
       /* No room where it is: move it. */
-      void* p_new = VG_(cli_malloc)(VG_(clo_alignment), new_size);
+      UInt new_class = LH_(small_class_of)(new_size, VG_(clo_alignment));
+      void* p_new = new_class != 0 ? LH_(small_alloc)(new_class)
+                                   : VG_(cli_malloc)(VG_(clo_alignment), new_size);
       if (p_new == NULL) return NULL;          /* the old block stays valid */
       VG_(memcpy)(p_new, p_old, old_size);
       bytes_copied = old_size;
-      VG_(cli_free)(p_old);
+      release_payload(p_old, b->small_class);
       b->payload = (Addr)p_new;
+      b->small_class = new_class;
    }
    b->req_size = new_size;
 

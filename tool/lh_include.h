@@ -182,8 +182,10 @@ typedef struct LH_Block {
                                   payload and size: the access path's part */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
-   ThreadId  alloc_tid;        /* allocating thread */
-   UInt      alloc_thread;     /* its serial (LH_(thread_serial)) */
+   UInt      small_class;      /* lh_small_alloc.c's size class of the
+                                  payload's slot; 0: Valgrind's allocator */
+   UInt      alloc_thread;     /* serial of the allocating thread
+                                  (LH_(thread_serial)) */
    /* LH_(peak_seq) just BEFORE this block's allocation was accounted.  The
       block was live at the latest global peak reached so far exactly when
       LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
@@ -192,6 +194,16 @@ typedef struct LH_Block {
 } LH_Block;
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
+
+/* lh_small_alloc.c: payloads of up to LH_SMALL_MAX_BYTES bytes come from
+   runs of one size class.  small_class_of: the class (1..16) of a request,
+   or 0 when it goes to Valgrind's allocator (too big, or aligned over
+   16). */
+#define LH_SMALL_MAX_BYTES 256
+UInt  LH_(small_class_of)(SizeT size, SizeT align);
+SizeT LH_(small_class_bytes)(UInt small_class);
+void* LH_(small_alloc)(UInt small_class);       /* NULL: out of memory */
+void  LH_(small_free)(void* p, UInt small_class);
 LH_Block* LH_(find_block)(Addr payload);   /* by exact payload address */
 /* Iterates over live blocks: reset, then next until NULL.  The table must
    not change during an iteration. */

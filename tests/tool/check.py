@@ -210,6 +210,37 @@ def prog_realloc(p, program, out):
         eq("realloc keeps one life (1 block in histogram)", 1, sum(lt["histogram"]))
 
 
+def prog_small(p, program, out):
+    flags = dict(line.split() for line in out.splitlines() if line.strip())
+    eq("small: every block 16-aligned", "yes", flags.get("aligned"))
+    eq("small: no two blocks at one address", "yes", flags.get("distinct"))
+    eq("small: no block overwrote another", "yes", flags.get("intact"))
+    eq("small: a freed slot is reused first by its class", "same", flags.get("reuse"))
+    eq("small: realloc within the slot stays in place", "inplace", flags.get("grow30"))
+    eq("small: realloc past the slot moves", "moved", flags.get("grow33"))
+    eq("small: realloc past 256 bytes moves", "moved", flags.get("grow300"))
+    eq("small: shrinking stays in place", "inplace", flags.get("shrink100"))
+    eq("small: realloc keeps the contents", "yes", flags.get("kept"))
+    check_run(p, program)
+    total = sum(range(301))
+    s = p.site("sizes")
+    check_site("small sizes", s, total_blocks=301, total_bytes=total,
+               freed_blocks=301, bytes_at_exit=0, max_blocks=301, max_bytes=total)
+    if s:
+        a = s["access"]
+        eq("small sizes: written and read once per byte", (total, total, 0, 0),
+           (a["bytes_written"], a["bytes_read"], a["never_written_bytes"],
+            a["never_read_bytes"]))
+    check_site("small reuse", p.site("reuse_first"), total_blocks=1, total_bytes=40,
+               freed_blocks=1)
+    check_site("small reuse", p.site("reuse_second"), total_blocks=1, total_bytes=48,
+               freed_blocks=1)
+    check_site("small classes", p.site("classes"), total_blocks=1, reallocs=4,
+               realloc_requested_bytes=30 + 33 + 300 + 100,
+               realloc_growth_bytes=10 + 3 + 267, total_bytes=300,
+               realloc_bytes_copied=30 + 33, max_bytes=300, freed_blocks=1)
+
+
 def prog_calloc(p, program, out):
     check_run(p, program)
     d = p.d
@@ -433,7 +464,7 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers, "names": prog_names,
+    "zero": prog_zero, "small": prog_small, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers, "names": prog_names,
     "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 
