@@ -209,12 +209,13 @@ static void site_compact(LH_SiteTimeline* tl)
    }
    tl->n_points   = out;
    tl->generation = generation;
+   if (out > 0) tl->last_interval = tl->points[out - 1].interval;
 }
 
 static void site_record(LH_SiteTimeline* tl, UInt interval, ULong live_bytes)
 {
    site_compact(tl);
-   if (tl->n_points > 0 && tl->points[tl->n_points - 1].interval == interval) {
+   if (tl->n_points > 0 && tl->last_interval == interval) {
       tl->points[tl->n_points - 1].live_bytes = live_bytes;
       return;
    }
@@ -231,6 +232,7 @@ static void site_record(LH_SiteTimeline* tl, UInt interval, ULong live_bytes)
    tl->points[tl->n_points].interval   = interval;
    tl->points[tl->n_points].live_bytes = live_bytes;
    tl->n_points++;
+   tl->last_interval = interval;
 }
 
 /*------------------------------------------------------------*/

@@ -39,6 +39,10 @@ typedef struct {
    UInt          n_points;
    UInt          capacity;
    UInt          generation; /* grid generation `points` is expressed in */
+   UInt          last_interval; /* points[n_points - 1].interval, kept here
+                                   so that a change in the same interval
+                                   reads nothing from the array (a cache
+                                   miss per malloc with many sites) */
    /* Computed on first use after LH_(timeline_finish): `growth` is valid
       when growth_snapshot equals the current snapshot's number (0 = never). */
    UInt          growth_snapshot;
