@@ -88,11 +88,11 @@ typedef struct LH_SiteMap {
    and the final profile both cover every block.  The map is updated by
    the accesses themselves. */
 typedef struct {
-   LH_AccessFold retired;
-   LH_AccessFold live;
    LH_MapKind map_kind;          /* decided by the blocks' sizes */
    SizeT  map_block_size;
    LH_SiteMap* map;              /* NULL until the first access */
+   LH_AccessFold retired;        /* touched by every free */
+   LH_AccessFold live;           /* output only */
 } LH_SiteAccess;
 
 /*--- Hooks CORE calls (lh_access.c) -------------------------------*/

@@ -74,6 +74,10 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sb,
 
 typedef struct LH_Site LH_Site;
 struct LH_Site {
+   /* The fields every malloc and free of the site touches come first, so
+      that they share a few cache lines (a program with thousands of sites
+      misses the cache on each site it touches); output-only figures come
+      last. */
    ExeContext* ec;              /* the allocation stack (preload frames dropped) */
    UInt  id;                    /* position in the sorted output; set at output */
 
@@ -88,20 +92,7 @@ struct LH_Site {
       maintained lazily (see lh_sites.c). */
    ULong bytes_at_peak, blocks_at_peak;
    ULong peak_seq_seen;         /* LH_(peak_seq) when last modified */
-   /* Live when the profile is written (set by LH_(sites_finalize)). */
-   ULong bytes_at_exit, blocks_at_exit;
    ULong freed_blocks;
-
-   /* Lifetimes of all the site's blocks, live ones counted up to now:
-      set by LH_(sites_finalize) from the freed_* figures plus live blocks. */
-   ULong lifetime_sum, lifetime_min, lifetime_max;
-   ULong lifetime_histogram[LH_LIFETIME_BUCKETS];
-   /* The same over freed blocks only (kept up to date on every free). */
-   ULong freed_lifetime_sum, freed_lifetime_min, freed_lifetime_max;
-   ULong freed_lifetime_histogram[LH_LIFETIME_BUCKETS];
-
-   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
-   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
    ULong first_alloc_time, last_alloc_time;
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
@@ -110,6 +101,24 @@ struct LH_Site {
    void* more_threads;          /* WordFM set of serials beyond the inline ones */
    ULong cross_thread_frees;
 
+   /* Lifetimes of the freed blocks (kept up to date on every free). */
+   ULong freed_lifetime_sum, freed_lifetime_min, freed_lifetime_max;
+
+   LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
+   LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
+
+   ULong freed_lifetime_histogram[LH_LIFETIME_BUCKETS];
+
+   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
+   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
+
+   /* Live when the profile is written (set by LH_(sites_finalize)). */
+   ULong bytes_at_exit, blocks_at_exit;
+   /* Lifetimes of all the site's blocks, live ones counted up to now:
+      set by LH_(sites_finalize) from the freed_* figures plus live blocks. */
+   ULong lifetime_sum, lifetime_min, lifetime_max;
+   ULong lifetime_histogram[LH_LIFETIME_BUCKETS];
+
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */
    UInt*        frame_ids;       /* indices into the frame table */
@@ -117,9 +126,6 @@ struct LH_Site {
    Bool         runtime_only;    /* every frame is allocator or library code
                                     (a runtime's own start-up pool): no
                                     finding can name code the user owns */
-
-   LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
-   LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
 };
 
 /* Global live and peak figures. */
