@@ -19,23 +19,26 @@ struct LH_Json;
 
 /* What one live block has done so far.  The per-byte "ever read" and
    "ever written" bits live in the shadow map (lh_shadow.c), not here.
-   The fields every access touches come first (with the block's payload
-   and size just before them in LH_Block: one or two cache lines). */
+   The fields an access of a small block touches come first: with the
+   block's payload and size just before them, they fill the first 64
+   bytes of the record, and records start on a cache line
+   (lh_shadow.c), so such an access reads one line of its record. */
 typedef struct {
    struct LH_SiteMap* map;       /* the site's map, set at the first access */
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
-   double inv_size;              /* 1.0 / size: the map's part of an offset
-                                    without a division per access */
-   Bool  accessed;
-   UInt  shadow_index;           /* the block record's index: its owner number
-                                    in the shadow map (lh_shadow.c) */
-   ULong first_access_time;      /* valid when accessed */
    /* Bytes whose "ever read" / "ever written" bit is set: equal to the
       block's size once every byte was, and then the access path need not
       touch the bits (lh_access.c, the access slots). */
    SizeT read_bytes_set;
    SizeT written_bytes_set;
+   Bool  accessed;
+   UInt  shadow_index;           /* the block record's index: its owner number
+                                    in the shadow map (lh_shadow.c) */
+   /* second line */
+   ULong first_access_time;      /* valid when accessed */
+   double inv_size;              /* 1.0 / size: the map's part of an offset
+                                    without a division per access */
    Bool  slotted;                /* put in an access slot since the last
                                     slot epoch (lh_access.c) */
 } LH_BlockAccess;

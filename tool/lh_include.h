@@ -197,7 +197,7 @@ typedef struct LH_Block {
       LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
       being retired now); see LH_(block_live_at_peak). */
    ULong     peak_seq_at_alloc;
-} LH_Block;
+} __attribute__((aligned(64))) LH_Block;   /* two cache lines */
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
 

@@ -166,6 +166,12 @@ static LH_SharedChunk* make_shared(UWord* entry)
 /*--- Block records (indexed by owner number)              ---*/
 /*------------------------------------------------------------*/
 
+/* A record is two cache lines; the first holds what an access of a small
+   block reads (lh_access.h). */
+_Static_assert(sizeof(struct LH_Block) == 128, "LH_Block is two cache lines");
+_Static_assert(__builtin_offsetof(struct LH_Block, access.first_access_time) == 64,
+               "an access's fields fill the first line of LH_Block");
+
 struct LH_Block** LH_(record_pages) = NULL;
 static UInt pages_capacity = 0;
 static UInt pages_used = 0;
@@ -190,8 +196,13 @@ struct LH_Block* LH_(block_record_new)(void)
                                              new_capacity * sizeof(struct LH_Block*));
             pages_capacity = new_capacity;
          }
-         LH_(record_pages)[pages_used++] =
-            VG_(malloc)("lh.shadow.records", LH_RECORDS_PER_PAGE * sizeof(struct LH_Block));
+         {
+            /* a page starts on a cache line (never freed: the slack of
+               the rounding is kept with it) */
+            Addr raw = (Addr)VG_(malloc)("lh.shadow.records",
+                                         LH_RECORDS_PER_PAGE * sizeof(struct LH_Block) + 63);
+            LH_(record_pages)[pages_used++] = (struct LH_Block*)((raw + 63) & ~(Addr)63);
+         }
       }
       idx = records_used++;
    }
