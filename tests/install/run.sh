@@ -59,4 +59,18 @@ check "installed files: profile written" test -s "$out/installed.json"
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --help >"$out/help.txt" 2>&1
 check "--help lists --lifeheap-out-file" grep -q -- "--lifeheap-out-file" "$out/help.txt"
 
+# The benchmark still runs: bench/run.sh --quick on the liveheap and compute
+# workloads, under --tool=none and lifeheap.  It checks each run's exit status and
+# that lifeheap leaves the program's output unchanged; no time is asserted
+# (speed is measured with bench/run.sh itself, docs/performance.md).
+bench_log="$out/bench.log"
+bash "$top/bench/run.sh" --quick --runs 1 --only liveheap,compute --tools none,lifeheap \
+  >"$out/bench.txt" 2>"$bench_log"
+check_eq "bench: run.sh --quick exits 0" 0 "$?"
+check_eq "bench: no failed run, no changed output" 0 \
+  "$(grep -c 'FAILED\|output differs' "$bench_log")"
+check_eq "bench: a CPU row for each workload, with lifeheap/none" 3 \
+  "$(sed -n '/^CPU seconds/,/^$/p' "$out/bench.txt" \
+     | grep -cE '^(liveheap-1k|liveheap-32k|compute) +[0-9.]+ +[0-9.]+ +[0-9.]+x$')"
+
 summary
