@@ -118,8 +118,20 @@ void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
    if (LIKELY(offset + n <= first_end)) {
       counts[first] += n;
    } else {
-      SizeT o;
-      for (o = offset; o < offset + n; o++) counts[bucket_of(o, size)]++;
+      /* Across parts (a block smaller than K parts' worth has parts of a
+         byte or two, so most of its accesses do this): each part gets
+         its share, and a part's end is a multiplication and a shift, not
+         a division per byte. */
+      SizeT end = offset + n;
+      SizeT o = first_end;
+      UWord j = first;
+      counts[first] += first_end - offset;
+      while (o < end) {
+         SizeT part_end = (SizeT)(((ULong)(++j + 1) * size) / K);
+         SizeT stop = end < part_end ? end : part_end;
+         counts[j] += stop - o;
+         o = stop;
+      }
    }
 }
 

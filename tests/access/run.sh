@@ -115,6 +115,19 @@ if profile slots; then
     map.reads=sum:18000
 fi
 
+if profile tiny_parts; then
+  # The 40-byte block's 40 bytes, each written and read once, spread over
+  # 64 parts: part j gets the offsets o with (64(o+1) - 1) / 40 = j
+  # (docs/metrics.md), 1 byte or none.  The 5000-byte block is not accessed.
+  tiny=()
+  for j in $(seq 0 63); do
+    n=$(python3 -c "print(sum(1 for o in range(40) if ((o + 1) * 64 - 1) // 40 == $j))")
+    tiny+=("map.reads[$j]=$n" "map.writes[$j]=$n")
+  done
+  expect tiny_parts make_tiny bytes_written=40 bytes_read=40 map.kind=buckets \
+    map.reads=sum:40 map.writes=sum:40 "${tiny[@]}"
+fi
+
 if profile consumer; then
   expect consumer make_message site.total_blocks=256 bytes_written=16384 \
     bytes_read=16384 never_read_bytes=0 never_written_bytes=0 \
