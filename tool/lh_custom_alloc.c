@@ -312,6 +312,6 @@ void LH_(custom_blocks_finalize)(void)
       site->lifetime_sum += lifetime;
       if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
-      site->lifetime_histogram[lifetime_bucket(lifetime)]++;
+      LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
    }
 }

@@ -510,14 +510,14 @@ static void check_capacity(LH_Site* site, UInt index)
    count never includes a block living longer than the limit. */
 static ULong short_lived_blocks(const LH_Site* site, ULong limit)
 {
-   ULong count = site->lifetime_histogram[0];   /* lifetime 0 */
+   ULong count = LH_(histogram_at)(&site->lifetime_histogram, 0);   /* lifetime 0 */
    UInt  i;
    if (limit == 0)
       return 0;
    for (i = 1; i < LH_LIFETIME_BUCKETS && i < 64; i++) {
       if ((1ULL << i) > limit)
          break;
-      count += site->lifetime_histogram[i];
+      count += LH_(histogram_at)(&site->lifetime_histogram, i);
    }
    return count;
 }

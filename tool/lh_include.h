@@ -68,6 +68,22 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sb,
    holds 2^(i-1) <= lifetime < 2^i (lifetimes >= 2^63 go to the last). */
 #define LH_LIFETIME_BUCKETS 64
 
+/* A lifetime histogram (LH_LIFETIME_BUCKETS power-of-two buckets) kept as
+   the window of buckets [first, first + n) it uses (lh_histogram.c).
+   All zero is an empty histogram. */
+typedef struct {
+   ULong* counts;
+   UChar  first, n;
+} LH_Histogram;
+void  LH_(histogram_add)(LH_Histogram* h, UInt bucket);      /* one more */
+ULong LH_(histogram_at)(const LH_Histogram* h, UInt bucket);
+void  LH_(histogram_copy)(LH_Histogram* to, const LH_Histogram* from);
+/* One past the last bucket with a count (0 when empty). */
+static inline UInt LH_(histogram_end)(const LH_Histogram* h)
+{
+   return h->n == 0 ? 0 : (UInt)h->first + h->n;
+}
+
 /* Distinct allocating threads are kept inline up to this many, then in a
    set (see lh_sites.c). */
 #define LH_SITE_INLINE_THREADS 4
@@ -107,7 +123,7 @@ struct LH_Site {
    LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
    LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
 
-   ULong freed_lifetime_histogram[LH_LIFETIME_BUCKETS];
+   LH_Histogram freed_lifetime_histogram;
 
    ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
    ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
@@ -117,7 +133,7 @@ struct LH_Site {
    /* Lifetimes of all the site's blocks, live ones counted up to now:
       set by LH_(sites_finalize) from the freed_* figures plus live blocks. */
    ULong lifetime_sum, lifetime_min, lifetime_max;
-   ULong lifetime_histogram[LH_LIFETIME_BUCKETS];
+   LH_Histogram lifetime_histogram;
 
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */

@@ -202,10 +202,10 @@ static void write_site(LH_Json* j, LH_Site* s)
    LH_(json_u64)(j, "sum", s->lifetime_sum);
    LH_(json_u64)(j, "min", s->lifetime_min);
    LH_(json_u64)(j, "max", s->lifetime_max);
-   for (k = 0; k < LH_LIFETIME_BUCKETS; k++)
-      if (s->lifetime_histogram[k]) last_bucket = k + 1;
+   last_bucket = LH_(histogram_end)(&s->lifetime_histogram);
    LH_(json_array_begin)(j, "histogram");
-   for (k = 0; k < last_bucket; k++) LH_(json_u64)(j, NULL, s->lifetime_histogram[k]);
+   for (k = 0; k < last_bucket; k++)
+      LH_(json_u64)(j, NULL, LH_(histogram_at)(&s->lifetime_histogram, k));
    LH_(json_array_end)(j);
    LH_(json_object_end)(j);
 

@@ -253,7 +253,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    site->freed_lifetime_sum += lifetime;
    if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
    if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
-   site->freed_lifetime_histogram[lifetime_bucket(lifetime)]++;
+   LH_(histogram_add)(&site->freed_lifetime_histogram, lifetime_bucket(lifetime));
    if (cross_thread) site->cross_thread_frees++;
 
    LH_(curr_blocks)--;
@@ -307,8 +307,7 @@ void LH_(sites_finalize)(void)
       site->lifetime_sum = site->freed_lifetime_sum;
       site->lifetime_min = site->freed_lifetime_min;
       site->lifetime_max = site->freed_lifetime_max;
-      VG_(memcpy)(site->lifetime_histogram, site->freed_lifetime_histogram,
-                  sizeof(site->lifetime_histogram));
+      LH_(histogram_copy)(&site->lifetime_histogram, &site->freed_lifetime_histogram);
    }
 
    /* Blocks still live count their life up to now. */
@@ -319,7 +318,7 @@ void LH_(sites_finalize)(void)
       site->lifetime_sum += lifetime;
       if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
-      site->lifetime_histogram[lifetime_bucket(lifetime)]++;
+      LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
    }
    LH_(custom_blocks_finalize)();   /* issue 7: live custom-allocator blocks */
 }

@@ -241,6 +241,22 @@ def prog_small(p, program, out):
                realloc_bytes_copied=30 + 33, max_bytes=300, freed_blocks=1)
 
 
+def prog_window(p, program, out):
+    check_run(p, program)
+    w = p.site("window")
+    check_site("window", w, total_blocks=4, freed_blocks=4)
+    if w:
+        lt = w["lifetime"]
+        h = lt["histogram"]
+        bucket = lambda x: x.bit_length()
+        eq("window: 4 blocks in the histogram", 4, sum(h))
+        eq("window: the histogram ends at the longest block's bucket",
+           bucket(lt["max"]) + 1, len(h))
+        eq("window: the longest block alone in its bucket", 1, h[-1])
+        eq("window: the two idle blocks share the shortest bucket", 2, h[bucket(lt["min"])])
+        eq("window: three buckets used, the rest 0", 3, sum(1 for c in h if c))
+
+
 def prog_calloc(p, program, out):
     check_run(p, program)
     d = p.d
@@ -464,7 +480,7 @@ PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
-    "zero": prog_zero, "small": prog_small, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers, "names": prog_names,
+    "zero": prog_zero, "small": prog_small, "window": prog_window, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers, "names": prog_names,
     "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 
