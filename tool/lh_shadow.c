@@ -8,10 +8,10 @@
 
    The map
    -------
-   Client memory is cut into 16-byte granules.  Valgrind's client
-   allocator returns 16-aligned payloads on amd64 and keeps its own
-   header between two payloads, so a granule belongs to at most one live
-   block.  Per granule the shadow keeps the owning block's number (its
+   Client memory is cut into 16-byte granules.  Payloads are 16-aligned
+   on amd64, and no two live blocks share a granule: Valgrind's client
+   allocator keeps its own header between two payloads, and the small-block
+   slots (lh_small_alloc.c) are multiples of 16 bytes.  Per granule the shadow keeps the owning block's number (its
    record's index in the record pages, LH_(block_record); 0 = no live
    block) and two 16-bit sets: bit i of
    read_bits/written_bits says byte i of the granule was ever read/written.
