@@ -8,7 +8,8 @@
    The preload (vgpreload_lifeheap-*.so, Valgrind's own
    libreplacemalloc_toolpreload) redirects the program's malloc family to
    the functions below, which run on the real CPU.  Each allocates from
-   Valgrind's client arena (VG_(cli_malloc)) and records a block:
+   a small-block slot (lh_small_alloc.c, up to 256 bytes) or Valgrind's
+   client arena (VG_(cli_malloc)) and records a block:
 
       payload --shadow map--> owner number --> LH_Block { size, site,
                                                  alloc time, thread }
@@ -27,8 +28,8 @@
      calloc overflow  NULL, no block (the preload checks; checked here too)
      huge requests    NULL, no block
    A realloc continues the block's life at its first site: shrinking is in
-   place, growing is in place while the allocator's chunk has room
-   (VG_(cli_malloc_usable_size)), otherwise the block moves and the copy is
+   place, growing is in place while the payload's room allows (its slot's
+   size, or VG_(cli_malloc_usable_size)), otherwise the block moves and the copy is
    counted in realloc_bytes_copied.
 */
 
@@ -123,6 +124,16 @@ UInt LH_(n_live_blocks)(void)
 /*--- Allocation and free                                  ---*/
 /*------------------------------------------------------------*/
 
+/* A payload of size bytes: from a small-block slot when the size and
+   alignment allow (*small_class set to its class), else from Valgrind's
+   client allocator (*small_class 0).  NULL when out of memory. */
+static void* acquire_payload(SizeT size, SizeT align, UInt* small_class)
+{
+   *small_class = LH_(small_class_of)(size, align);
+   return *small_class != 0 ? LH_(small_alloc)(*small_class)
+                            : VG_(cli_malloc)(align, size);
+}
+
 /* Gives a payload back to the allocator it came from. */
 static void release_payload(void* p, UInt small_class)
 {
@@ -137,9 +148,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    UInt small_class;
 
    if ((SSizeT)size < 0) return NULL;           /* more than half the space */
-   small_class = LH_(small_class_of)(size, align);
-   p = small_class != 0 ? LH_(small_alloc)(small_class)
-                        : VG_(cli_malloc)(align, size);
+   p = acquire_payload(size, align, &small_class);
    if (p == NULL) return NULL;
    if (zeroed) VG_(memset)(p, 0, size);
 
@@ -264,9 +273,8 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
        && new_size > (b->small_class != 0 ? LH_(small_class_bytes)(b->small_class)
                                           : VG_(cli_malloc_usable_size)(p_old))) {
       /* No room where it is: move it. */
-      UInt new_class = LH_(small_class_of)(new_size, VG_(clo_alignment));
-      void* p_new = new_class != 0 ? LH_(small_alloc)(new_class)
-                                   : VG_(cli_malloc)(VG_(clo_alignment), new_size);
+      UInt new_class;
+      void* p_new = acquire_payload(new_size, VG_(clo_alignment), &new_class);
       if (p_new == NULL) return NULL;          /* the old block stays valid */
       VG_(memcpy)(p_new, p_old, old_size);
       bytes_copied = old_size;

@@ -180,8 +180,13 @@ def prog_depths(p, program, out):
     eq("frames unique", len(keys), len(set(keys)))
 
 
+def stdout_flags(out):
+    """A test program's "name value" report lines, as a dict."""
+    return dict(line.split() for line in out.splitlines() if line.strip())
+
+
 def prog_realloc(p, program, out):
-    flags = dict(line.split() for line in out.splitlines() if line.strip())
+    flags = stdout_flags(out)
     eq("grow to 104 stays in place", "inplace", flags.get("grow104"))
     eq("shrink stays in place", "inplace", flags.get("shrink50"))
     eq("grow to 10000 moves", "moved", flags.get("grow10000"))
@@ -211,7 +216,7 @@ def prog_realloc(p, program, out):
 
 
 def prog_small(p, program, out):
-    flags = dict(line.split() for line in out.splitlines() if line.strip())
+    flags = stdout_flags(out)
     eq("small: every block 16-aligned", "yes", flags.get("aligned"))
     eq("small: no two blocks at one address", "yes", flags.get("distinct"))
     eq("small: no block overwrote another", "yes", flags.get("intact"))
