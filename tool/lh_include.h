@@ -110,6 +110,10 @@ struct LH_Site {
    ULong peak_seq_seen;         /* LH_(peak_seq) when last modified */
    ULong freed_blocks;
    ULong first_alloc_time, last_alloc_time;
+   /* When the site's first and latest block was freed (valid when
+      freed_blocks > 0): with freed_blocks, the rate its blocks are
+      consumed at (lh_findings.c, missing backpressure). */
+   ULong first_free_time, last_free_time;
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
    ULong allocating_threads;
