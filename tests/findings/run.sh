@@ -11,7 +11,9 @@
 #     series consistent with the site figures);
 #   - LIFEHEAP_MARK labels land at the right place (progs/marks.c);
 #   - unbounded growth through a generic wrapper is reported on the caller
-#     (progs/list_growth.c); thresholds are tunable and validated.
+#     (progs/list_growth.c); thresholds are tunable and validated;
+#   - the corpus (corpus/): realistic bad, fixed and innocent programs in C,
+#     C++ and Rust under both schedulers, with a recall table per kind.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -561,6 +563,25 @@ if compile_c "$bin/grow_forever" "$here/progs/grow_forever.c"; then
 else
   fail "grow_forever: build" "gcc failed"
 fi
+
+# --- The corpus: realistic programs, bad, fixed and innocent -------------------
+# corpus/run.sh builds the programs in corpus/expect.txt, runs each under
+# both schedulers and prints a PASS/FAIL/SKIP line per expectation, then the
+# recall / false-finding table per kind (README.md there says why each
+# verdict is right).
+corpus_end=
+while IFS= read -r line; do
+  case $line in
+    "PASS "*) pass "${line#PASS }" ;;
+    "FAIL "*) name=${line#FAIL }; fail "${name%%: *}" "${name#*: }" ;;
+    "exit "*) corpus_end=$line ;;
+    *) echo "$line" ;;
+  esac
+done < <(nice -n 5 "$here/corpus/run.sh" 2>&1; echo "exit $?")
+case $corpus_end in
+  "exit 0"|"exit 1") ;;   # 1: failures, already counted above
+  *) fail "corpus" "corpus/run.sh ended with $corpus_end" ;;
+esac
 
 # --- Options ----------------------------------------------------------------
 # bad_option NAME OPTION: valgrind refuses it with one "Bad option" line and
