@@ -21,8 +21,9 @@
      missing-backpressure     hand-off + waiting: blocks freed by another
                               thread than the one that allocated them, many
                               live at once, each waiting behind many others
-                              consumed before it (Little's law), consumed
-                              one by one over time, not held at a ceiling
+                              consumed before it (Little's law) and a
+                              noticeable share of the run, consumed one by
+                              one over time, not held at a ceiling
      leak                     new highs through the site's allocating phase,
                               still (mostly) live at exit
      unused-capacity          initialised high-water mark far below the size
@@ -207,8 +208,9 @@ void LH_(findings_print_usage)(void)
 "    --lifeheap-growth-min-blocks=<n>         least live blocks at the site's max\n"
 "                                             (at exit for a leak); least blocks\n"
 "                                             handed off for a queue [100]\n"
-"    --lifeheap-long-lived-fraction=<0..1>    unbounded growth: least mean block\n"
-"                                             lifetime, as a share of the run [0.05]\n"
+"    --lifeheap-long-lived-fraction=<0..1>    queue, unbounded growth: least mean\n"
+"                                             block lifetime, as a share of the\n"
+"                                             run [0.05]\n"
 "    --lifeheap-leak-exit-fraction=<0..1>     leak: least share of its max still\n"
 "                                             live at exit [0.5]\n"
 "    --lifeheap-queue-min-depth=<n>           missing backpressure: least number\n"
@@ -528,8 +530,14 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
        || !material(site->max_bytes))
       return False;
    queue_figures(site, duration, &q);
-   /* Waiting: a block waits while many others are consumed. */
-   if (q.depth < (double)clo_queue_min_depth)
+   /* Waiting: a block waits while many others are consumed, and for a
+      noticeable share of the run.  The second keeps out a consumer that
+      keeps up but that Valgrind's default scheduler leaves without the CPU
+      for a time slice now and then: the producer runs ahead by a slice's
+      worth of messages (hundreds, each waiting behind hundreds), but they
+      wait a small share of a run of many slices. */
+   if (q.depth < (double)clo_queue_min_depth
+       || mean_lifetime_fraction(site, duration) < clo_long_lived_fraction)
       return False;
    /* Consumed one by one over time, not released together at the end:
       results gathered by worker threads and freed by the main thread at
