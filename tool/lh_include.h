@@ -21,7 +21,7 @@
      lh_access.c     per-block access state, fold into sites (issue 3)
      lh_shadow.c     address -> block map (O(1)) and per-byte read/written bits
      lh_timeline.c   global and per-site live bytes over time, markers (issue 4)
-     lh_findings.c   the finding rules (issue 4)
+     lh_findings.c   the finding rules; lh_findings_text.c their sentences
      lh_symbols.c    frames: symbolisation, inline expansion, name frame
      lh_json.c       a small streaming JSON writer (escaping, numbers)
      lh_output.c     writing the profile file atomically, the stderr summary
