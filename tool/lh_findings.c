@@ -461,9 +461,10 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
 /*--- The rules                                            ---*/
 /*------------------------------------------------------------*/
 
-/* The growth family's shared question: did the site's live bytes set new
-   highs through its allocating phase (lh_timeline.c), with enough blocks
-   live at its max to be an accumulation rather than a fixed set? */
+/* Leak's and unbounded growth's shared question: did the site's live bytes
+   set new highs through its allocating phase (lh_timeline.c), over a
+   history long enough to call a trend?  (Both also ask for enough blocks
+   at the site's max: an accumulation, not a fixed set.) */
 static Bool rising(const LH_Growth* growth)
 {
    return growth != NULL && growth->windows >= GROWTH_MIN_WINDOWS
