@@ -554,13 +554,13 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    add_count(f, "max_bytes", site->max_bytes);
    add_count(f, "max_blocks", site->max_blocks);
    add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));
-   add_count(f, "mean_wait", (ULong)q.mean_wait);
+   add_count(f, "mean_lifetime", (ULong)q.mean_wait);
    add_fraction(f, "mean_lifetime_fraction",
                 mean_lifetime_fraction(site, duration));
-   add_count(f, "free_interval", (ULong)q.free_interval);
+   add_count(f, "free_interval_time", (ULong)q.free_interval);
    add_count(f, "queue_depth", (ULong)q.depth);
    add_fraction(f, "free_span_fraction", ratio(q.free_span, duration));
-   add_fraction(f, "occupancy", q.occupancy);
+   add_fraction(f, "occupancy_fraction", q.occupancy);
    add_count(f, "freed_blocks", site->freed_blocks);
    add_count(f, "cross_thread_frees", site->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);

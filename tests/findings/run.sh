@@ -96,7 +96,7 @@ for sched in default fair; do
     check_py "queue_unbounded [$sched]: missing-backpressure on queue_push_message" \
       finding "$out/queue_unbounded.json" missing-backpressure queue_push_message \
       cross_thread_frees = 2000  freed_blocks = 2000  allocating_threads = 1 \
-      bytes_at_exit = 0  max_blocks '>=' 300  queue_depth '>=' 100  occupancy '<=' 0.75 \
+      bytes_at_exit = 0  max_blocks '>=' 300  queue_depth '>=' 100  occupancy_fraction '<=' 0.75 \
       site.total_blocks = 2000  site.total_bytes = 8224000
     check_py "queue_unbounded [$sched]: nothing on the staging buffer" \
       no-finding-on "$out/queue_unbounded.json" producer_main
