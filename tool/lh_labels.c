@@ -24,14 +24,18 @@
         " via <frame>", and the group splits by the new labels, each part
         refined from d + 1 (one function called from two places);
      2. when the callers read alike all the way, the frames below the name
-        frame, from the nearest down: ", allocated by <frame>" (a map node
-        and its key, both made on one line);
+        frame: the nearest function below it whose name differs (the call
+        on that line that allocated: vec::from_elem or Vec::with_capacity
+        in one constructor; a std::map node by _Rb_tree::_M_get_node, its
+        key by _M_construct_node) gets ", allocated by <frame>"; when no
+        name differs, the nearest frame whose text differs;
      3. when even those read alike (two calls on one line, with identical
         stacks but for the code address), " #1", " #2"... in the profile's
         site order.
 
    A frame reads as "short name (file:line)", "short name (in object)" or
-   "???".  The labels are computed once, at output, after the frame table:
+   "???"; "via" and "allocated by" skip unnamed frames for the next named
+   one ("via ??? (in lib.so)" says nothing).  The labels are computed once, at output, after the frame table:
    the summary, the findings' sentences, the profile ("label", see
    docs/format.md) and so every reader (report, diff, viewer) show the same
    text.
@@ -240,7 +244,58 @@ void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)
 /*------------------------------------------------------------*/
 
 static HChar** frame_texts = NULL;    /* by frame id, made on first use */
+static HChar** frame_names = NULL;    /* short names, "" when unnamed */
 static UInt    n_frame_texts = 0;
+
+static const HChar* frame_name(UInt frame_id)
+{
+   if (frame_id >= n_frame_texts) return "";
+   if (frame_names[frame_id] == NULL) {
+      const LH_Frame* f = LH_(frame_at)(frame_id);
+      HChar name[512];
+      name[0] = 0;
+      if (f && f->function) LH_(short_function_name)(f->function, name, sizeof name);
+      frame_names[frame_id] = VG_(strdup)("lh.labels.name", name);
+   }
+   return frame_names[frame_id];
+}
+
+/* The allocator's own entry points (malloc, operator new, Rust's
+   alloc::alloc and Global): every site passes through them, so they never
+   tell two sites apart. */
+static Bool is_allocator_primitive(UInt frame_id)
+{
+   static const HChar* const prefixes[] = {
+      "alloc::alloc::", "__rust_", "__rdl_", "__rg_", "operator new",
+      "operator delete", NULL
+   };
+   static const HChar* const exact[] = {
+      "malloc", "calloc", "realloc", "memalign", "posix_memalign",
+      "aligned_alloc", "valloc", "pvalloc", NULL
+   };
+   static LH_Path path;
+   HChar joined[512];
+   SizeT used = 0;
+   const LH_Frame* f = LH_(frame_at)(frame_id);
+   UInt k;
+   Int i;
+   if (f == NULL || f->function == NULL) return False;
+   path.n = 0;
+   split_path(f->function, VG_(strlen)(f->function), &path);
+   joined[0] = 0;
+   for (k = 0; k < path.n && used + 2 < sizeof joined; k++) {
+      Int wrote = VG_(snprintf)(joined + used, sizeof joined - used, "%s%s",
+                                k ? "::" : "", path.text[k]);
+      if (wrote < 0) break;
+      used += wrote;
+   }
+   for (i = 0; prefixes[i]; i++)
+      if (VG_(strncmp)(joined, prefixes[i], VG_(strlen)(prefixes[i])) == 0)
+         return True;
+   for (i = 0; exact[i]; i++)
+      if (VG_(strcmp)(joined, exact[i]) == 0) return True;
+   return False;
+}
 
 static const HChar* frame_text(UInt frame_id)
 {
@@ -260,6 +315,20 @@ static const HChar* text_at(const LH_Site* s, Int distance)
    Int k = (Int)s->name_frame + distance;
    if (s->n_frames == 0 || k < 0 || k >= (Int)s->n_frames) return NULL;
    return frame_text(s->frame_ids[k]);
+}
+
+/* The first frame with a name at distance d or further from the name frame
+   in the direction of d (callers when step is 1, callees when -1): "via
+   ??? (in lib.so)" would say nothing. */
+static const HChar* named_text_from(const LH_Site* s, Int d, Int step)
+{
+   for (;; d += step) {
+      Int k = (Int)s->name_frame + d;
+      if (s->n_frames == 0 || k < 0 || k >= (Int)s->n_frames) return NULL;
+      if (frame_name(s->frame_ids[k])[0] != 0
+          && VG_(strcmp)(frame_name(s->frame_ids[k]), "(below main)") != 0)
+         return frame_text(s->frame_ids[k]);
+   }
 }
 
 static void label_append(LH_Site* s, const HChar* a, const HChar* b)
@@ -313,6 +382,38 @@ static Bool differ_at(LH_Site** group, UInt n, Int d, Bool* any)
    return differ;
 }
 
+/* The short name of the frame e positions below the name frame, "" past
+   the innermost frame. */
+static const HChar* callee_name(const LH_Site* s, UInt e)
+{
+   if (e > s->name_frame) return "";
+   return frame_name(s->frame_ids[s->name_frame - e]);
+}
+
+/* Step 2 of the refinement (see the top of the file): the first distance
+   below the name frame where the group's functions differ by name (the
+   call on that line that allocated: vec::from_elem or Vec::with_capacity,
+   _Rb_tree::_M_get_node or _M_construct_node), skipping the allocator's
+   entry points and unnamed frames; 0 when there is none. */
+static UInt first_callee_difference(LH_Site** group, UInt n)
+{
+   UInt e, i, deepest = 0;
+   for (i = 0; i < n; i++)
+      if (group[i]->name_frame > deepest) deepest = group[i]->name_frame;
+   for (e = 1; e <= deepest; e++) {
+      const HChar* first = callee_name(group[0], e);
+      Bool differ = False, skip = True;
+      for (i = 0; i < n; i++) {
+         const HChar* name = callee_name(group[i], e);
+         if (name[0] && !is_allocator_primitive(group[i]->frame_ids[group[i]->name_frame - e]))
+            skip = False;
+         if (VG_(strcmp)(name, first) != 0) differ = True;
+      }
+      if (differ && !skip) return e;
+   }
+   return 0;
+}
+
 /* group: n >= 2 sites with one label; up/down: the first caller and
    callee distances not yet compared. */
 static void refine(LH_Site** group, UInt n, Int up, Int down)
@@ -320,10 +421,11 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    Bool any;
    UInt i;
    Int d;
+   UInt e;
    for (d = up; ; d++) {
       if (differ_at(group, n, d, &any)) {
          for (i = 0; i < n; i++) {
-            const HChar* t = text_at(group[i], d);
+            const HChar* t = named_text_from(group[i], d, 1);
             if (t) label_append(group[i], " via ", t);
          }
          refine_runs(group, n, d + 1, down);
@@ -331,10 +433,20 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
       }
       if (!any) break;
    }
+   if (down == 1 && (e = first_callee_difference(group, n)) > 0) {
+      for (i = 0; i < n; i++) {
+         if (e <= group[i]->name_frame
+             && callee_name(group[i], e)[0] != 0)
+            label_append(group[i], ", allocated by ",
+                         frame_text(group[i]->frame_ids[group[i]->name_frame - e]));
+      }
+      refine_runs(group, n, up + (Int)0x40000000, down + 1);
+      return;
+   }
    for (d = down; ; d++) {
       if (differ_at(group, n, -d, &any)) {
          for (i = 0; i < n; i++) {
-            const HChar* t = text_at(group[i], -d);
+            const HChar* t = named_text_from(group[i], -d, -1);
             if (t) label_append(group[i], ", allocated by ", t);
          }
          /* The callers were all compared already. */
@@ -364,6 +476,7 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    }
    n_frame_texts = n_frames;
    frame_texts = VG_(calloc)("lh.labels.texts", n_frames + 1, sizeof(HChar*));
+   frame_names = VG_(calloc)("lh.labels.names", n_frames + 1, sizeof(HChar*));
 
    for (i = 0; i < n_sites; i++) {
       LH_Site* s = sites[i];
@@ -376,9 +489,13 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    refine_runs(order, n_sites, 1, 1);
    VG_(free)(order);
 
-   for (i = 0; i < n_frame_texts; i++)
+   for (i = 0; i < n_frame_texts; i++) {
       if (frame_texts[i]) VG_(free)(frame_texts[i]);
+      if (frame_names[i]) VG_(free)(frame_names[i]);
+   }
    VG_(free)(frame_texts);
+   VG_(free)(frame_names);
    frame_texts = NULL;
+   frame_names = NULL;
    n_frame_texts = 0;
 }
