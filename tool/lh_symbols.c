@@ -299,8 +299,8 @@ static void free_frame_fields(LH_Frame* f)
 }
 
 /* Replaces Valgrind's expansion of an address by the DWARF's chain.  The
-   object is Valgrind's; an outermost level the DWARF leaves unnamed keeps
-   Valgrind's (symbol table) name. */
+   object is Valgrind's, and so is the outermost level's name when Valgrind
+   has one. */
 static void replace_expansion(LH_IpFrames* e, const LH_DwarfQuery* q)
 {
    LH_Frame* levels = VG_(malloc)("lh.symbols.ip_levels",
@@ -314,10 +314,14 @@ static void replace_expansion(LH_IpFrames* e, const LH_DwarfQuery* q)
       VG_(memset)(f, 0, sizeof(*f));
       f->address = e->levels[0].address;
       f->inlined = !outermost;
-      if (d->function)
-         f->function = VG_(strdup)("lh.symbols.fn", d->function);
-      else if (outermost && old_outer->function)
+      /* The function really at ip keeps Valgrind's (symbol table) name,
+         as in every other Valgrind tool's output (DHAT's too), unless
+         Valgrind has none. */
+      if (outermost && old_outer->function
+          && VG_(strcmp)(old_outer->function, "UnknownInlinedFun") != 0)
          f->function = VG_(strdup)("lh.symbols.fn", old_outer->function);
+      else if (d->function)
+         f->function = VG_(strdup)("lh.symbols.fn", d->function);
       if (f->function) strip_rust_hash(f->function);
       if (d->path) {
          f->file = VG_(strdup)("lh.symbols.file", d->path);
