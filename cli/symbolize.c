@@ -22,13 +22,14 @@
  * address has no DWARF description):
  *   L <line>\t<name>\t<source path>
  * where name is the linkage name when the DWARF has one (mangled: the tool
- * demangles it with Valgrind's own demangler, as it does every other name),
- * else the DW_AT_name, and "-" when neither exists; line 0 and an empty path
+ * demangles it with Valgrind's own demangler, as it does every other name)
+ * and the unit is not C, else the DW_AT_name, and "-" when neither exists; line 0 and an empty path
  * mean unknown. Tabs and newlines in names and paths become spaces.
  *
- * For an address, the walk down the compilation unit's entries finds the
- * DW_TAG_subprogram that contains it and the DW_TAG_inlined_subroutine
- * entries nested in it (through namespaces, types and lexical blocks).
+ * For an address, the compilation unit's functions (indexed by address on
+ * the unit's first query, through namespaces and types) give the
+ * DW_TAG_subprogram that contains it, and a walk down its entries the
+ * DW_TAG_inlined_subroutine entries nested in it (through lexical blocks).
  * Level 0's source position is the line table's row for the address; level
  * k's (k > 0) is the call site recorded on level k-1's inlined entry
  * (DW_AT_call_file, DW_AT_call_line). Names follow DW_AT_abstract_origin and
@@ -67,14 +68,24 @@ static void put_clean(FILE *out, const char *text)
         fputc(*c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c, out);
 }
 
+/* C has no namespaces: a C function's linkage name is at most an alias
+ * (glibc's "__GI__IO_doallocbuf" for _IO_doallocbuf), so C units keep the
+ * plain name, as Valgrind shows it. */
+static bool is_c_language(int language)
+{
+    return language == DW_LANG_C89 || language == DW_LANG_C ||
+           language == DW_LANG_C99 || language == DW_LANG_C11;
+}
+
 /* The name that identifies a function DIE: its linkage name (following
  * abstract origins and specifications), else its plain name. */
-static const char *die_function_name(Dwarf_Die *die)
+static const char *die_function_name(Dwarf_Die *die, bool plain_names)
 {
     Dwarf_Attribute attribute;
     const char *name = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attribute) ||
-        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attribute))
+    if (!plain_names &&
+        (dwarf_attr_integrate(die, DW_AT_linkage_name, &attribute) ||
+         dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attribute)))
         name = dwarf_formstring(&attribute);
     if (!name && dwarf_attr_integrate(die, DW_AT_name, &attribute))
         name = dwarf_formstring(&attribute);
@@ -146,6 +157,125 @@ static int containing_functions(Dwarf_Die *parent, Dwarf_Addr pc,
     return depth;
 }
 
+/* The functions of one compilation unit by address, built on the unit's
+ * first query: finding an address's function is then a binary search
+ * instead of a walk over the unit's entries (std's units hold tens of
+ * thousands), and only that function's entries are walked. */
+struct function_range {
+    Dwarf_Addr low, high;
+    Dwarf_Die function;
+};
+
+struct unit_index {
+    Dwarf_Off unit_offset;
+    struct function_range *ranges;
+    size_t count, capacity;
+};
+
+static struct unit_index *indexes;     /* of the current object */
+static size_t index_count, index_capacity;
+
+static void forget_indexes(void)
+{
+    for (size_t i = 0; i < index_count; i++)
+        free(indexes[i].ranges);
+    free(indexes);
+    indexes = NULL;
+    index_count = index_capacity = 0;
+}
+
+static void add_ranges(struct unit_index *index, Dwarf_Die *function)
+{
+    Dwarf_Addr base, start, end;
+    ptrdiff_t offset = 0;
+    while ((offset = dwarf_ranges(function, offset, &base, &start, &end)) > 0) {
+        if (start >= end)
+            continue;
+        if (index->count == index->capacity) {
+            size_t wanted = index->capacity ? index->capacity * 2 : 256;
+            struct function_range *bigger =
+                realloc(index->ranges, wanted * sizeof *bigger);
+            if (!bigger)
+                return;
+            index->ranges = bigger;
+            index->capacity = wanted;
+        }
+        index->ranges[index->count++] =
+            (struct function_range){start, end, *function};
+    }
+}
+
+/* Every DW_TAG_subprogram with code under parent, through namespaces and
+ * types. */
+static void collect_functions(struct unit_index *index, Dwarf_Die *parent)
+{
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0)
+        return;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram)
+            add_ranges(index, &child);
+        else if (holds_functions(tag))
+            collect_functions(index, &child);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int compare_ranges(const void *left, const void *right)
+{
+    const struct function_range *a = left, *b = right;
+    return a->low < b->low ? -1 : a->low > b->low;
+}
+
+static struct unit_index *unit_index_of(Dwarf_Die *unit)
+{
+    Dwarf_Off offset = dwarf_dieoffset(unit);
+    for (size_t i = 0; i < index_count; i++)
+        if (indexes[i].unit_offset == offset)
+            return &indexes[i];
+    if (index_count == index_capacity) {
+        size_t wanted = index_capacity ? index_capacity * 2 : 16;
+        struct unit_index *bigger = realloc(indexes, wanted * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        indexes = bigger;
+        index_capacity = wanted;
+    }
+    struct unit_index *index = &indexes[index_count++];
+    *index = (struct unit_index){offset, NULL, 0, 0};
+    collect_functions(index, unit);
+    qsort(index->ranges, index->count, sizeof *index->ranges, compare_ranges);
+    return index;
+}
+
+/* The chain of function entries containing pc in the unit, outermost
+ * first; its length (0: none). */
+static int function_chain(Dwarf_Die *unit, Dwarf_Addr pc, Dwarf_Die *chain)
+{
+    struct unit_index *index = unit_index_of(unit);
+    if (index && index->count > 0) {
+        /* The last range starting at or before pc, and a few before it
+           (ranges of two functions rarely overlap). */
+        size_t low = 0, high = index->count;
+        while (low < high) {
+            size_t mid = (low + high) / 2;
+            if (index->ranges[mid].low <= pc)
+                low = mid + 1;
+            else
+                high = mid;
+        }
+        for (size_t k = low, tries = 0; k > 0 && tries < 16; k--, tries++) {
+            struct function_range *range = &index->ranges[k - 1];
+            if (pc >= range->low && pc < range->high) {
+                chain[0] = range->function;
+                return containing_functions(&chain[0], pc, chain, 1);
+            }
+        }
+    }
+    /* A function the index does not hold (nested in another): walk. */
+    return containing_functions(unit, pc, chain, 0);
+}
+
 /* link_address is a link-time address of the module's object;
  * module_bias is where dwfl placed the object (dwfl_module_getelf). */
 static void resolve(FILE *out, Dwfl_Module *module, Dwarf_Addr module_bias,
@@ -158,7 +288,7 @@ static void resolve(FILE *out, Dwfl_Module *module, Dwarf_Addr module_bias,
     fprintf(out, "A %" PRIx64 "\n", (uint64_t)link_address);
     if (!unit)
         return;
-    int levels = containing_functions(unit, address - bias, chain, 0);
+    int levels = function_chain(unit, address - bias, chain);
     if (levels == 0)
         return;
     Dwarf_Files *files = NULL;
@@ -172,8 +302,9 @@ static void resolve(FILE *out, Dwfl_Module *module, Dwarf_Addr module_bias,
     Dwfl_Line *row = dwfl_module_getsrc(module, address);
     if (row)
         path = dwfl_lineinfo(row, NULL, &line, NULL, NULL, NULL);
+    bool plain_names = is_c_language(dwarf_srclang(unit));
     for (int i = levels - 1; i >= 0; i--) {
-        put_level(out, line, die_function_name(&chain[i]), path);
+        put_level(out, line, die_function_name(&chain[i], plain_names), path);
         if (i > 0)
             call_site(&chain[i], files, file_count, &line, &path);
     }
@@ -220,6 +351,7 @@ int main(int argc, char **argv)
             continue;
         if (line[0] == 'O') {
             /* One session per object: addresses are link-time ones. */
+            forget_indexes();
             if (dwfl)
                 dwfl_end(dwfl);
             module = NULL;
@@ -239,6 +371,7 @@ int main(int argc, char **argv)
         }
     }
     free(line);
+    forget_indexes();
     if (dwfl)
         dwfl_end(dwfl);
     fclose(in);

@@ -68,6 +68,11 @@ Bool LH_(dwarf_names_process_option)(const HChar* arg)
 {
    const HChar* value;
    if VG_STR_CLO(arg, "--lifeheap-symbolizer", value) {
+      /* A relative path would depend on the directory the program runs
+         in by the time the profile is written. */
+      if (VG_(strcmp)(value, "no") != 0 && value[0] != '/')
+         VG_(fmsg_bad_option)(arg, "Invalid helper '%s': give an absolute "
+                              "path, or 'no'\n", value);
       clo_symbolizer = value;
       return True;
    }

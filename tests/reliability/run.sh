@@ -306,6 +306,8 @@ for opt in $options; do
   case "$opt" in
     --lifeheap-out-file)
       for v in "" "%q{LH_NO_SUCH_VARIABLE}" "$out/no/dir/p.json"; do bad_option "$opt=$v"; done ;;
+    --lifeheap-symbolizer)
+      for v in "" abc relative/lifeheap-symbolize; do bad_option "$opt=$v"; done ;;
     --lifeheap-dump-interval)
       for v in "" -1 abc 10x 1.5s s 99999999999999999999999 9999999999s " 5"; do bad_option "$opt=$v"; done ;;
     *-fraction)
