@@ -28,7 +28,8 @@
         on that line that allocated: vec::from_elem or Vec::with_capacity
         in one constructor; a std::map node by _Rb_tree::_M_get_node, its
         key by _M_construct_node) gets ", allocated by <frame>"; when no
-        name differs, the nearest frame whose text differs;
+        name differs, the nearest frame whose text differs; a further step
+        down adds " > <frame>", so the label reads as the call path;
      3. when even those read alike (two calls on one line, with identical
         stacks but for the code address), " #1", " #2"... in the profile's
         site order.
@@ -351,6 +352,16 @@ static Int compare_by_label(const void* pa, const void* pb)
 
 static void refine(LH_Site** group, UInt n, Int up, Int down);
 
+/* ", allocated by <frame>" the first time, then " > <frame>": the label
+   reads as the call path down from the name frame ("allocated by setlocale
+   (setlocale.c:337) > _nl_find_locale (findlocale.c:158)"). */
+static void append_callee(LH_Site* s, const HChar* text)
+{
+   label_append(s, VG_(strstr)(s->label, ", allocated by ") ? " > "
+                                                            : ", allocated by ",
+                text);
+}
+
 /* Sorts the group by label and refines each run of equal labels. */
 static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
 {
@@ -437,8 +448,8 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
       for (i = 0; i < n; i++) {
          if (e <= group[i]->name_frame
              && callee_name(group[i], e)[0] != 0)
-            label_append(group[i], ", allocated by ",
-                         frame_text(group[i]->frame_ids[group[i]->name_frame - e]));
+            append_callee(group[i],
+                          frame_text(group[i]->frame_ids[group[i]->name_frame - e]));
       }
       refine_runs(group, n, up + (Int)0x40000000, down + 1);
       return;
@@ -447,7 +458,7 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
       if (differ_at(group, n, -d, &any)) {
          for (i = 0; i < n; i++) {
             const HChar* t = named_text_from(group[i], -d, -1);
-            if (t) label_append(group[i], ", allocated by ", t);
+            if (t) append_callee(group[i], t);
          }
          /* The callers were all compared already. */
          refine_runs(group, n, up + (Int)0x40000000, d + 1);
