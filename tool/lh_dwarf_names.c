@@ -278,33 +278,39 @@ static Bool parse_level(HChar* text, LH_DwarfLevel* level)
    return True;
 }
 
-/* Reads the response into queries, in the order of requests. */
+/* Hands the levels read for one address to its query. */
+static void finish_query(LH_DwarfQuery* q, XArray* levels)
+{
+   q->n_levels = (UInt)VG_(sizeXA)(levels);
+   q->levels = NULL;
+   if (q->n_levels > 0) {
+      q->levels = VG_(malloc)("lh.dwarf.levels",
+                              q->n_levels * sizeof(LH_DwarfLevel));
+      VG_(memcpy)(q->levels, VG_(indexXA)(levels, 0),
+                  q->n_levels * sizeof(LH_DwarfLevel));
+   }
+   VG_(deleteXA)(levels);
+}
+
+/* Reads the response into queries, in the order of requests.  An answer
+   out of step with the requests ends the reading: what came before is
+   kept, the rest keeps Valgrind's names. */
 static void apply_response(HChar* text, const LH_Request* requests, UInt n,
                            LH_DwarfQuery* queries)
 {
    HChar* line = text;
    Int current = -1;          /* index into requests of the last A line */
-   XArray* levels = NULL;
+   XArray* levels = NULL;     /* the levels read for requests[current] */
    while (line && *line) {
       HChar* end = VG_(strchr)(line, '\n');
       if (end) *end = 0;
       if (line[0] == 'A' && line[1] == ' ') {
-         if (current >= 0 && levels) {
-            LH_DwarfQuery* q = &queries[requests[current].query];
-            q->n_levels = (UInt)VG_(sizeXA)(levels);
-            q->levels = q->n_levels ? VG_(malloc)("lh.dwarf.levels",
-                                                  q->n_levels * sizeof(LH_DwarfLevel))
-                                    : NULL;
-            if (q->n_levels)
-               VG_(memcpy)(q->levels, VG_(indexXA)(levels, 0),
-                           q->n_levels * sizeof(LH_DwarfLevel));
-            VG_(deleteXA)(levels);
-            levels = NULL;
-         }
+         if (levels) finish_query(&queries[requests[current].query], levels);
+         levels = NULL;
          current++;
          if (current >= (Int)n
              || VG_(strtoull16)(line + 2, NULL) != requests[current].link_address)
-            break;                     /* out of step: stop trusting it */
+            break;
          levels = VG_(newXA)(VG_(malloc), "lh.dwarf.parse", VG_(free),
                              sizeof(LH_DwarfLevel));
       } else if (line[0] == 'L' && line[1] == ' ' && levels) {
@@ -313,19 +319,7 @@ static void apply_response(HChar* text, const LH_Request* requests, UInt n,
       }
       line = end ? end + 1 : NULL;
    }
-   if (levels) {
-      if (current >= 0 && current < (Int)n) {
-         LH_DwarfQuery* q = &queries[requests[current].query];
-         q->n_levels = (UInt)VG_(sizeXA)(levels);
-         q->levels = q->n_levels ? VG_(malloc)("lh.dwarf.levels",
-                                               q->n_levels * sizeof(LH_DwarfLevel))
-                                 : NULL;
-         if (q->n_levels)
-            VG_(memcpy)(q->levels, VG_(indexXA)(levels, 0),
-                        q->n_levels * sizeof(LH_DwarfLevel));
-      }
-      VG_(deleteXA)(levels);
-   }
+   if (levels) finish_query(&queries[requests[current].query], levels);
 }
 
 /*------------------------------------------------------------*/
