@@ -96,6 +96,8 @@ struct LH_Site {
       last. */
    ExeContext* ec;              /* the allocation stack (preload frames dropped) */
    UInt  id;                    /* position in the sorted output; set at output */
+   UInt  serial;                /* 1, 2, ... in order of first use: the
+                                   block file's name for the site */
 
    /* Totals (docs/format.md: a realloc is not a new block). */
    ULong total_blocks, total_bytes;
