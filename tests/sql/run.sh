@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# tests/sql/run.sh: every block's life (--lifeheap-blocks) and `lifeheap sql`.
+#   - service.c, a program with known answers: each query of docs/sql.md, as
+#     written there, gives the rows its source implies; the blocks table
+#     agrees with the profile's per-site figures for every site
+#   - a run killed by SIGKILL: its block file holds exactly the full buffers
+#     written before the kill, and loads without a profile
+#   - the block file's name and the database's path: refused when unsafe
+#   - bad input to `lifeheap sql`: exit 2 with a message, nothing written
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+top=$TESTS_TOP
+out="$TESTS_OUT/sql"
+bin="$TESTS_BUILD/sql"
+lifeheap="$top/cli/lifeheap"
+mkdir -p "$out" "$bin"
+rm -rf "${out:?}"/*
+
+lh() { VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap "$@"; }
+checks() { feed_checks "$here/check.py" "$@"; }
+
+bg_pid=
+trap '[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null' EXIT
+
+for p in service killed; do
+  compile_c "$bin/$p" "$here/progs/$p.c" || fail "build $p" "gcc failed"
+done
+
+# --- a known program, its database, the documented queries
+lh --fair-sched=yes --lifeheap-out-file="$out/service.json" \
+   --lifeheap-blocks="$out/service.%p.blocks" "$bin/service" 2>"$out/service.log"
+check_eq "service runs under lifeheap with --lifeheap-blocks" 0 $?
+blocks=$(ls "$out"/service.*.blocks 2>/dev/null | head -1)
+check "the block file's name expands %p" test -n "$blocks"
+check_eq "the profile names the block file" "$blocks" \
+  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["options"]["blocks_file"])' "$out/service.json")"
+"$lifeheap" sql "$out/service.json" "$blocks" -o "$out/service.db" 2>"$out/sql.log"
+check_eq "lifeheap sql builds the database" 0 $?
+check_eq "a complete run loads without a note" "" "$(cat "$out/sql.log")"
+check "no temporary database is left beside it" \
+  test -z "$(find "$out" -name 'service.db.tmp-*')"
+checks queries "$lifeheap" "$out/service.db" "$top/docs/sql.md" "$here/progs/service.c" \
+  "$out/service.json"
+
+# -e without -o: the same answer from an in-memory database
+got=$("$lifeheap" sql "$blocks" "$out/service.json" \
+      -e "SELECT count(*) FROM blocks WHERE live" -e "SELECT 'a	b', NULL, 1")
+check_eq "-e builds in memory (inputs in any order), prints TSV, escapes tabs, NULL empty" \
+  "$(printf 'count(*)\n250\n'"'"'a\\tb'"'"'\tNULL\t1\na\\tb\t\t1')" "$got"
+
+# --- a killed run: its block file up to the last flush
+( exec env VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap \
+    --lifeheap-out-file="$out/killed.json" --lifeheap-blocks="$out/killed.blocks" \
+    "$bin/killed" >"$out/killed.stdout" 2>"$out/killed.log" ) &
+bg_pid=$!
+for _ in $(seq 300); do grep -q ready "$out/killed.stdout" 2>/dev/null && break; sleep 0.2; done
+kill -9 "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; bg_pid=
+check "the killed program got ready" grep -q ready "$out/killed.stdout"
+check "a killed run leaves no profile" test ! -e "$out/killed.json"
+checks killed "$lifeheap" "$out/killed.blocks" 5000 4321
+
+# --- torn and corrupt block files
+head -c $((64 + 80 * 3 + 17)) "$blocks" >"$out/torn.blocks"
+got=$("$lifeheap" sql "$out/torn.blocks" -e "SELECT count(*) FROM blocks" 2>"$out/torn.log")
+check_eq "a partly written last record is ignored" "$(printf 'count(*)\n3')" "$got"
+check "... and said so" grep -q "partly written last record" "$out/torn.log"
+python3 - "$blocks" "$out/corrupt.blocks" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[64 + 80 * 2 + 76] = 0x40          # an unknown flag in record 3
+open(sys.argv[2], "wb").write(data)
+PY
+"$lifeheap" sql "$out/corrupt.blocks" -o "$out/corrupt.db" 2>"$out/corrupt.log"
+check_eq "a corrupt record: exit 2" 2 $?
+check "... naming the record" grep -q "record 3 (at byte 224) is corrupt: unknown flags" "$out/corrupt.log"
+check "... and no database written" test ! -e "$out/corrupt.db"
+
+# --- the block file and the profile must be of one run
+"$lifeheap" sql "$out/service.json" "$out/killed.blocks" -o "$out/mixed.db" 2>"$out/mixed.log"
+check_eq "a block file of another run: exit 2" 2 $?
+check "... saying so" grep -q "is from another run than" "$out/mixed.log"
+
+# --- lifeheap sql: usage and bad input
+run_sql() { "$lifeheap" sql "$@" >"$out/usage.out" 2>"$out/usage.log"; echo $?; }
+check_eq "no input: exit 2" 2 "$(run_sql -o "$out/x.db")"
+check_eq "nothing to do: exit 2" 2 "$(run_sql "$out/service.json")"
+check "... saying what to give" grep -q "nothing to do" "$out/usage.log"
+check_eq "a missing input: exit 2" 2 "$(run_sql "$out/nope.json" -o "$out/x.db")"
+check_eq "two profiles: exit 2" 2 "$(run_sql "$out/service.json" "$out/service.json" -o "$out/x.db")"
+check_eq "a bad query: exit 2" 2 "$(run_sql "$out/service.db" -e "SELECT nope FROM blocks")"
+check "... with SQLite's message" grep -q "no such column: nope" "$out/usage.log"
+check_eq "a database is only queried (no -o)" 2 "$(run_sql "$out/service.db" -o "$out/x.db")"
+check_eq "an unknown option: exit 2" 2 "$(run_sql --frobnicate)"
+mkdir -p "$out/adir"
+check_eq "-o a directory: exit 2" 2 "$(run_sql "$out/service.json" -o "$out/adir")"
+check "... the directory is untouched" test -d "$out/adir"
+echo "precious" >"$out/target"
+ln -sf "$out/target" "$out/link.db"
+check_eq "-o a symbolic link: exit 2" 2 "$(run_sql "$out/service.json" -o "$out/link.db")"
+check_eq "... its target is untouched" precious "$(cat "$out/target")"
+cp "$out/service.db" "$out/replace.db"
+printf 'not json' >"$out/bad.json"
+check_eq "a bad profile: exit 2" 2 "$(run_sql "$out/bad.json" -o "$out/replace.db")"
+check "... the existing database is kept as it was" cmp -s "$out/service.db" "$out/replace.db"
+check_eq "--schema prints the tables" 1 \
+  "$("$lifeheap" sql --schema | grep -c '^CREATE TABLE blocks (')"
+check "lifeheap --help lists sql" sh -c "'$lifeheap' --help | grep -q '^  sql '"
+
+# --- the tool refuses an unsafe block file before the program runs
+lh --lifeheap-out-file="$out/refused.json" --lifeheap-blocks="$out/adir" "$bin/killed" \
+  >"$out/refused.stdout" 2>"$out/refused.log"
+check_eq "--lifeheap-blocks=a directory: exit 1 at start-up" 1 $?
+check "... saying why" grep -q "cannot write the block file '$out/adir': is a directory" "$out/refused.log"
+check "... before the program ran" test ! -s "$out/refused.stdout"
+lh --lifeheap-out-file="$out/refused.json" --lifeheap-blocks="$out/link.db" "$bin/killed" \
+  >"$out/refused.stdout" 2>"$out/refused.log"
+check_eq "--lifeheap-blocks=a symbolic link: exit 1" 1 $?
+check_eq "... its target is untouched" precious "$(cat "$out/target")"
+lh --lifeheap-out-file="$out/refused.json" --lifeheap-blocks="$out/nodir/b" "$bin/killed" \
+  >"$out/refused.stdout" 2>"$out/refused.log"
+check_eq "--lifeheap-blocks in a missing directory: exit 1" 1 $?
+check "... saying why" grep -q "no such directory" "$out/refused.log"
+
+summary
