@@ -562,20 +562,21 @@ static void read_sites(struct loader *loader, json_object *root)
                   &profile->sites[i], i);
 }
 
-/* An array of `count` integers at object.key into a new array. */
-static uint64_t *read_counts(struct loader *loader, json_object *object,
-                             const char *key, size_t count)
+/* An array of `count` integers at object.key into a new array, stored in
+ * *values before it is filled, so profile_free() frees it after a failed
+ * element. */
+static void read_counts(struct loader *loader, json_object *object,
+                        const char *key, size_t count, uint64_t **values)
 {
     json_object *array = require_array(loader, object, key);
     if (json_object_array_length(array) != count)
         fail(loader, "%s%s: %zu values, expected %zu (one per timeline "
                      "point)",
              loader->path, key, json_object_array_length(array), count);
-    uint64_t *values = checked_calloc(loader, count, sizeof *values);
+    *values = checked_calloc(loader, count, sizeof **values);
     for (size_t i = 0; i < count; i++)
-        values[i] = integer_value(loader, json_object_array_get_idx(array, i),
-                                  key);
-    return values;
+        (*values)[i] = integer_value(loader,
+                                     json_object_array_get_idx(array, i), key);
 }
 
 /* The global timeline, its markers and the significant sites' series.
@@ -591,12 +592,12 @@ static void read_timeline(struct loader *loader, json_object *root)
     set_path(loader, "timeline.");
     size_t count = json_object_array_length(
         require_array(loader, timeline, "times"));
-    profile->timeline_times = read_counts(loader, timeline, "times", count);
+    read_counts(loader, timeline, "times", count, &profile->timeline_times);
     profile->timeline_count = count;
-    profile->timeline_live_bytes = read_counts(loader, timeline, "live_bytes",
-                                               count);
-    profile->timeline_live_blocks = read_counts(loader, timeline,
-                                                "live_blocks", count);
+    read_counts(loader, timeline, "live_bytes", count,
+                &profile->timeline_live_bytes);
+    read_counts(loader, timeline, "live_blocks", count,
+                &profile->timeline_live_blocks);
     json_object *markers = member(timeline, "markers");
     if (markers && !json_object_is_type(markers, json_type_null)) {
         markers = require_array(loader, timeline, "markers");
@@ -621,8 +622,8 @@ static void read_timeline(struct loader *loader, json_object *root)
         set_path(loader, "sites[%zu].", i);
         series = require_object(loader, site, "timeline");
         set_path(loader, "sites[%zu].timeline.", i);
-        profile->sites[i].timeline_live_bytes =
-            read_counts(loader, series, "live_bytes", count);
+        read_counts(loader, series, "live_bytes", count,
+                    &profile->sites[i].timeline_live_bytes);
     }
 }
 
