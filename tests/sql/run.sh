@@ -60,6 +60,74 @@ check "the killed program got ready" grep -q ready "$out/killed.stdout"
 check "a killed run leaves no profile" test ! -e "$out/killed.json"
 checks killed "$lifeheap" "$out/killed.blocks" 5000 4321
 
+# --- a killed run with periodic dumps: the last dump's profile names the
+#     sites of the records flushed with it
+( exec env VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap \
+    --lifeheap-out-file="$out/dumped.json" --lifeheap-blocks="$out/dumped.blocks" \
+    --lifeheap-dump-interval=1000000 "$bin/killed" compute >"$out/dumped.stdout" 2>"$out/dumped.log" ) &
+bg_pid=$!
+for _ in $(seq 300); do grep -q ready "$out/dumped.stdout" 2>/dev/null && break; sleep 0.2; done
+kill -9 "$bg_pid" 2>/dev/null; wait "$bg_pid" 2>/dev/null; bg_pid=
+got=$("$lifeheap" sql "$out/dumped.json" "$out/dumped.blocks" -e \
+  "SELECT count(*), count(site_id), (SELECT complete FROM runs) FROM blocks WHERE size = 4321" 2>"$out/dumped.sql.log")
+check_eq "killed after a dump: all 5000 churned blocks flushed with it, each mapped to its site" \
+  "$(printf 'count(*)\tcount(site_id)\t(SELECT complete FROM runs)\n5000\t5000\t0')" "$got"
+check "... and the file said to have no trailer" grep -q "has no trailer" "$out/dumped.sql.log"
+
+# --- blocks whose site the profile lacks keep their serial, site_id NULL
+python3 - "$out/service.json" "$out/renumbered.json" <<'PY'
+import json, sys
+profile = json.load(open(sys.argv[1]))
+for site in profile["sites"]:
+    if profile["frames"][site["stack"][site["name_frame"]]]["function"] == "make_scratch":
+        site["serial"] = 999999
+json.dump(profile, open(sys.argv[2], "w"))
+PY
+got=$("$lifeheap" sql "$out/renumbered.json" "$blocks" -e \
+  "SELECT count(*), count(DISTINCT site_serial), min(size), max(size) FROM blocks WHERE site_id IS NULL" \
+  2>"$out/renumbered.log")
+check_eq "a site the profile lacks: its 30 blocks get site_id NULL, serial kept" \
+  "$(printf 'count(*)\tcount(DISTINCT site_serial)\tmin(size)\tmax(size)\n30\t1\t1000\t1000')" "$got"
+check "... and lifeheap sql counts them" grep -q "30 of 1737 blocks (1 sites) name a site the profile does not have" \
+  "$out/renumbered.log"
+
+# --- custom allocators' blocks (tests/reliability/progs/pool.c) and fork
+compile_c "$bin/pool" "$top/tests/reliability/progs/pool.c" || fail "build pool" "gcc failed"
+compile_c "$bin/fork" "$top/tests/reliability/progs/fork.c" || fail "build fork" "gcc failed"
+lh --lifeheap-out-file="$out/pool.json" --lifeheap-blocks="$out/pool.blocks" "$bin/pool" \
+  >/dev/null 2>"$out/pool.log"
+got=$("$lifeheap" sql "$out/pool.json" "$out/pool.blocks" -e \
+  "SELECT s.name, b.size, b.live, b.ended_by_realloc, b.moved, b.previous IS NOT NULL AS continues,
+          b.bytes_read + b.bytes_written AS accessed, count(*) AS blocks
+   FROM blocks b JOIN sites s ON s.id = b.site_id WHERE b.custom
+   GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6")
+pool_src="$top/tests/reliability/progs/pool.c"
+mp=$(grep -n 'VALGRIND_MEMPOOL_ALLOC(pool, p, n);' "$pool_src" | cut -d: -f1)
+ml=$(grep -n 'VALGRIND_MALLOCLIKE_BLOCK(p, n, 0, 0);' "$pool_src" | cut -d: -f1)
+check_eq "custom blocks: frees, an in-place resize, a move and its continuation, live ones" \
+"name	size	live	ended_by_realloc	moved	continues	accessed	blocks
+mp_alloc (pool.c:$mp)	100	0	0	0	0	0	3
+mp_alloc (pool.c:$mp)	100	0	1	1	0	0	1
+mp_alloc (pool.c:$mp)	120	0	0	0	1	0	1
+pool_alloc (pool.c:$ml)	32	1	0	0	1	0	1
+pool_alloc (pool.c:$ml)	48	0	0	0	0	0	2
+pool_alloc (pool.c:$ml)	48	0	1	0	0	0	1
+pool_alloc (pool.c:$ml)	48	1	0	0	0	0	2" "$got"
+
+(cd "$out" && lh --lifeheap-out-file=fork.json --lifeheap-blocks=fork.blocks "$bin/fork" \
+  >/dev/null 2>"$out/fork.log")
+child_blocks=$(ls "$out"/fork.blocks.* 2>/dev/null | head -1)
+child_pid=${child_blocks##*.}
+check "a forked child writes its own block file (name.<pid>)" test -n "$child_blocks"
+fork_query="SELECT (SELECT pid FROM runs), group_concat(size, ' ') FROM
+  (SELECT size FROM blocks WHERE live AND size IN (1000, 2000, 3000) AND site_id IS NOT NULL ORDER BY size)"
+check_eq "the parent's file: its own live blocks, not the child's" \
+  "$(printf '%s\t1000 3000' "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["pid"])' "$out/fork.json")")" \
+  "$("$lifeheap" sql "$out/fork.json" "$out/fork.blocks" -e "$fork_query" | tail -1)"
+check_eq "the child's file: the inherited block and its own, with the child's profile" \
+  "$(printf '%s\t1000 2000' "$child_pid")" \
+  "$("$lifeheap" sql "$out/fork.$child_pid.json" "$child_blocks" -e "$fork_query" 2>/dev/null | tail -1)"
+
 # --- torn and corrupt block files
 head -c $((64 + 80 * 3 + 17)) "$blocks" >"$out/torn.blocks"
 got=$("$lifeheap" sql "$out/torn.blocks" -e "SELECT count(*) FROM blocks" 2>"$out/torn.log")
