@@ -358,53 +358,98 @@ static bool load_timeline(struct builder *b, const struct profile *p)
 
 /*--- The blocks -----------------------------------------------------------*/
 
-/* Site id by serial: ids[serial] + 1, 0 when the profile lacks it. */
-struct site_map {
-    uint64_t *ids;
-    size_t size;
-    unsigned char *reported;   /* serials already counted as unmapped */
-    size_t reported_size;
+/* The profile's sites sorted by serial (found by binary search: a
+ * profile's serials are 1..n, but one from elsewhere may hold any), and
+ * the serials already counted as unmapped, an open-addressing set (serials
+ * are 32-bit values read from the file: a bitmap indexed by them could
+ * need 512 MiB). */
+struct serial_id {
+    uint64_t serial, id;
 };
+
+struct site_map {
+    struct serial_id *sites;
+    size_t size;
+    uint32_t *reported;        /* 0 = empty slot (serial 0 is refused) */
+    size_t reported_size, reported_count;   /* size: a power of two */
+};
+
+static int by_serial(const void *a, const void *b)
+{
+    uint64_t x = ((const struct serial_id *)a)->serial;
+    uint64_t y = ((const struct serial_id *)b)->serial;
+    return x < y ? -1 : x > y;
+}
 
 static bool site_map_build(struct site_map *map, const struct profile *p)
 {
     memset(map, 0, sizeof *map);
     if (!p)
         return true;
-    for (size_t i = 0; i < p->site_count; i++)
-        if (p->sites[i].has_serial && p->sites[i].serial >= map->size)
-            map->size = p->sites[i].serial + 1;
-    if (map->size > ((size_t)1 << 32))
-        return false;
-    map->ids = calloc(map->size ? map->size : 1, sizeof *map->ids);
-    if (!map->ids)
+    map->sites = calloc(p->site_count ? p->site_count : 1, sizeof *map->sites);
+    if (!map->sites)
         return false;
     for (size_t i = 0; i < p->site_count; i++)
         if (p->sites[i].has_serial)
-            map->ids[p->sites[i].serial] = p->sites[i].id + 1;
+            map->sites[map->size++] = (struct serial_id){p->sites[i].serial,
+                                                         p->sites[i].id};
+    qsort(map->sites, map->size, sizeof *map->sites, by_serial);
+    return true;
+}
+
+/* The site id of a serial; false when the profile lacks it. */
+static bool site_map_find(const struct site_map *map, uint32_t serial,
+                          uint64_t *id)
+{
+    size_t low = 0, high = map->size;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (map->sites[middle].serial < serial)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    if (low == map->size || map->sites[low].serial != serial)
+        return false;
+    *id = map->sites[low].id;
+    return true;
+}
+
+/* Adds serial to the set; true when it was not there. */
+static bool set_add(uint32_t *slots, size_t size, uint32_t serial)
+{
+    size_t i = (serial * 2654435761u) & (size - 1);
+    while (slots[i] != 0) {
+        if (slots[i] == serial)
+            return false;
+        i = (i + 1) & (size - 1);
+    }
+    slots[i] = serial;
     return true;
 }
 
 /* Counts a serial the profile lacks, once. */
-static void note_unmapped(struct site_map *map, uint32_t serial,
+static bool note_unmapped(struct site_map *map, uint32_t serial,
                           struct sql_block_summary *summary)
 {
     summary->unmapped_records++;
-    if (serial >= map->reported_size) {
-        size_t size = map->reported_size ? map->reported_size : 1024;
-        while (size <= serial)
-            size *= 2;
-        unsigned char *bigger = realloc(map->reported, size);
+    if (2 * (map->reported_count + 1) > map->reported_size) {
+        size_t size = map->reported_size ? 2 * map->reported_size : 256;
+        uint32_t *bigger = calloc(size, sizeof *bigger);
         if (!bigger)
-            return;   /* only the distinct count is lost */
-        memset(bigger + map->reported_size, 0, size - map->reported_size);
+            return false;
+        for (size_t i = 0; i < map->reported_size; i++)
+            if (map->reported[i])
+                set_add(bigger, size, map->reported[i]);
+        free(map->reported);
         map->reported = bigger;
         map->reported_size = size;
     }
-    if (!map->reported[serial]) {
-        map->reported[serial] = 1;
+    if (set_add(map->reported, map->reported_size, serial)) {
+        map->reported_count++;
         summary->unmapped_sites++;
     }
+    return true;
 }
 
 static bool load_blocks(struct builder *b, const struct profile *p,
@@ -425,11 +470,15 @@ static bool load_blocks(struct builder *b, const struct profile *p,
     while (ok && (status = block_file_next(file, &r, b->error,
                                            b->error_size)) == 1) {
         bool live = r.flags & BLOCK_FLAG_LIVE;
+        uint64_t site_id;
         bind_u64(s, 1, r.number);
-        if (r.site_serial < map.size && map.ids[r.site_serial])
-            bind_u64(s, 2, map.ids[r.site_serial] - 1);
-        else
-            note_unmapped(&map, r.site_serial, summary);
+        if (site_map_find(&map, r.site_serial, &site_id))
+            bind_u64(s, 2, site_id);
+        else if (!note_unmapped(&map, r.site_serial, summary)) {
+            snprintf(b->error, b->error_size, "lifeheap: sql: out of memory");
+            ok = false;
+            break;
+        }
         bind_u64(s, 3, r.site_serial);
         bind_u64(s, 4, r.size);
         bind_u64(s, 5, r.birth);
@@ -456,7 +505,7 @@ static bool load_blocks(struct builder *b, const struct profile *p,
         summary->live_records += live;
     }
     sqlite3_finalize(s);
-    free(map.ids);
+    free(map.sites);
     free(map.reported);
     return ok && status == 0;
 }
