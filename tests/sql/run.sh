@@ -128,6 +128,33 @@ check_eq "the child's file: the inherited block and its own, with the child's pr
   "$(printf '%s\t1000 2000' "$child_pid")" \
   "$("$lifeheap" sql "$out/fork.$child_pid.json" "$child_blocks" -e "$fork_query" 2>/dev/null | tail -1)"
 
+# --- Rust, built as users build it: a Vec grown by push, jobs sent over a channel
+if command -v rustc >/dev/null; then
+  if [ ! -x "$bin/handoff" ] || [ "$here/progs/handoff.rs" -nt "$bin/handoff" ]; then
+    rustc -O -C debuginfo=1 -o "$bin/handoff" "$here/progs/handoff.rs" 2>"$out/rustc.log" \
+      || fail "build handoff.rs" "$(head -3 "$out/rustc.log")"
+  fi
+  lh --fair-sched=yes --lifeheap-out-file="$out/handoff.json" --lifeheap-blocks="$out/handoff.blocks" \
+    "$bin/handoff" 2>"$out/handoff.log"
+  check_eq "Rust: handoff runs with --lifeheap-blocks" 0 $?
+  chains=$(python3 - "$top/docs/sql.md" <<'PY'
+import re, sys
+print(re.search(r"<!-- query: realloc-chains -->\n```sql\n(.*?)```", open(sys.argv[1]).read(), re.S).group(1))
+PY
+)
+  got=$("$lifeheap" sql "$out/handoff.json" "$out/handoff.blocks" -e "$chains" | grep grow_readings)
+  line=$(grep -n 'readings.push(black_box(i));' "$here/progs/handoff.rs" | cut -d: -f1)
+  check_eq "Rust: the Vec grown to 1,000 u64 is one chain of 9 records, 32 to 8192 bytes" \
+    "$(printf 'handoff::grow_readings (handoff.rs:%s)\t9\t8\t32\t8192' "$line")" "$got"
+  got=$("$lifeheap" sql "$out/handoff.json" "$out/handoff.blocks" -e \
+    "SELECT count(*), sum(b.alloc_thread = 2 AND b.free_thread = 1), min(b.size), max(b.size), min(b.bytes_read)
+     FROM blocks b JOIN sites s ON s.id = b.site_id WHERE s.name LIKE 'handoff::make_job %'" | tail -1)
+  check_eq "Rust: 200 jobs made by the producer thread, read and dropped by main" \
+    "$(printf '200\t200\t64\t64\t64')" "$got"
+else
+  echo "SKIP Rust handoff: rustc is not installed"
+fi
+
 # --- torn and corrupt block files
 head -c $((64 + 80 * 3 + 17)) "$blocks" >"$out/torn.blocks"
 got=$("$lifeheap" sql "$out/torn.blocks" -e "SELECT count(*) FROM blocks" 2>"$out/torn.log")
