@@ -117,6 +117,19 @@ def check_queries(lifeheap, db, sql_md, source, profile_path):
     except RuntimeError as error:
         result("sql.md lifetime-by-size", False, str(error))
 
+    try:
+        header, rows = run("lifetime-when-full")
+        ok = (header == ["name", "size", "queue", "blocks", "avg_lifetime", "max_lifetime"]
+              and 1 <= len(rows) <= 2
+              and all(r[0] == name["make_message"] and r[1] == "256" for r in rows)
+              and sorted(r[2] for r in rows) in (["full"], ["not full"], ["full", "not full"])
+              and sum(int(r[3]) for r in rows) == 1000
+              and all(float(r[4]) <= int(r[5]) for r in rows))
+        result("sql.md lifetime-when-full: the 1000 messages, split full / not full", ok,
+               "got %s %s" % (header, rows))
+    except RuntimeError as error:
+        result("sql.md lifetime-when-full", False, str(error))
+
     exact("never-read", ["name", "blocks", "bytes", "fully_written", "never_touched"],
           [[name["make_scratch"], "30", "30000", "30", "0"],
            [name["grow_buffer"], "4", "240", "4", "0"]])

@@ -202,7 +202,10 @@ check_eq "--schema prints the tables" 1 \
   "$("$lifeheap" sql --schema | grep -c '^CREATE TABLE blocks (')"
 check "lifeheap --help lists sql" sh -c "'$lifeheap' --help | grep -q '^  sql '"
 
-# --- the tool refuses an unsafe block file before the program runs
+# --- the tool's --help and the refusal of an unsafe block file
+check "valgrind --tool=lifeheap --help lists --lifeheap-blocks" \
+  sh -c "VALGRIND_LIB='$top/tool/vglib' valgrind --tool=lifeheap --help 2>&1 | grep -q -- '--lifeheap-blocks=<file>'"
+
 lh --lifeheap-out-file="$out/refused.json" --lifeheap-blocks="$out/adir" "$bin/killed" \
   >"$out/refused.stdout" 2>"$out/refused.log"
 check_eq "--lifeheap-blocks=a directory: exit 1 at start-up" 1 $?
