@@ -234,20 +234,46 @@ static void report_blocks(const struct inputs *in,
 
 /*--- Output ---------------------------------------------------------------*/
 
-/* DB may be a new name or an existing regular file (not a symbolic link,
- * a directory, a device). */
-static bool output_allowed(const char *path)
+/* True when a and b name the same file. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev &&
+           x.st_ino == y.st_ino;
+}
+
+/* DB may be a new name, or an existing SQLite database (a regular file):
+ * never a symbolic link, a directory, a device, one of the inputs, or a
+ * file of another kind (a profile given by mistake). */
+static bool output_allowed(const char *path, const struct inputs *in)
 {
     struct stat info;
+    if (strcmp(path, "-") == 0) {
+        fprintf(stderr, "lifeheap: sql: -o -: a database cannot be written "
+                        "to standard output; give a file name\n");
+        return false;
+    }
     if (lstat(path, &info) != 0)
         return errno == ENOENT || (fprintf(stderr, "lifeheap: %s: %s\n", path,
                                            strerror(errno)),
                                    false);
-    if (S_ISREG(info.st_mode))
-        return true;
-    fprintf(stderr, "lifeheap: %s: exists and is not a regular file; not "
-                    "replaced\n", path);
-    return false;
+    if (!S_ISREG(info.st_mode)) {
+        fprintf(stderr, "lifeheap: %s: exists and is not a regular file; not "
+                        "replaced\n", path);
+        return false;
+    }
+    if ((in->profile_path && same_file(path, in->profile_path)) ||
+        (in->blocks_path && same_file(path, in->blocks_path))) {
+        fprintf(stderr, "lifeheap: %s: is one of the inputs; not replaced\n",
+                path);
+        return false;
+    }
+    if (info.st_size > 0 && sniff(path) != INPUT_DATABASE) {
+        fprintf(stderr, "lifeheap: %s: exists and is not an SQLite database; "
+                        "not replaced (remove it first)\n", path);
+        return false;
+    }
+    return true;
 }
 
 static int finish(struct inputs *in, sqlite3 *db, int status)
@@ -331,7 +357,7 @@ int cmd_sql(int argc, char **argv)
             goto done;
         }
     } else {
-        if (output && !output_allowed(output))
+        if (output && !output_allowed(output, &in))
             goto done;
         if (!load_inputs(&in))
             goto done;
