@@ -220,7 +220,15 @@ static void report_blocks(const struct inputs *in,
                 "lifeheap: sql: %s: the trailer counts %" PRIu64
                 " records, the file holds %" PRIu64 " (a write failed?)\n",
                 f->path, f->trailer_records, summary->records);
-    if (summary->unmapped_records)
+    bool profile_has_serials = false;
+    for (size_t i = 0; in->profile && i < in->profile->site_count; i++)
+        profile_has_serials |= in->profile->sites[i].has_serial;
+    if (summary->unmapped_records && in->profile && !profile_has_serials)
+        fprintf(stderr,
+                "lifeheap: sql: the profile's sites have no serials (it was "
+                "written by an older lifeheap): no block can be given its "
+                "site_id\n");
+    else if (summary->unmapped_records)
         fprintf(stderr,
                 "lifeheap: sql: %" PRIu64 " of %" PRIu64 " blocks (%" PRIu64
                 " sites) name a site %s; their site_id is NULL, site_serial "

@@ -25,6 +25,7 @@
      lh_symbols.c    frames: symbolisation, inline expansion, name frame
      lh_json.c       a small streaming JSON writer (escaping, numbers)
      lh_output.c     writing the profile file atomically, the stderr summary
+     lh_blocks.c     --lifeheap-blocks: one record per block, streamed
 */
 #ifndef LH_INCLUDE_H
 #define LH_INCLUDE_H
