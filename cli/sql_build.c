@@ -287,7 +287,7 @@ static bool load_sites(struct builder *b, const struct profile *p)
         "?24, ?25, ?26)");
     sqlite3_stmt *frames = prepare(b, "INSERT INTO stacks VALUES (?1, ?2, ?3)");
     sqlite3_stmt *series = prepare(b,
-        "INSERT INTO site_timeline VALUES (?1, ?2, ?3)");
+        "INSERT OR REPLACE INTO site_timeline VALUES (?1, ?2, ?3)");
     bool ok = s && frames && series;
     for (size_t i = 0; ok && i < p->site_count; i++) {
         const struct site *site = &p->sites[i];
@@ -333,9 +333,9 @@ static bool load_findings(struct builder *b, const struct profile *p)
 
 static bool load_timeline(struct builder *b, const struct profile *p)
 {
-    /* OR REPLACE: the peak is its own point and may share a time with the
-     * interval point after it; the later point holds the state after
-     * every event up to that time. */
+    /* OR REPLACE (here and for site_timeline): should the peak, its own
+     * point, share its time with an interval's point, the later one holds
+     * the state after every event up to that time. */
     sqlite3_stmt *s = prepare(b,
         "INSERT OR REPLACE INTO timeline VALUES (?1, ?2, ?3)");
     sqlite3_stmt *m = prepare(b, "INSERT INTO markers VALUES (?1, ?2)");
