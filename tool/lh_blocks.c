@@ -430,6 +430,9 @@ void LH_(blocks_finish)(void)
    if (write_failed)
       VG_(umsg)("lifeheap: the block file %s is incomplete (a write "
                 "failed)\n", blocks_path);
+   else
+      VG_(umsg)("Blocks:  %'llu records in %s (lifeheap sql loads them)\n",
+                records_written - first_record + 1, blocks_path);
 }
 
 void LH_(blocks_after_fork)(void)

@@ -265,8 +265,8 @@ static void lh_fini(Int exitcode_from_core)
    path = VG_(strdup)("lh.main.path", LH_(profile_path)());
    current_out_path = path;
    written = LH_(write_profile)(path, &end);
-   LH_(blocks_finish)();
    LH_(print_summary)(path, written);
+   LH_(blocks_finish)();             /* its line follows the summary's */
    current_out_path = NULL;
    VG_(free)(path);
 }
