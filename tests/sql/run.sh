@@ -35,7 +35,7 @@ blocks=$(ls "$out"/service.*.blocks 2>/dev/null | head -1)
 check "the block file's name expands %p" test -n "$blocks"
 check_eq "the profile names the block file" "$blocks" \
   "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["options"]["blocks_file"])' "$out/service.json")"
-records=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(f"{t[\"blocks\"] + t[\"reallocs\"]:,}")' "$out/service.json")
+records=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print("{:,}".format(t["blocks"] + t["reallocs"]))' "$out/service.json")
 check "the summary's last line: the records (blocks + reallocs) and the file" \
   sh -c "tail -1 '$out/service.log' | grep -qF 'Blocks:  $records records in $blocks (lifeheap sql loads them)'"
 "$lifeheap" sql "$out/service.json" "$blocks" -o "$out/service.db" 2>"$out/sql.log"
