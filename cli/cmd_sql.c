@@ -58,9 +58,14 @@ const char sql_usage[] =
 
 enum input_kind { INPUT_PROFILE, INPUT_BLOCKS, INPUT_DATABASE };
 
+/* Only a regular file is sniffed: reading the start of a pipe
+ * (`<(zcat p.json.gz)`) would take it from the reader, so anything else is
+ * read as a profile. */
 static enum input_kind sniff(const char *path)
 {
     char head[16];
+    if (!is_regular_file(path))
+        return INPUT_PROFILE;
     if (block_file_sniff(path))
         return INPUT_BLOCKS;
     FILE *stream = fopen(path, "rb");
