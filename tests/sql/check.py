@@ -91,6 +91,8 @@ def check_queries(lifeheap, db, sql_md, source, profile_path):
                ok, "got %s %s (duration %d)" % (header, rows, duration))
     except RuntimeError as error:
         result("sql.md slow-leak", False, str(error))
+    exact("slow-leak-after-marker", ["name", "blocks", "bytes"],
+          [[name["open_session"], "50", "2400"]])
     exact("slow-leak-by-thread", ["thread", "name", "blocks", "bytes"],
           [["2", name["open_session"], "50", "2400"]])
 

@@ -23,8 +23,11 @@ checks() { feed_checks "$here/check.py" "$@"; }
 bg_pid=
 trap '[ -n "$bg_pid" ] && kill -9 "$bg_pid" 2>/dev/null' EXIT
 
+# service.c includes lifeheap.h, which includes valgrind.h from Valgrind's
+# include directory.
+valgrind_include=$(sed -n 's/^VALGRIND_CPPFLAGS = //p' "$top/tool/Makefile")
 for p in service killed; do
-  compile_c "$bin/$p" "$here/progs/$p.c" || fail "build $p" "gcc failed"
+  compile_c "$bin/$p" "$here/progs/$p.c" $valgrind_include || fail "build $p" "gcc failed"
 done
 
 # --- a known program, its database, the documented queries

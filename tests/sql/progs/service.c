@@ -16,11 +16,13 @@
  *                           -> 256 B, read, freed: a chain of 5 records
  *     main:   crunch        pure computation, so that the warm-up is well
  *                           inside the first 10% of the run
+ * The end of the warm-up is marked with LIFEHEAP_MARK("warm-up done").
  * Nothing is printed: stdio's buffer would be one more block.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lifeheap.h"
 
 #define CONFIG_BLOCKS 200
 #define MESSAGES 1000
@@ -146,6 +148,7 @@ int main(void)
     pthread_create(&worker_thread, NULL, worker, NULL);
     pthread_create(&consumer_thread, NULL, consumer, NULL);
     crunch();
+    LIFEHEAP_MARK("warm-up done");
     pthread_mutex_lock(&lock);
     go = 1;
     pthread_cond_broadcast(&changed);
