@@ -475,6 +475,28 @@ static void read_growth(struct loader *loader, json_object *site_object,
                                                    "end_to_max_ratio");
 }
 
+/* sites[index].notes: absent from profiles written before the tool
+ * judged notes (the site then shows none). */
+static void read_notes(struct loader *loader, json_object *site_object,
+                       struct site *site, size_t index)
+{
+    if (!present(site_object, "notes"))
+        return;
+    set_path(loader, "sites[%zu].", index);
+    json_object *notes = require_array(loader, site_object, "notes");
+    size_t count = json_object_array_length(notes);
+    site->notes = checked_calloc(loader, count, sizeof *site->notes);
+    site->note_count = count;
+    for (size_t i = 0; i < count; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sites[%zu].notes", index);
+        json_object *value = array_element_object(loader, notes, name, i);
+        site->notes[i].kind = require_string(loader, value, "kind");
+        site->notes[i].text = require_string(loader, value, "text");
+    }
+    set_path(loader, "sites[%zu].", index);
+}
+
 static void read_site(struct loader *loader, json_object *value,
                       struct site *site, size_t index)
 {
@@ -511,6 +533,7 @@ static void read_site(struct loader *loader, json_object *value,
                          && require_bool(loader, value, "runtime_only");
     site->label = present(value, "label")
                       ? optional_string(loader, value, "label") : NULL;
+    read_notes(loader, value, site, index);
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
         fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
@@ -835,6 +858,11 @@ void profile_free(struct profile *profile)
     for (size_t i = 0; i < profile->site_count; i++) {
         free(profile->sites[i].stack);
         free(profile->sites[i].label);
+        for (size_t k = 0; k < profile->sites[i].note_count; k++) {
+            free(profile->sites[i].notes[k].kind);
+            free(profile->sites[i].notes[k].text);
+        }
+        free(profile->sites[i].notes);
         free(profile->sites[i].access.offset_accesses);
         free(profile->sites[i].timeline_live_bytes);
     }

@@ -27,7 +27,7 @@
                 site->access.live (recomputed at every output)
 
    Blocks live at the global peak (the "at_peak" figures) are recognised
-   with CORE's peak sequence number: a block folded with live_at_peak was
+   with the sites' peak sequence number (LH_(peak_seq)): a block folded with live_at_peak was
    live at the latest peak so far.  Each site keeps its at-peak sums
    tagged with the peak_seq they belong to; a fold that arrives with a
    newer seq resets them first.  Nothing is walked when a peak happens.
@@ -289,6 +289,4 @@ static ULong sum_over_sites(Bool written)
 ULong LH_(access_total_read)(void)    { return sum_over_sites(False); }
 ULong LH_(access_total_written)(void) { return sum_over_sites(True); }
 
-Bool LH_(access_process_option)(const HChar* arg) { return False; }
-void LH_(access_print_usage)(void) {}
 

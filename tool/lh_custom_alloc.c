@@ -47,7 +47,7 @@
 #include "pub_tool_hashtable.h"
 #include "valgrind.h"
 #include "lh_include.h"
-#include "lh_reliability.h"
+#include "lh_custom_alloc.h"
 #include "lh_blocks.h"
 
 typedef struct CustomBlock {

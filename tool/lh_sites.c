@@ -56,7 +56,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
-#include "lh_reliability.h"   /* issue 7 */
+#include "lh_custom_alloc.h"
 
 /*------------------------------------------------------------*/
 /*--- Globals                                              ---*/
@@ -324,5 +324,5 @@ void LH_(sites_finalize)(void)
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
    }
-   LH_(custom_blocks_finalize)();   /* issue 7: live custom-allocator blocks */
+   LH_(custom_blocks_finalize)();   /* live custom-allocator blocks */
 }
