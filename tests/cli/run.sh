@@ -488,6 +488,64 @@ if [ -f "$top/viewer/dist/index.html" ]; then
 fi
 check_eq "view without --baseline: no baseline element" 0 "$(grep -c 'lifeheap-baseline' "$html")"
 
+#--- view -o never damages what it names (cli/output_file.c) ----------------------
+# A device and a symlink to one keep their kind (device nodes by mknod in the
+# work directory, root only); a FIFO is written through to its reader, or
+# refused at once without one; a symlink to a file stays a link and its target
+# is replaced with its mode kept; the old fixed "X.tmp" name is left alone.
+viewer_env=(env LIFEHEAP_VIEWER_DIR="$here/fake-viewer")
+"${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/ref-base.html" 2>/dev/null
+"${viewer_env[@]}" "$lifeheap" view "$new" -o "$work/ref-new.html" 2>/dev/null
+if mknod "$work/null" c 1 3 2>/dev/null; then
+  ln -s null "$work/null-link"
+  for name in null null-link; do
+    expect_exit "view -o device ($name)" 0 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/$name"
+    check "view -o device ($name): still a character device" test -c "$work/null"
+  done
+  check "view -o device: the link is still a link to it" test "$(readlink "$work/null-link")" = null
+else
+  echo "SKIP view -o device: mknod not permitted (needs root)"
+fi
+mkfifo "$work/fifo"
+( timeout 30 cat "$work/fifo" >"$work/from-fifo.html" ) &
+reader=$!
+sleep 0.3
+expect_exit "view -o FIFO with a reader" 0 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/fifo"
+wait "$reader"
+check "view -o FIFO: the reader got the page" cmp -s "$work/from-fifo.html" "$work/ref-base.html"
+check "view -o FIFO: still a FIFO" test -p "$work/fifo"
+expect_exit "view -o FIFO without a reader fails at once" 2 timeout 30 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/fifo"
+expect_grep "view -o FIFO without a reader: clear message" "lifeheap view: cannot write $work/fifo: no process is reading it" "$work/err"
+check "view -o FIFO without a reader: still a FIFO" test -p "$work/fifo"
+echo old >"$work/page.html"
+chmod 640 "$work/page.html"
+ln -s page.html "$work/page-link.html"
+echo "someone else's file" >"$work/page-link.html.tmp"
+ln -s page.html "$work/page.html.tmp"
+expect_exit "view -o symlink to a file" 0 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/page-link.html"
+check "view -o symlink: still a link" test "$(readlink "$work/page-link.html")" = page.html
+check "view -o symlink: its target has the page" cmp -s "$work/page.html" "$work/ref-base.html"
+check_eq "view -o symlink: the target's mode is kept" 640 "$(stat -c %a "$work/page.html")"
+check_eq "view -o: a file named like the old temporary is left alone" "someone else's file" "$(cat "$work/page-link.html.tmp")"
+check "view -o: a symlink named like the old temporary is left alone" test -L "$work/page.html.tmp"
+check "view -o: no temporary file left" test -z "$(find "$work" -name '*.tmp-*')"
+expect_exit "view -o a directory" 2 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work"
+expect_grep "view -o a directory: clear message" "lifeheap view: cannot write $work: is a directory" "$work/err"
+# Two views writing one output at once: both succeed, the output is one of
+# the two complete pages, never a mix; repeated to give the race a chance.
+race_ok=0
+for round in 1 2 3 4 5 6 7 8; do
+  "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/shared.html" 2>/dev/null & first=$!
+  "${viewer_env[@]}" "$lifeheap" view "$new" -o "$work/shared.html" 2>/dev/null & second=$!
+  wait "$first"; s1=$?
+  wait "$second"; s2=$?
+  if [ "$s1$s2" = 00 ] && { cmp -s "$work/shared.html" "$work/ref-base.html" || cmp -s "$work/shared.html" "$work/ref-new.html"; }; then
+    race_ok=$((race_ok + 1))
+  fi
+done
+check_eq "view -o: two concurrent views to one file both succeed, output complete (8 rounds)" 8 "$race_ok"
+check "view -o concurrent: no temporary file left" test -z "$(find "$work" -name '*.tmp-*')"
+
 #--- view --baseline (a diff report) ----------------------------------------------
 expect_exit "view --baseline needs a file name" 2 "$lifeheap" view "$base" --baseline
 expect_grep "view --baseline usage message" "lifeheap view: --baseline needs a file name" "$work/err"
