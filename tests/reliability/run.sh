@@ -160,6 +160,9 @@ check_eq "exec-native: one notice naming the program and the file" 1 \
 run_quiet exec-forked --lifeheap-out-file="$out/exec-forked/heap.json" \
   "$bin/fork" exec "$bin/execd"
 check_eq "exec-forked: only the parent's file" "heap.json" "$(ls "$out/exec-forked")"
+check "exec-forked: the child says why it writes no profile" grep -q \
+  "lifeheap: forked child [0-9]* execs $bin/execd, which will run without lifeheap (--trace-children=yes profiles it); no profile is written for this child" \
+  "$out/exec-forked.log"
 # An exec that fails: the program goes on (to _exit(127)) and its final
 # profile replaces the exec one.
 run_quiet exec-fails --lifeheap-out-file="$out/exec-fails/heap.json" \
@@ -167,6 +170,32 @@ run_quiet exec-fails --lifeheap-out-file="$out/exec-fails/heap.json" \
 check_eq "exec-fails: the program's exit status" 127 "$status"
 checks exec-fails "$out/exec-fails/heap.json" valid \
   run.complete=true run.dump_reason=exit run.exit.code=127 site:before_fork_alloc.total_bytes=1000
+
+# --trace-children=yes with --trace-children-skip (or -skip-by-arg) matching
+# the exec'd program: Valgrind runs it natively, so the process's profile up
+# to the exec is written and one line names the option; a forked child that
+# execs a skipped program says it writes nothing.
+mkdir -p "$out/exec-skip" "$out/exec-skip-arg" "$out/exec-skip-forked"
+run_quiet exec-skip --trace-children=yes --trace-children-skip='*/execd' \
+  --lifeheap-out-file="$out/exec-skip/heap.json" "$bin/fork" execnow "$bin/execd"
+check_eq "exec-skip: the exec'd program's exit status" 0 "$status"
+check_eq "exec-skip: one profile" "heap.json" "$(ls "$out/exec-skip")"
+checks exec-skip "$out/exec-skip/heap.json" valid \
+  run.complete=false run.dump_reason=exec site:before_fork_alloc.total_bytes=1000 nosite:execd_alloc
+check_eq "exec-skip: one notice naming the option" 1 \
+  "$(grep -c "lifeheap: the program execs $bin/execd, which will run without lifeheap (--trace-children-skip or --trace-children-skip-by-arg excludes it); the profile up to the exec is in $out/exec-skip/heap\.json" "$out/exec-skip.log")"
+run_quiet exec-skip-arg --trace-children=yes --trace-children-skip-by-arg='*execd' \
+  --lifeheap-out-file="$out/exec-skip-arg/heap.json" "$bin/fork" execnow "$bin/execd"
+checks exec-skip-arg "$out/exec-skip-arg/heap.json" valid \
+  run.dump_reason=exec site:before_fork_alloc.total_bytes=1000 nosite:execd_alloc
+run_quiet exec-skip-forked --trace-children=yes --trace-children-skip='*/execd' \
+  --lifeheap-out-file="$out/exec-skip-forked/heap.json" "$bin/fork" exec "$bin/execd"
+check_eq "exec-skip-forked: the parent's profile only" "heap.json" "$(ls "$out/exec-skip-forked")"
+checks exec-skip-forked "$out/exec-skip-forked/heap.json" valid run.complete=true \
+  site:parent_alloc.total_bytes=3000 nosite:execd_alloc
+check "exec-skip-forked: the child says why it writes no profile" grep -q \
+  "lifeheap: forked child [0-9]* execs $bin/execd, which will run without lifeheap (--trace-children-skip or --trace-children-skip-by-arg excludes it); no profile is written for this child" \
+  "$out/exec-skip-forked.log"
 
 # --- periodic dumps, then kill -9: the last dump is a valid profile
 dump_then_kill() {   # NAME MODE VALGRIND-OPTIONS...
