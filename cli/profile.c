@@ -309,6 +309,12 @@ static void read_totals(struct loader *loader, json_object *root)
         profile->total_realloc_growth_bytes =
             require_count(loader, totals, "realloc_growth_bytes");
     }
+    if (present(totals, "invalid_frees"))
+        profile->total_invalid_frees =
+            require_count(loader, totals, "invalid_frees");
+    if (present(totals, "invalid_reallocs"))
+        profile->total_invalid_reallocs =
+            require_count(loader, totals, "invalid_reallocs");
 
     set_path(loader, "%s", "");
     json_object *peak = require_object(loader, root, "peak");

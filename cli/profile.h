@@ -119,6 +119,9 @@ struct profile {
     uint64_t total_bytes_read, total_bytes_written;
     bool has_total_realloc_growth;
     uint64_t total_realloc_growth_bytes;
+    /* Frees and reallocs of pointers that were not live blocks (0 when
+     * the profile predates the count). */
+    uint64_t total_invalid_frees, total_invalid_reallocs;
 
     uint64_t peak_bytes, peak_blocks, peak_time;
     uint64_t exit_bytes, exit_blocks;

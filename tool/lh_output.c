@@ -166,6 +166,8 @@ static void write_globals(LH_Json* j)
    LH_(json_u64)(j, "realloc_growth_bytes", LH_(total_realloc_growth_bytes));
    LH_(json_u64)(j, "bytes_read", LH_(access_total_read)());
    LH_(json_u64)(j, "bytes_written", LH_(access_total_written)());
+   LH_(json_u64)(j, "invalid_frees", LH_(invalid_frees));
+   LH_(json_u64)(j, "invalid_reallocs", LH_(invalid_reallocs));
    LH_(json_object_end)(j);
 
    LH_(json_object_begin)(j, "peak");
@@ -465,6 +467,18 @@ static void print_site_note(const LH_Site* s)
    VG_(umsg)("%35s%s\n", "", line);
 }
 
+/* Frees and reallocs of pointers that were not live heap blocks: each
+   one ignored, the first one named when it happened. */
+static void print_invalid_counts(void)
+{
+   if (LH_(invalid_frees) == 0 && LH_(invalid_reallocs) == 0) return;
+   VG_(umsg)("Invalid:      %'llu %s, %'llu %s of pointers that were not "
+             "live heap blocks (ignored)\n",
+             LH_(invalid_frees), plural(LH_(invalid_frees), "free", "frees"),
+             LH_(invalid_reallocs),
+             plural(LH_(invalid_reallocs), "realloc", "reallocs"));
+}
+
 void LH_(print_summary)(const HChar* path, Bool written)
 {
    HChar a[32];
@@ -477,6 +491,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
              LH_(total_blocks), plural(LH_(total_blocks), "block", "blocks"), a,
              LH_(total_frees), LH_(total_reallocs),
              plural(LH_(total_reallocs), "realloc", "reallocs"), LH_(now));
+   print_invalid_counts();
    if (LH_(total_blocks) == 0) {
       VG_(umsg)("No heap blocks were allocated.\n");
       if (written) VG_(umsg)("Profile: %s\n", path);

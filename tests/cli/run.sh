@@ -72,6 +72,13 @@ expect_exit "report: run.executable null (unknown) is accepted" 0 "$lifeheap" re
 # Run from the profiles directory so the path printed is the relative one.
 (cd "$profiles" && "$lifeheap" report base.json) >"$work/report.txt"
 expect_same "report text golden" "$expected/report_base.txt" "$work/report.txt"
+check_eq "report: no invalid line when nothing was invalid" 0 "$(grep -c '^invalid' "$work/report.txt")"
+# Invalid frees and reallocs counted by the tool are reported in one line.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["totals"].update(invalid_frees=3, invalid_reallocs=1); json.dump(d,open(sys.argv[2],"w"))' \
+  "$profiles/base.json" "$work/invalid_frees.json"
+expect_exit "report: a profile with invalid frees" 0 "$lifeheap" report "$work/invalid_frees.json"
+expect_grep "report: invalid frees and reallocs counted" \
+  "^invalid    3 frees, 1 realloc of pointers that were not live heap blocks (ignored)$" "$work/out"
 
 # A partial profile written at an exec says so in its exit line.
 python3 - "$profiles/base.json" "$work/exec.json" <<'PEOF'
