@@ -14,10 +14,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "profile.h"
+#include "profile_rules.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,14 +208,20 @@ static void set_path(struct loader *loader, const char *format, ...)
 static void read_header(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
+    if (present(root, "dhatFileVersion"))
+        fail(loader, "not a lifeheap profile (it is a DHAT profile: open it "
+                     "in DHAT's dh_view.html)");
     json_object *format = member(root, "format");
     if (!format || !json_object_is_type(format, json_type_string) ||
         strcmp(json_object_get_string(format), "lifeheap-profile") != 0)
         fail(loader, "not a lifeheap profile (\"format\" is not "
                      "\"lifeheap-profile\")");
     json_object *version = member(root, "format_version");
-    if (!version || !json_object_is_type(version, json_type_int))
-        fail(loader, "format_version: missing or not an integer");
+    if (!present(root, "format_version"))
+        fail(loader, "format_version: missing");
+    if (!json_object_is_type(version, json_type_int))
+        fail(loader, "format_version: expected an integer, found %s",
+             type_name(version));
     profile->format_version = json_object_get_int64(version);
     if (profile->format_version != PROFILE_FORMAT_VERSION)
         fail(loader, "format_version %lld is not supported (this lifeheap "
@@ -591,11 +599,62 @@ static void read_findings(struct loader *loader, json_object *root)
 
 /*--- Parsing --------------------------------------------------------------*/
 
+/* The first byte offset that is not well-formed UTF-8 (an overlong form, a
+ * surrogate, a code point past U+10FFFF, a cut sequence), or SIZE_MAX. json-c's
+ * own check lets overlong forms through, and the report would write them
+ * back out as invalid JSON; the viewer makes the same check
+ * (utf8ErrorOffset in viewer/src/model/profile.js). */
+static size_t utf8_error_offset(const unsigned char *bytes, size_t size)
+{
+    size_t i = 0;
+    while (i < size) {
+        unsigned char c = bytes[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned char low = 0x80, high = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0)
+                low = 0xA0;         /* overlong */
+            else if (c == 0xED)
+                high = 0x9F;        /* surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0)
+                low = 0x90;         /* overlong */
+            else if (c == 0xF4)
+                high = 0x8F;        /* past U+10FFFF */
+        } else {
+            return i;               /* C0, C1, F5-FF, a stray continuation */
+        }
+        if (i + need >= size || bytes[i + 1] < low || bytes[i + 1] > high)
+            return i;
+        for (size_t k = 2; k <= need; k++)
+            if ((bytes[i + k] & 0xC0) != 0x80)
+                return i;
+        i += need + 1;
+    }
+    return SIZE_MAX;
+}
+
 static json_object *parse_json(struct loader *loader, const char *data,
                                size_t size)
 {
     if (size == 0)
         fail(loader, "empty file");
+    size_t bad = utf8_error_offset((const unsigned char *)data, size);
+    if (bad != SIZE_MAX)
+        fail(loader, "invalid UTF-8 at byte %zu (a profile is UTF-8 text)", bad);
+    /* A byte order mark is allowed (and skipped), as browsers skip it. */
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        size -= 3;
+    }
     json_tokener *tokener = json_tokener_new_ex(64);
     if (!tokener)
         fail(loader, "out of memory");
@@ -616,6 +675,12 @@ static json_object *parse_json(struct loader *loader, const char *data,
             break;
         }
         offset += chunk;
+    }
+    if (status == json_tokener_continue) {
+        /* A number or a literal at the top level ("null", "12") ends only
+           where something follows it: a space says it is complete. */
+        root = json_tokener_parse_ex(tokener, " ", 1);
+        status = json_tokener_get_error(tokener);
     }
     if (status == json_tokener_continue) {
         json_tokener_free(tokener);
@@ -673,6 +738,10 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     read_sites(&loader, root);
     read_findings(&loader, root);
     json_object_put(root);
+    root = NULL;
+    char broken[512];
+    if (!profile_check_rules(profile, broken, sizeof broken))
+        fail(&loader, "%s", broken);
     return profile;
 }
 

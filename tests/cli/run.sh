@@ -336,7 +336,7 @@ expect_exit "directory" 2 "$lifeheap" report "$work"
 declare -A bad_message=(
   [empty]="empty file" [truncated]="truncated JSON" [not-json]="invalid JSON"
   [array]="not a lifeheap profile" [trailing]="invalid JSON"
-  [deep]="invalid JSON" [non-utf8]="invalid JSON"
+  [deep]="invalid JSON" [non-utf8]="invalid UTF-8 at byte"
   [version2]="format_version 2 is not supported" [version-string]="format_version"
   [other-format]="not a lifeheap profile" [no-sites]="sites: missing"
   [sites-object]="sites: expected an array, found an object"
@@ -368,6 +368,48 @@ for name in "${!bad_message[@]}"; do
     fi
   done
 done
+# The shared hostile corpus (tests/hostile/make_hostile.py): every command refuses
+# each profile with exactly the message the viewer gives for it
+# (tests/viewer/hostile.test.js compares the viewer's with the same file).
+hostile=$work/hostile
+python3 "$top/tests/hostile/make_hostile.py" "$hostile" 100
+hostile_cases=0 hostile_agree=0
+while IFS=$'\t' read -r name message; do
+  hostile_cases=$((hostile_cases + 1))
+  agree=1
+  for command in report check diff view; do
+    case $command in
+      report) args=(report "$hostile/$name.json") ;;
+      check) args=(check "$hostile/$name.json" --max-peak 1) ;;
+      diff) args=(diff "$base" "$hostile/$name.json") ;;
+      view) args=(view "$hostile/$name.json" -o "$work/hostile.html") ;;
+    esac
+    LIFEHEAP_VIEWER_DIR=$here/fake-viewer "$lifeheap" "${args[@]}" >"$work/out" 2>"$work/err"
+    code=$?
+    want="lifeheap: $hostile/$name.json: $message"
+    if [ "$code" -ne 2 ] || [ "$(cat "$work/err")" != "$want" ]; then
+      fail "hostile $name: $command" "exit $code, stderr '$(head -c 300 "$work/err")', expected '$want'"
+      agree=0
+    fi
+  done
+  [ $agree = 1 ] && hostile_agree=$((hostile_agree + 1))
+done <"$hostile/expected.tsv"
+check "hostile corpus: at least 30 cases" test "$hostile_cases" -ge 30
+check_eq "hostile corpus: report, check, diff and view refuse each with the shared message" "$hostile_cases" "$hostile_agree"
+check "hostile corpus: no HTML written for a refused profile" test ! -e "$work/hostile.html"
+# A 100 MB function name is no error: the text report shows it capped at
+# display_max_chars (docs/profile-rules.json) characters, as the viewer does.
+expect_exit "100 MB function name: report loads it" 0 "$lifeheap" report "$hostile/long-name.json" --top 1
+limit=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["display_max_chars"])' "$top/docs/profile-rules.json")
+check "100 MB function name: every report line is short" test "$(awk '!/^command/ { if (length > m) m = length } END { print m + 0 }' "$work/out")" -lt $((limit + 200))
+python3 - "$work/out" "$limit" >"$work/cap.check" <<'EOF'
+import sys
+limit = int(sys.argv[2])
+line = next(l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("command"))
+expected = "command    ./queue_bad --messages 2000 " + "\u00e9" * limit + "\u2026 [%d more characters]\n" % (1024 * 1024 - limit)
+print("ok" if line == expected else "got %r...%r" % (line[:60], line[-60:]))
+EOF
+check_eq "a 1 Mi-character argument: shown capped at display_max_chars characters" ok "$(cat "$work/cap.check")"
 expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version2.json"
 expect_grep "diff names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
 expect_exit "report reads standard input" 0 sh -c "\"$lifeheap\" report - <\"$base\""

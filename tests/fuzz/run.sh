@@ -22,7 +22,7 @@ if ! command -v clang >/dev/null; then
   fail "fuzz build" "clang is not installed"
   summary; exit 1
 fi
-sources=("$top"/cli/profile.c "$top"/cli/metrics.c "$top"/cli/util.c \
+sources=("$top"/cli/profile.c "$top"/cli/profile_rules.c "$top"/cli/metrics.c "$top"/cli/util.c \
          "$top"/cli/match.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
          "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c)
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
