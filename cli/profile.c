@@ -3,9 +3,15 @@
  * Validation failures longjmp back to profile_parse(), so each field read is
  * one line and the error message names the exact field
  * ("sites[12].stack[3]: frame index 99 out of range (12 frames)").
- * Everything the model holds is copied out of the json-c tree, which is
- * released before returning: on a 100 MB profile the tree is several times
- * the size of the model.
+ * Everything the model holds is copied out of json-c trees, never of the
+ * whole document at once: json_split.c finds the elements of the "frames"
+ * and "sites" arrays, json-c parses the rest (those arrays left empty) and
+ * then each element on its own, which is read and released, so memory is
+ * the text, the model and one element's tree (a whole tree is about 12
+ * times the text). A document json_split() finds irregular, or that does
+ * not parse that way, is parsed whole: its error message is the authority.
+ * The consistency rules of docs/profile-rules.json are checked last
+ * (profile_rules.c).
  *
  * Fields from the later issues (access, growth, findings, timeline) may be
  * absent or null; every field of the foundation (issue 2) is required.
@@ -14,6 +20,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "profile.h"
+#include "json_split.h"
 #include "profile_rules.h"
 
 #include <errno.h>
@@ -33,6 +40,14 @@ struct loader {
     const char *name;
     struct profile *profile;
     char path[256];   /* JSON path of the object being read, for messages */
+    /* The document's text (after a byte order mark) and, when json_split()
+     * found its "frames" and "sites" elements, where they are: each is then
+     * parsed on its own (element_tokener) and released once read. */
+    const char *data;
+    size_t size;
+    struct json_split split;
+    json_tokener *element_tokener;
+    json_object *element;   /* the element being read (freed on error) */
 };
 
 static void fail(struct loader *loader, const char *format, ...)
@@ -338,13 +353,75 @@ static void read_totals(struct loader *loader, json_object *root)
     profile->exit_blocks = require_count(loader, at_exit, "blocks");
 }
 
-/* Element `index` of the array `name`, which must be an object; leaves the
- * error path at "name[index]." for the element's members. */
+static json_object *parse_whole(struct loader *loader, const char *data,
+                                size_t size);
+
+/* The split array of the top-level array `name`, or NULL when the document
+ * was parsed whole. */
+static const struct json_split_array *split_array(struct loader *loader,
+                                                  const char *name)
+{
+    if (!loader->split.usable)
+        return NULL;
+    for (int a = 0; a < JSON_SPLIT_ARRAYS; a++)
+        if (strcmp(loader->split.arrays[a].key, name) == 0 &&
+            loader->split.arrays[a].found)
+            return &loader->split.arrays[a];
+    return NULL;
+}
+
+/* How many elements the top-level array `name` (read as `array`) has. */
+static size_t element_count(struct loader *loader, json_object *array,
+                            const char *name)
+{
+    const struct json_split_array *split = split_array(loader, name);
+    return split ? split->count : json_object_array_length(array);
+}
+
+/* Element `index` of the split array, parsed from its own text. A syntax
+ * error there is reported as the whole document's parse reports it. */
+static json_object *parse_element(struct loader *loader,
+                                  const struct json_split_array *split,
+                                  size_t index)
+{
+    const char *text = loader->data + split->starts[index];
+    size_t length = split->ends[index] - split->starts[index];
+    json_tokener *tokener = loader->element_tokener;
+    json_tokener_reset(tokener);
+    json_object *value = NULL;
+    enum json_tokener_error status = json_tokener_continue;
+    size_t done = 0;
+    while (done < length && status == json_tokener_continue) {
+        size_t chunk = length - done > (1u << 30) ? (1u << 30) : length - done;
+        value = json_tokener_parse_ex(tokener, text + done, (int)chunk);
+        status = json_tokener_get_error(tokener);
+        done += status == json_tokener_continue
+                    ? chunk
+                    : json_tokener_get_parse_end(tokener);
+    }
+    if (status == json_tokener_success && done == length)
+        return value;
+    if (value)
+        json_object_put(value);
+    /* The authority on a broken document is the parse of all of it. */
+    json_object *whole = parse_whole(loader, loader->data, loader->size);
+    json_object_put(whole);
+    fail(loader, "invalid JSON near byte %zu: %s", split->starts[index] + done,
+         json_tokener_error_desc(status));
+}
+
+/* Element `index` of the top-level array `name` (`array` in the tree), which
+ * must be an object; leaves the error path at "name[index]." for the
+ * element's members. Give it back with release_element(). */
 static json_object *array_element_object(struct loader *loader,
                                          json_object *array, const char *name,
                                          size_t index)
 {
-    json_object *value = json_object_array_get_idx(array, index);
+    const struct json_split_array *split = split_array(loader, name);
+    json_object *value = split ? parse_element(loader, split, index)
+                               : json_object_get(
+                                     json_object_array_get_idx(array, index));
+    loader->element = value;
     set_path(loader, "%s[%zu]", name, index);
     if (!json_object_is_type(value, json_type_object))
         fail(loader, "%s: expected an object, found %s", loader->path,
@@ -353,12 +430,19 @@ static json_object *array_element_object(struct loader *loader,
     return value;
 }
 
+static void release_element(struct loader *loader)
+{
+    if (loader->element)
+        json_object_put(loader->element);
+    loader->element = NULL;
+}
+
 static void read_frames(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
     set_path(loader, "%s", "");
     json_object *frames = require_array(loader, root, "frames");
-    size_t frame_count = json_object_array_length(frames);
+    size_t frame_count = element_count(loader, frames, "frames");
     profile->frames = checked_calloc(loader, frame_count,
                                      sizeof *profile->frames);
     profile->frame_count = frame_count;
@@ -379,6 +463,7 @@ static void read_frames(struct loader *loader, json_object *root)
                           ? -1
                           : (int64_t)integer_value(loader, line, "line");
         frame->inlined = require_bool(loader, value, "inlined");
+        release_element(loader);
     }
 }
 
@@ -560,13 +645,15 @@ static void read_sites(struct loader *loader, json_object *root)
     struct profile *profile = loader->profile;
     set_path(loader, "%s", "");
     json_object *sites = require_array(loader, root, "sites");
-    size_t site_count = json_object_array_length(sites);
+    size_t site_count = element_count(loader, sites, "sites");
     profile->sites = checked_calloc(loader, site_count,
                                     sizeof *profile->sites);
     profile->site_count = site_count;
-    for (size_t i = 0; i < profile->site_count; i++)
+    for (size_t i = 0; i < profile->site_count; i++) {
         read_site(loader, array_element_object(loader, sites, "sites", i),
                   &profile->sites[i], i);
+        release_element(loader);
+    }
 }
 
 static void read_findings(struct loader *loader, json_object *root)
@@ -594,6 +681,7 @@ static void read_findings(struct loader *loader, json_object *root)
                          "sites)",
                  i, (unsigned long long)site, profile->site_count);
         finding->site = site;
+        release_element(loader);
     }
 }
 
@@ -642,19 +730,10 @@ static size_t utf8_error_offset(const unsigned char *bytes, size_t size)
     return SIZE_MAX;
 }
 
-static json_object *parse_json(struct loader *loader, const char *data,
-                               size_t size)
+/* Parses `data` as one document with json-c: the whole tree at once. */
+static json_object *parse_whole(struct loader *loader, const char *data,
+                                size_t size)
 {
-    if (size == 0)
-        fail(loader, "empty file");
-    size_t bad = utf8_error_offset((const unsigned char *)data, size);
-    if (bad != SIZE_MAX)
-        fail(loader, "invalid UTF-8 at byte %zu (a profile is UTF-8 text)", bad);
-    /* A byte order mark is allowed (and skipped), as browsers skip it. */
-    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3;
-        size -= 3;
-    }
     json_tokener *tokener = json_tokener_new_ex(64);
     if (!tokener)
         fail(loader, "out of memory");
@@ -706,6 +785,86 @@ static json_object *parse_json(struct loader *loader, const char *data,
     return root;
 }
 
+/* Feeds json-c the document without the elements of its split arrays
+ * ("frames": [], "sites": []), in the pieces between them. NULL when that
+ * does not parse (the caller then parses the whole text). */
+static json_object *parse_outline(struct loader *loader)
+{
+    const struct json_split_array *first = &loader->split.arrays[0];
+    const struct json_split_array *second = &loader->split.arrays[1];
+    if (second->found && (!first->found || second->open < first->open)) {
+        const struct json_split_array *swap = first;
+        first = second;
+        second = swap;
+    }
+    size_t cuts[5] = {0}, pieces = 0;   /* [start, end) pairs */
+    size_t from = 0;
+    const struct json_split_array *order[2] = {first, second};
+    for (int a = 0; a < 2; a++) {
+        if (!order[a]->found)
+            continue;
+        cuts[pieces++] = from;
+        cuts[pieces++] = order[a]->open + 1;
+        from = order[a]->close;
+    }
+    json_tokener *tokener = json_tokener_new_ex(64);
+    if (!tokener)
+        fail(loader, "out of memory");
+    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
+                                        JSON_TOKENER_VALIDATE_UTF8);
+    json_object *root = NULL;
+    enum json_tokener_error status = json_tokener_continue;
+    for (size_t p = 0; p <= pieces && status == json_tokener_continue; p += 2) {
+        size_t start = p < pieces ? cuts[p] : from;
+        size_t end = p < pieces ? cuts[p + 1] : loader->size;
+        while (start < end && status == json_tokener_continue) {
+            size_t chunk = end - start > (1u << 30) ? (1u << 30) : end - start;
+            root = json_tokener_parse_ex(tokener, loader->data + start,
+                                         (int)chunk);
+            status = json_tokener_get_error(tokener);
+            start += chunk;
+        }
+    }
+    json_tokener_free(tokener);
+    if (status != json_tokener_success) {
+        if (root)
+            json_object_put(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* The document's tree: the outline only when the big arrays could be split
+ * (their elements are parsed one by one as they are read), else all of it. */
+static json_object *parse_document(struct loader *loader, const char *data,
+                                   size_t size)
+{
+    if (size == 0)
+        fail(loader, "empty file");
+    size_t bad = utf8_error_offset((const unsigned char *)data, size);
+    if (bad != SIZE_MAX)
+        fail(loader, "invalid UTF-8 at byte %zu (a profile is UTF-8 text)", bad);
+    /* A byte order mark is allowed (and skipped), as browsers skip it. */
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        size -= 3;
+    }
+    loader->data = data;
+    loader->size = size;
+    if (json_split(data, size, &loader->split)) {
+        loader->element_tokener = json_tokener_new_ex(62);
+        if (!loader->element_tokener)
+            fail(loader, "out of memory");
+        json_tokener_set_flags(loader->element_tokener,
+                               JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+        json_object *outline = parse_outline(loader);
+        if (outline)
+            return outline;
+    }
+    json_split_free(&loader->split);
+    return parse_whole(loader, data, size);
+}
+
 struct profile *profile_parse(const char *name, const char *data, size_t size,
                               char *error, size_t error_size)
 {
@@ -722,11 +881,15 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     if (setjmp(loader.on_error)) {
         if (root)
             json_object_put(root);
+        release_element(&loader);
+        json_split_free(&loader.split);
+        if (loader.element_tokener)
+            json_tokener_free(loader.element_tokener);
         profile_free(profile);
         return NULL;
     }
     profile->path = checked_strdup(&loader, name);
-    root = parse_json(&loader, data, size);
+    root = parse_document(&loader, data, size);
     if (!json_object_is_type(root, json_type_object))
         fail(&loader, "not a lifeheap profile (the document is %s, not an "
                       "object)",
@@ -739,6 +902,10 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     read_findings(&loader, root);
     json_object_put(root);
     root = NULL;
+    json_split_free(&loader.split);
+    if (loader.element_tokener)
+        json_tokener_free(loader.element_tokener);
+    loader.element_tokener = NULL;
     char broken[512];
     if (!profile_check_rules(profile, broken, sizeof broken))
         fail(&loader, "%s", broken);

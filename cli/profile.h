@@ -1,10 +1,11 @@
 /* The in-memory profile model every subcommand uses.
  *
- * profile_load() reads a lifeheap profile (docs/format.md) with json-c,
- * validates it and copies what the CLI needs into these plain structs, then
- * drops the json-c tree: commands never touch JSON directly, and a profile
+ * profile_load() reads a lifeheap profile (docs/format.md) with json-c, one
+ * frame or site at a time, validates it and copies what the CLI needs into
+ * these plain structs: commands never touch JSON directly, and a profile
  * that loads is one the commands can trust (indices in range, counts
- * non-negative and at most 2^53 - 1, strings valid UTF-8).
+ * non-negative and at most 2^53 - 1, strings valid UTF-8, the relations of
+ * docs/profile-rules.json).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -486,6 +486,14 @@ expect_exit "100k sites: report" 0 "$lifeheap" report "$work/big.json" --top 3
 check_eq "100k sites: top site" "0  1.5 MiB" "$(awk '$1 == "0" { print $1 "  " $2 " " $3 }' "$work/out")"
 expect_exit "100k sites: diff with itself" 0 "$lifeheap" diff "$work/big.json" "$work/big.json" --fail-on 'site:peak_bytes>+0' --fail-on 'peak_bytes>+0%'
 expect_grep "100k sites: all matched" "sites: 100000 matched, 0 new, 0 vanished" "$work/out"
+# Memory, not time: the reader parses each frame and site on its own
+# (cli/json_split.c) instead of building json-c's tree of the whole document
+# (about 12 times the file), so the diff of two copies stays well under 4
+# times their combined size (bench/cli_memory.sh measures 1.9x on 250 MB).
+/usr/bin/time -o "$work/rss.txt" -f '%M' "$lifeheap" diff "$work/big.json" "$work/big.json" >/dev/null 2>&1
+big_kib=$(( $(stat -c %s "$work/big.json") / 1024 ))
+check "100k sites: diff's peak RSS $(tail -1 "$work/rss.txt") KiB is under 4x both profiles ($((2 * big_kib)) KiB)" \
+  test "$(tail -1 "$work/rss.txt")" -lt $((4 * 2 * big_kib))
 expect_exit "100k sites: dhat export" 0 "$lifeheap" report "$work/big.json" --format dhat
 check_eq "100k sites: dhat program points" 100000 "$(jq '.pps | length' "$work/out")"
 
