@@ -683,6 +683,14 @@ check_eq "run forwards the client's exit status" 3 "$?"
 check_eq "run passes valgrind options, out file and program" \
   "args: --tool=lifeheap --num-callers=20 --fair-sched=yes --lifeheap-out-file=prof.json ./prog a b" "$(head -1 "$FAKE_LOG")"
 expect_grep "run says where the profile is" "profile written to prof.json" "$work/err"
+if mknod "$work/run-null" c 1 3 2>/dev/null; then
+  (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --out "$work/run-null" -- ./prog) >"$work/out" 2>"$work/err"
+  expect_grep "run --out a device: says it is not a regular file" \
+    "lifeheap: the profile went to $work/run-null, which is not a regular file: nothing to report on later" "$work/err"
+  check "run --out a device: still a device" test -c "$work/run-null"
+else
+  echo "SKIP run --out a device: mknod not permitted (needs root)"
+fi
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run ./prog) >"$work/out" 2>"$work/err"
 check_eq "run without -- and default out file" 0 "$?"
 check_eq "run: strict thread turns by default" "args: --tool=lifeheap --fair-sched=yes ./prog" "$(head -1 "$FAKE_LOG")"
