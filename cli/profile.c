@@ -48,6 +48,7 @@ struct loader {
     struct json_split split;
     json_tokener *element_tokener;
     json_object *element;   /* the element being read (freed on error) */
+    bool split_arrays;      /* false: always parse the whole document */
 };
 
 static void fail(struct loader *loader, const char *format, ...)
@@ -851,7 +852,7 @@ static json_object *parse_document(struct loader *loader, const char *data,
     }
     loader->data = data;
     loader->size = size;
-    if (json_split(data, size, &loader->split)) {
+    if (loader->split_arrays && json_split(data, size, &loader->split)) {
         loader->element_tokener = json_tokener_new_ex(62);
         if (!loader->element_tokener)
             fail(loader, "out of memory");
@@ -868,9 +869,16 @@ static json_object *parse_document(struct loader *loader, const char *data,
 struct profile *profile_parse(const char *name, const char *data, size_t size,
                               char *error, size_t error_size)
 {
+    return profile_parse_with(name, data, size, true, error, error_size);
+}
+
+struct profile *profile_parse_with(const char *name, const char *data,
+                                   size_t size, bool split_arrays, char *error,
+                                   size_t error_size)
+{
     /* volatile: these change between setjmp and a possible longjmp. */
     struct loader loader = {.error = error, .error_size = error_size,
-                            .name = name};
+                            .name = name, .split_arrays = split_arrays};
     json_object *volatile root = NULL;
     struct profile *volatile profile = calloc(1, sizeof *profile);
     if (!profile) {
@@ -879,6 +887,7 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     }
     loader.profile = profile;
     if (setjmp(loader.on_error)) {
+        bool was_split = loader.split.usable;
         if (root)
             json_object_put(root);
         release_element(&loader);
@@ -886,6 +895,13 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
         if (loader.element_tokener)
             json_tokener_free(loader.element_tokener);
         profile_free(profile);
+        /* Parsed whole, a document's syntax error is found before any
+           field is checked, wherever it is; read element by element, a bad
+           field may be met first. The whole parse says which comes first,
+           so a broken profile gets the message it always got. */
+        if (was_split)
+            profile_free(profile_parse_with(name, data, size, false, error,
+                                            error_size));
         return NULL;
     }
     profile->path = checked_strdup(&loader, name);

@@ -145,6 +145,14 @@ struct profile *profile_load(const char *path, char *error, size_t error_size);
 struct profile *profile_parse(const char *name, const char *data, size_t size,
                               char *error, size_t error_size);
 
+/* profile_parse() choosing how: with `split_arrays` false the document is
+ * always parsed whole (json-c's tree of all of it), as it was before the
+ * reader parsed frames and sites one by one. The two must give the same
+ * profile or the same error; the fuzz target compares them. */
+struct profile *profile_parse_with(const char *name, const char *data,
+                                   size_t size, bool split_arrays, char *error,
+                                   size_t error_size);
+
 void profile_free(struct profile *profile);
 
 /* The frame that names a site (its name_frame), or NULL for an empty stack. */

@@ -9,7 +9,9 @@
  *   - the reader on A (and B): either a one-line error or a profile that the
  *     text, JSON, folded-stack and DHAT reports and site matching use without
  *     a crash or an out-of-bounds access (AddressSanitizer); A matched with
- *     itself pairs every site;
+ *     itself pairs every site; reading frames and sites one by one (the
+ *     default) and parsing the whole document give the same profile or the
+ *     same error;
  *   - rule parsing on each line of RULES, and each parsed rule evaluated on
  *     A -> B (B is A when absent) with their site matching;
  *   - when there are two parts or more, the commands on files holding them:
@@ -94,16 +96,61 @@ static void run_command(int (*command)(int, char **), int argc, char **argv)
         abort();
 }
 
-/* An error is one line starting with the program name and the input's name. */
+/* The parts of two profiles that the split reader could get wrong: every
+ * frame's strings and line, every site's stack and figures. */
+static bool same_frame(const struct frame *a, const struct frame *b)
+{
+    const char *sa[] = {a->function, a->file, a->directory, a->object, a->address};
+    const char *sb[] = {b->function, b->file, b->directory, b->object, b->address};
+    for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
+        if ((sa[i] == NULL) != (sb[i] == NULL) || (sa[i] && strcmp(sa[i], sb[i])))
+            return false;
+    return a->line == b->line && a->inlined == b->inlined;
+}
+
+static bool same_profile(const struct profile *a, const struct profile *b)
+{
+    if (a->frame_count != b->frame_count || a->site_count != b->site_count ||
+        a->finding_count != b->finding_count || a->duration != b->duration ||
+        a->peak_bytes != b->peak_bytes || a->total_bytes != b->total_bytes)
+        return false;
+    for (size_t i = 0; i < a->frame_count; i++)
+        if (!same_frame(&a->frames[i], &b->frames[i]))
+            return false;
+    for (size_t i = 0; i < a->site_count; i++) {
+        const struct site *x = &a->sites[i], *y = &b->sites[i];
+        if (x->stack_len != y->stack_len || x->name_frame != y->name_frame ||
+            x->total_bytes != y->total_bytes || x->bytes_at_peak != y->bytes_at_peak ||
+            x->max_bytes != y->max_bytes || x->lifetime_max != y->lifetime_max ||
+            x->has_access != y->has_access ||
+            x->access.offset_access_count != y->access.offset_access_count ||
+            memcmp(x->stack, y->stack, x->stack_len * sizeof *x->stack) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* An error is one line starting with the program name and the input's name,
+ * and reading frames and sites one by one (the default) gives exactly what
+ * parsing the whole document gives: the same profile or the same error. */
 static struct profile *load(const char *name, const char *data, size_t size)
 {
-    char error[1024], prefix[64];
+    char error[1024], whole_error[1024], prefix[64];
     struct profile *profile = profile_parse(name, data, size, error,
                                             sizeof error);
+    struct profile *whole = profile_parse_with(name, data, size, false,
+                                               whole_error, sizeof whole_error);
     snprintf(prefix, sizeof prefix, "lifeheap: %s: ", name);
     if (!profile && (strncmp(error, prefix, strlen(prefix)) != 0 ||
                      strchr(error, '\n')))
         abort();
+    if ((profile == NULL) != (whole == NULL))
+        abort();
+    if (!profile && strcmp(error, whole_error) != 0)
+        abort();
+    if (profile && !same_profile(profile, whole))
+        abort();
+    profile_free(whole);
     return profile;
 }
 
