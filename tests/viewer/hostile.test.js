@@ -74,6 +74,17 @@ test('hostile: the page shows the same messages (Chromium)', async () => {
     assert.equal(await lib.openFile(page, path.join(CORPUS, 'long-name.json')), 'ready');
     const shown = await page.$eval('.vrow.selected .name .fn', (e) => e.textContent);
     assert.equal(shown.length, RULES.display_max_chars + ('\u2026 [' + (100 * 1024 * 1024 - RULES.display_max_chars) + ' more characters]').length);
+    // No invalid frees in that profile: a header without the warning.
+    assert.ok(await page.$('.summary [data-field=total]'), 'the header is shown');
+    assert.equal(await page.$('.summary .invalid-frees'), null);
+    // Invalid frees counted by the tool: one warning line in the header.
+    const counted = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'queue_bad.json'), 'utf8'));
+    counted.totals.invalid_frees = 2;
+    counted.totals.invalid_reallocs = 1;
+    fs.writeFileSync(path.join(CORPUS, 'invalid-frees.json'), JSON.stringify(counted));
+    assert.equal(await lib.openFile(page, path.join(CORPUS, 'invalid-frees.json')), 'ready');
+    assert.equal(await page.$eval('.summary .invalid-frees', (e) => e.textContent),
+      'Invalid: 2 frees, 1 realloc of pointers that were not live heap blocks (ignored).');
     assert.deepEqual(page.problems, []);
     await page.close();
   } finally {
