@@ -52,6 +52,7 @@
 #include "lh_include.h"
 #include "lh_reliability.h"
 #include "lh_outfile.h"
+#include "lh_blocks.h"
 
 /*------------------------------------------------------------*/
 /*--- --lifeheap-dump-interval                             ---*/
@@ -171,6 +172,7 @@ static Bool dump_profile(const HChar* path, const HChar* reason)
    end.exit_code = 0;
    end.signal = 0;
    end.dump_reason = reason;
+   LH_(blocks_flush)();     /* the block file is as current as the dump */
    return LH_(write_profile)(path, &end);
 }
 
