@@ -118,31 +118,39 @@ static bool classify(struct output_file *out, const char *path)
     return true;
 }
 
-static bool open_temporary(struct output_file *out)
+int output_exclusive_temporary(const char *target, char **temporary)
 {
     static unsigned counter;
-    size_t size = strlen(out->target) + 48;
-    out->temporary = malloc(size);
-    if (!out->temporary) {
-        set_error(out, "cannot write %s: %s", out->path, "out of memory");
-        return false;
+    size_t size = strlen(target) + 48;
+    *temporary = malloc(size);
+    if (!*temporary) {
+        errno = ENOMEM;
+        return -1;
     }
     int fd = -1;
     for (int attempt = 0; attempt < 1000 && fd < 0; attempt++) {
-        snprintf(out->temporary, size, "%s.tmp-%ld-%u", out->target,
-                 (long)getpid(), counter++);
-        fd = open(out->temporary,
+        snprintf(*temporary, size, "%s.tmp-%ld-%u", target, (long)getpid(),
+                 counter++);
+        fd = open(*temporary,
                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
     if (fd < 0) {
         int error = errno;
-        set_error(out, "cannot create a temporary file beside %s: %s",
-                  out->target, strerror(error));
-        free(out->temporary);
-        out->temporary = NULL;
+        free(*temporary);
+        *temporary = NULL;
         errno = error;
+    }
+    return fd;
+}
+
+static bool open_temporary(struct output_file *out)
+{
+    int fd = output_exclusive_temporary(out->target, &out->temporary);
+    if (fd < 0) {
+        set_error(out, "cannot create a temporary file beside %s: %s",
+                  out->target, strerror(errno));
         return false;
     }
     /* An existing file keeps its permissions and (as root) its owner. */

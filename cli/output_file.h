@@ -38,4 +38,10 @@ bool output_commit(struct output_file *out);
 /* Gives up: the temporary file is removed, the target untouched. */
 void output_abort(struct output_file *out);
 
+/* Creates "<target>.tmp-<pid>-<n>" with O_CREAT|O_EXCL|O_NOFOLLOW (n counts
+ * up past any existing name) and returns its descriptor, the name in
+ * *temporary (malloc'd); -1 with errno set when it cannot. For writers that
+ * need a name rather than a stream (an SQLite database). */
+int output_exclusive_temporary(const char *target, char **temporary);
+
 #endif
