@@ -652,6 +652,9 @@ static void read_site(struct loader *loader, json_object *value,
     site->lifetime_sum = require_count(loader, lifetime, "sum");
     site->lifetime_min = require_count(loader, lifetime, "min");
     site->lifetime_max = require_count(loader, lifetime, "max");
+    /* Not kept (the viewer draws it), but part of the format: checked as
+       the viewer checks it, so both readers refuse the same profiles. */
+    require_array(loader, lifetime, "histogram");
 
     read_access(loader, value, site, index);
     read_growth(loader, value, site, index);
@@ -686,9 +689,13 @@ static void read_counts(struct loader *loader, json_object *object,
                      "point)",
              loader->path, key, json_object_array_length(array), count);
     *values = checked_calloc(loader, count, sizeof **values);
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        char element[64];
+        snprintf(element, sizeof element, "%s[%zu]", key, i);
         (*values)[i] = integer_value(loader,
-                                     json_object_array_get_idx(array, i), key);
+                                     json_object_array_get_idx(array, i),
+                                     element);
+    }
 }
 
 /* The global timeline and its markers. Optional: a profile without a

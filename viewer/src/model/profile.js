@@ -40,6 +40,14 @@ LH.profile = (function () {
   }
   function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
   function isCount(v) { return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_COUNT; }
+  function isNumber(v) { return typeof v === 'number' && isFinite(v); }
+  // An access map the page can draw: a kind, and reads and writes of one length. The CLI
+  // skips a map it cannot use rather than refusing the profile, and so does the viewer
+  // (validateSite drops it: the site shows no map).
+  function mapLooksValid(map) {
+    return isObject(map) && (map.kind === 'bytes' || map.kind === 'buckets') && Array.isArray(map.reads) &&
+      Array.isArray(map.writes) && map.reads.length === map.writes.length;
+  }
   function present(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 
   // member(obj, key, prefix, kind): the member, which must be present and of `kind`
@@ -64,6 +72,13 @@ LH.profile = (function () {
   function requireCount(obj, key, prefix) {
     if (!present(obj, key)) fail(prefix + key + ': missing');
     return countValue(obj[key], prefix + key);
+  }
+  // An array of `count` counts, one per timeline point (the CLI's read_counts).
+  function requireCountArray(obj, key, count, prefix) {
+    var values = member(obj, key, prefix, 'an array');
+    if (values.length !== count) fail(prefix + key + ': ' + values.length + ' values, expected ' + count + ' (one per timeline point)');
+    for (var i = 0; i < values.length; i++) countValue(values[i], prefix + key + '[' + i + ']');
+    return values;
   }
   function requireCounts(obj, keys, prefix) {
     for (var i = 0; i < keys.length; i++) requireCount(obj, keys[i], prefix);
@@ -175,6 +190,7 @@ LH.profile = (function () {
     command.forEach(function (a, i) { if (typeof a !== 'string') fail('run.command[' + i + ']: expected a string, found ' + typeName(a)); });
     optionalString(run, 'executable', 'run.');
     requireCounts(run, ['pid', 'duration', 'threads'], 'run.');
+    if (present(run, 'started_at_unix_ms')) requireCount(run, 'started_at_unix_ms', 'run.');
     member(run, 'complete', 'run.', 'a boolean');
     var exit = member(run, 'exit', 'run.', 'an object');
     var status = member(exit, 'status', 'run.exit.', 'a string');
@@ -207,18 +223,21 @@ LH.profile = (function () {
       member(f, 'inlined', where, 'a boolean');
     }
     member(p, 'sites', '', 'an array');
+    // The viewer draws the timeline, so it must be there (the CLI, which only
+    // lists it, also reads profiles without one).
     var t = member(p, 'timeline', '', 'an object');
-    requireNumberArray(t.times, 'timeline.times');
-    requireNumberArray(t.live_bytes, 'timeline.live_bytes');
-    requireNumberArray(t.live_blocks, 'timeline.live_blocks');
-    if (t.live_bytes.length !== t.times.length || t.live_blocks.length !== t.times.length) {
-      fail('timeline.times, live_bytes and live_blocks must have the same length (' + t.times.length + ', ' +
-        t.live_bytes.length + ', ' + t.live_blocks.length + ')');
-    }
+    var points = member(t, 'times', 'timeline.', 'an array').length;
+    requireCountArray(t, 'times', points, 'timeline.');
+    requireCountArray(t, 'live_bytes', points, 'timeline.');
+    requireCountArray(t, 'live_blocks', points, 'timeline.');
+    if (t.markers === undefined || t.markers === null) t.markers = [];
     member(t, 'markers', 'timeline.', 'an array').forEach(function (m, i) {
       if (!isObject(m)) fail('timeline.markers[' + i + ']: expected an object, found ' + typeName(m));
       requireCount(m, 'time', 'timeline.markers[' + i + '].');
+      member(m, 'label', 'timeline.markers[' + i + '].', 'a string');
     });
+    // Absent or null: no findings (profiles from before them), as the CLI reads it.
+    if (p.findings === undefined || p.findings === null) p.findings = [];
     var findings = member(p, 'findings', '', 'an array');
     findings.forEach(function (f, i) {
       var where = 'findings[' + i + ']';
@@ -260,14 +279,15 @@ LH.profile = (function () {
     var atPeak = acc.at_peak;
     if (!isObject(atPeak)) return false;
     for (var b = 0; b < AT_PEAK_COUNTS.length; b++) if (!isCount(atPeak[AT_PEAK_COUNTS[b]])) return false;
-    var map = acc.map;
-    if (map !== null && map !== undefined) {
-      if (!isObject(map) || (map.kind !== 'bytes' && map.kind !== 'buckets') || !Array.isArray(map.reads) ||
-        !Array.isArray(map.writes) || map.reads.length !== map.writes.length) return false;
+    if (acc.map !== null && acc.map !== undefined && !mapLooksValid(acc.map)) return false;
+    var growth = s.growth;
+    if (growth !== null && growth !== undefined && (!isObject(growth) || !isNumber(growth.rising_fraction) ||
+      !isNumber(growth.slope_bytes_per_million_instructions) || !isNumber(growth.end_to_max_ratio))) return false;
+    if (s.timeline !== undefined && s.timeline !== null) {
+      var series = s.timeline.live_bytes;
+      if (!isObject(s.timeline) || !Array.isArray(series) || series.length !== timelineLength) return false;
+      for (var v = 0; v < series.length; v++) if (!isCount(series[v])) return false;
     }
-    if (s.growth !== null && s.growth !== undefined && !isObject(s.growth)) return false;
-    if (s.timeline !== undefined && (!isObject(s.timeline) || !Array.isArray(s.timeline.live_bytes) ||
-      s.timeline.live_bytes.length !== timelineLength)) return false;
     return true;
   }
 
@@ -295,24 +315,25 @@ LH.profile = (function () {
     var life = member(s, 'lifetime', prefix, 'an object');
     requireCounts(life, ['sum', 'min', 'max'], prefix + 'lifetime.');
     member(life, 'histogram', prefix + 'lifetime.', 'an array');
+    // The viewer shows every site's access figures, so they must be there (the CLI
+    // also reads profiles from before them, with access null).
+    if (present(s, 'access') && s.access !== null && !isObject(s.access)) {
+      fail(prefix + 'access: expected an object or null, found ' + typeName(s.access));
+    }
     var acc = member(s, 'access', prefix, 'an object');
     requireCounts(acc, ACCESS_COUNTS, prefix + 'access.');
     requireCounts(member(acc, 'at_peak', prefix + 'access.', 'an object'), AT_PEAK_COUNTS, prefix + 'access.at_peak.');
-    if (acc.map !== null && acc.map !== undefined) {
-      var map = member(acc, 'map', prefix + 'access.', 'an object');
-      if (map.kind !== 'bytes' && map.kind !== 'buckets') fail(prefix + 'access.map.kind: expected "bytes" or "buckets", found ' + JSON.stringify(map.kind));
-      member(map, 'reads', prefix + 'access.map.', 'an array');
-      member(map, 'writes', prefix + 'access.map.', 'an array');
-      if (map.reads.length !== map.writes.length) fail(prefix + 'access.map: reads and writes differ in length');
-    }
+    if (acc.map !== null && acc.map !== undefined && !mapLooksValid(acc.map)) acc.map = null;
     if (s.growth !== null && s.growth !== undefined) {
       if (!isObject(s.growth)) fail(prefix + 'growth: expected an object or null, found ' + typeName(s.growth));
+      requireNumber(s.growth, 'rising_fraction', prefix + 'growth.');
+      requireNumber(s.growth, 'slope_bytes_per_million_instructions', prefix + 'growth.');
+      requireNumber(s.growth, 'end_to_max_ratio', prefix + 'growth.');
     }
+    if (s.timeline === null) delete s.timeline;   // null: no series, as for an absent one
     if (s.timeline !== undefined) {
       var tl = member(s, 'timeline', prefix, 'an object');
-      if (member(tl, 'live_bytes', prefix + 'timeline.', 'an array').length !== timelineLength) {
-        fail(prefix + 'timeline.live_bytes has ' + tl.live_bytes.length + ' points, the global timeline has ' + timelineLength);
-      }
+      requireCountArray(tl, 'live_bytes', timelineLength, prefix + 'timeline.');
     }
   }
 
