@@ -13,8 +13,9 @@
  * The consistency rules of docs/profile-rules.json are checked last
  * (profile_rules.c).
  *
- * Fields from the later issues (access, growth, findings, timeline) may be
- * absent or null; every field of the foundation (issue 2) is required.
+ * Fields added after the first profiles (access, growth, findings, timeline)
+ * may be absent or null; every field of the foundation (header, run, totals,
+ * peak, at_exit, frames, sites) is required.
  * Unknown fields are ignored, as the format requires.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
