@@ -112,9 +112,9 @@ void LH_(slots_new_epoch)(void)
 /* Block b is going away or changing size: no slot may point to it. */
 void LH_(slots_forget)(LH_Block* b)
 {
-   if (b->access.slotted) {
+   if (b->slotted) {
       LH_(slots_new_epoch)();
-      b->access.slotted = False;
+      b->slotted = 0;
    }
 }
 
@@ -155,13 +155,12 @@ void count_access(LH_Block* b, SizeT offset, UWord n, Bool is_write)
    LH_BlockAccess* ba = &b->access;
    if (is_write && offset + n > ba->written_high_water)
       ba->written_high_water = offset + n;
-   if (UNLIKELY(!ba->accessed)) {
-      ba->accessed = True;
+   if (UNLIKELY(ba->map == NULL)) {
       ba->first_access_time = LH_(now);
       ba->map = LH_(site_map)(&b->site->access);
    }
    ba->last_access_time = LH_(now);
-   map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
+   map_add(ba->map, b, offset, n, b->req_size, is_write);
 }
 
 /* Arms the slot with part j, [lo, hi) of its block, when its block is
@@ -193,7 +192,7 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->epoch = slot_epoch;
    slot->block = b;
    slot->counts = is_write ? m->writes : m->reads;
-   slot->inv_size = b->access.inv_size;
+   slot->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    slot->by_parts = m->kind == LH_MAP_BUCKETS;
    slot->saturated = (is_write ? b->access.written_bytes_set
                                : b->access.read_bytes_set) == b->req_size;
@@ -203,7 +202,7 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->chunk_lo = ~(Addr)0;
    if (slot->by_parts && m->part_cache_block == b)
       slot_arm(slot, m->part_cache_index, m->part_cache_lo, m->part_cache_hi);
-   b->access.slotted = True;
+   b->slotted = 1;
 }
 
 /* A big block b was just accessed the slow way through the slot.  A
@@ -349,7 +348,7 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
             return;
          }
       }
-      map_add(ba->map, b, offset, n, slot->size, ba->inv_size, is_write);
+      map_add(ba->map, b, offset, n, slot->size, is_write);
       return;
    }
    note_access_slow(a, n, is_write, slot);

@@ -29,7 +29,7 @@ void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size);
 LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa);
 /* map_add when the access is not in the cached part. */
 void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
-                       UWord n, SizeT size, double inv_size, ULong* counts);
+                       UWord n, SizeT size, ULong* counts);
 /* The site's "map" member of the profile. */
 void LH_(access_write_map)(struct LH_Json* j, const LH_SiteAccess* sa);
 
@@ -54,7 +54,7 @@ static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
-             UWord n, SizeT size, double inv_size, Bool is_write)
+             UWord n, SizeT size, Bool is_write)
 {
    ULong* counts = is_write ? m->writes : m->reads;
    if (m->kind == LH_MAP_BYTES) {
@@ -65,7 +65,7 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
               && offset + n <= m->part_cache_hi) {
       counts[m->part_cache_index] += n;
    } else {
-      LH_(map_add_part)(m, b, offset, n, size, inv_size, counts);
+      LH_(map_add_part)(m, b, offset, n, size, counts);
    }
 }
 

@@ -163,7 +163,7 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
 extern Addr  LH_(filter_base);
 extern UWord LH_(filter_span);
 
-/* A new block record, all zero but for access.shadow_index, its index
+/* A new block record, all zero but for shadow_index, its index
    (not 0: owner 0 is "no block"); it owns no memory yet.  Records are
    reused, the last freed first. */
 struct LH_Block* LH_(block_record_new)(void);
