@@ -51,6 +51,20 @@ static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
    return (UWord)j;
 }
 
+/* Two counters at a time, at any 8-byte alignment (a per-offset map's
+   counts for an 8-byte access: four vector adds instead of eight). */
+typedef ULong LH_TwoCounts __attribute__((vector_size(16), aligned(8), may_alias));
+
+static inline __attribute__((always_inline)) void add_one_to_8(ULong* c)
+{
+   const LH_TwoCounts one = { 1, 1 };
+   LH_TwoCounts* v = (LH_TwoCounts*)c;
+   v[0] += one;
+   v[1] += one;
+   v[2] += one;
+   v[3] += one;
+}
+
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
@@ -60,6 +74,10 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
    if (m->kind == LH_MAP_BYTES) {
       ULong* c = counts + offset;
       ULong* end = c + n;
+      if (n == 8) {
+         add_one_to_8(c);
+         return;
+      }
       for (; c < end; c++) (*c)++;
    } else if (m->part_cache_block == b && offset >= m->part_cache_lo
               && offset + n <= m->part_cache_hi) {

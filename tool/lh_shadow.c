@@ -229,6 +229,17 @@ UInt LH_(block_records_used)(void)
    return records_used;
 }
 
+LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi)
+{
+   UWord* entry;
+   if (hi <= lo || (lo >> LH_CHUNK_SHIFT) != ((hi - 1) >> LH_CHUNK_SHIFT))
+      return NULL;
+   entry = mid_entry(lo, False);
+   if (entry == NULL || *entry == 0 || LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED)
+      return NULL;
+   return &((LH_SharedChunk*)*entry)->granule[GRANULE_IN_CHUNK(lo)];
+}
+
 UInt LH_(shadow_owner)(Addr a)
 {
    UWord* entry = mid_entry(a, False);

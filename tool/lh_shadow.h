@@ -82,6 +82,12 @@ typedef struct {
    LH_SoloChunk* solo;     /* the chunk's full-granule counts, or NULL */
 } LH_GranuleRef;
 
+/* The granule of lo when all of [lo, hi) lies in one chunk shared by
+   small blocks (so that its granules are consecutive and stay put while
+   the block lives), else NULL.  The access slots keep it for a small
+   block: its bits without a lookup. */
+LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi);
+
 /* Turns a whole-chunk entry into a SoloChunk; returns the new entry. */
 UWord LH_(shadow_materialise)(UWord* entry);
 
