@@ -21,7 +21,7 @@
      lh_access.c     per-block access state, fold into sites (issue 3)
      lh_shadow.c     address -> block map (O(1)) and per-byte read/written bits
      lh_timeline.c   global and per-site live bytes over time, markers (issue 4)
-     lh_findings.c   the finding rules (issue 4)
+     lh_findings.c   the finding rules; lh_findings_text.c their sentences
      lh_symbols.c    frames: symbolisation, inline expansion, name frame
      lh_json.c       a small streaming JSON writer (escaping, numbers)
      lh_output.c     writing the profile file atomically, the stderr summary
@@ -113,6 +113,10 @@ struct LH_Site {
    ULong peak_seq_seen;         /* LH_(peak_seq) when last modified */
    ULong freed_blocks;
    ULong first_alloc_time, last_alloc_time;
+   /* When the site's first and latest block was freed (valid when
+      freed_blocks > 0): with freed_blocks, the rate its blocks are
+      consumed at (lh_findings.c, missing backpressure). */
+   ULong first_free_time, last_free_time;
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
    ULong allocating_threads;
@@ -145,6 +149,9 @@ struct LH_Site {
    Bool         runtime_only;    /* every frame is allocator or library code
                                     (a runtime's own start-up pool): no
                                     finding can name code the user owns */
+   /* Set at output by lh_labels.c: how every reader names the site,
+      unique among the profile's sites. */
+   HChar*       label;
 };
 
 /* Global live and peak figures. */
@@ -291,12 +298,28 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid);
 /* Turns on reading inline info by default (pre_clo_init). */
 void LH_(symbols_pre_clo_init)(void);
 
+/* A frame of the table (one inline level at one code address). */
+typedef struct {
+   HChar* function;    /* NULL = unknown; demangled, without a Rust hash */
+   HChar* file;        /* base name */
+   HChar* directory;
+   UInt   line;        /* 0 = unknown */
+   HChar* object;
+   Addr   address;
+   Bool   inlined;
+   Bool   machinery;   /* allocator or library frame: never a name frame */
+} LH_Frame;
+
 /* Builds the frame table for the given sites (in their order): sets each
    site's n_frames, frame_ids and name_frame. */
 void LH_(frames_build)(LH_Site** sites, UInt n_sites);
+/* Sets every site's label (lh_labels.c), after frames_build. */
+void LH_(labels_build)(LH_Site** sites, UInt n_sites);
 /* Forgets the table, so the next build numbers frames from 0. */
 void LH_(frames_reset)(void);
 void LH_(frames_write_json)(LH_Json* j);
+/* The frame with that id in the current table; NULL when out of range. */
+const LH_Frame* LH_(frame_at)(UInt frame_id);
 /* Text for the summary: "function (file:line)" of frame id, in buf. */
 void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size);
 /* Compares two sites' stacks by code address (for the stable sort). */
