@@ -64,13 +64,10 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
       initialised high-water mark, which unused capacity is measured from,
       is its size (docs/metrics.md). */
    LH_BlockAccess* ba = &b->access;
-   UInt shadow_index = ba->shadow_index;       /* the record's own index */
    VG_(memset)(ba, 0, sizeof(*ba));
-   ba->shadow_index = shadow_index;
    if (zeroed)
       ba->written_high_water = b->req_size;
-   ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
-   LH_(shadow_own)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
+   LH_(shadow_own)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    LH_(map_note_block_size)(&b->site->access, b->req_size);
    LH_(slots_check_overlap)();
    block_events++;
@@ -97,9 +94,9 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       Addr old_owned_end = LH_(owned_end)(old_payload, old_size);
       Addr new_owned_end = LH_(owned_end)(new_payload, new_size);
       if (new_owned_end > old_owned_end)
-         LH_(shadow_own)(ba->shadow_index, old_owned_end, new_owned_end);
+         LH_(shadow_own)(b->shadow_index, old_owned_end, new_owned_end);
       else if (new_owned_end < old_owned_end)
-         LH_(shadow_disown)(ba->shadow_index, new_owned_end, old_owned_end);
+         LH_(shadow_disown)(b->shadow_index, new_owned_end, old_owned_end);
       /* Bytes cut off inside the last granule must not look accessed if
          the block grows back over them. */
       if (new_size < old_size)
@@ -107,11 +104,10 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
    } else {
       /* Moved: the old granules are still ours (the allocator gave the new
          payload while the old was live, so the ranges do not overlap). */
-      LH_(shadow_own)(ba->shadow_index, new_payload, LH_(owned_end)(new_payload, new_size));
+      LH_(shadow_own)(b->shadow_index, new_payload, LH_(owned_end)(new_payload, new_size));
       LH_(shadow_copy_bits)(new_payload, old_payload, kept);
-      LH_(shadow_disown)(ba->shadow_index, old_payload, LH_(owned_end)(old_payload, old_size));
+      LH_(shadow_disown)(b->shadow_index, old_payload, LH_(owned_end)(old_payload, old_size));
    }
-   ba->inv_size = new_size > 0 ? 1.0 / (double)new_size : 0.0;
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;
    if (ba->written_high_water > new_size)
@@ -170,9 +166,9 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
    fold->written_never_read_bytes += census.written_never_read;
    fold->unused_capacity_bytes += unused_capacity;
    if (freed)
-      fold->idle_before_free += LH_(now) - (ba->accessed ? ba->last_access_time
+      fold->idle_before_free += LH_(now) - (ba->map != NULL ? ba->last_access_time
                                                          : b->alloc_time);
-   if (ba->accessed)
+   if (ba->map != NULL)
       fold->first_access_delay += ba->first_access_time - b->alloc_time;
    if (live_at_peak) {
       if (fold->at_peak_seq != LH_(peak_seq)) {
@@ -199,7 +195,7 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;
    fold_block(&b->site->access.retired, b, True, live_at_peak);
-   LH_(shadow_disown)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
+   LH_(shadow_disown)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    block_events++;
 }
 

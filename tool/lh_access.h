@@ -19,12 +19,12 @@ struct LH_Json;
 
 /* What one live block has done so far.  The per-byte "ever read" and
    "ever written" bits live in the shadow map (lh_shadow.c), not here.
-   The fields an access of a small block touches come first: with the
-   block's payload and size just before them, they fill the first 64
-   bytes of the record, and records start on a cache line
-   (lh_shadow.c), so such an access reads one line of its record. */
+   With the block's payload and size just before them, these fields are
+   the first 64 bytes of the record: everything an access of a small
+   block reads or writes. */
 typedef struct {
-   struct LH_SiteMap* map;       /* the site's map, set at the first access */
+   struct LH_SiteMap* map;       /* the site's map, set at the first access:
+                                    NULL = never accessed */
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written, or the
                                     size for a block the allocator zeroed;
@@ -34,15 +34,7 @@ typedef struct {
       touch the bits (lh_access.c, the access slots). */
    SizeT read_bytes_set;
    SizeT written_bytes_set;
-   Bool  accessed;
-   UInt  shadow_index;           /* the block record's index: its owner number
-                                    in the shadow map (lh_shadow.c) */
-   /* second line */
    ULong first_access_time;      /* valid when accessed */
-   double inv_size;              /* 1.0 / size: the map's part of an offset
-                                    without a division per access */
-   Bool  slotted;                /* put in an access slot since the last
-                                    slot epoch (lh_access.c) */
 } LH_BlockAccess;
 
 typedef enum {

@@ -105,9 +105,11 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
    cache it), or count byte by byte when it straddles two parts. */
 __attribute__((noinline))
 void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
-                  UWord n, SizeT size, double inv_size, ULong* counts)
+                  UWord n, SizeT size, ULong* counts)
 {
-   UWord first = bucket_of_fast(offset, size, inv_size);
+   /* the division is paid only when the access leaves the cached part
+      (the block record has no room to keep 1/size) */
+   UWord first = bucket_of_fast(offset, size, 1.0 / (double)size);
    /* part 'first' covers [first*size/K, (first+1)*size/K) */
    SizeT first_lo = (SizeT)(((ULong)first * size) / K);
    SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);

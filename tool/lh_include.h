@@ -213,21 +213,26 @@ void LH_(threads_init)(void);   /* registers the thread-creation tracker */
    payload through the shadow map (LH_(find_block)). */
 typedef struct LH_Block {
    Addr      payload;          /* first byte of the client's block */
-   SizeT     req_size;         /* size the program asked for (current) */
+   ULong     req_size : 48;    /* size the program asked for (current);
+                                  user space is 47 bits on amd64 */
+   ULong     small_class : 8;  /* lh_small_alloc.c's size class of the
+                                  payload's slot; 0: Valgrind's allocator */
+   ULong     slotted : 1;      /* put in an access slot since the last
+                                  slot epoch (lh_access_path.c) */
    LH_BlockAccess access;      /* reads/writes state (lh_access.c); next to
                                   payload and size: the access path's part */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
-   UInt      small_class;      /* lh_small_alloc.c's size class of the
-                                  payload's slot; 0: Valgrind's allocator */
-   UInt      alloc_thread;     /* serial of the allocating thread
-                                  (LH_(thread_serial)) */
    /* LH_(peak_seq) just BEFORE this block's allocation was accounted.  The
       block was live at the latest global peak reached so far exactly when
       LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
       being retired now); see LH_(block_live_at_peak). */
    ULong     peak_seq_at_alloc;
-} __attribute__((aligned(64))) LH_Block;   /* two cache lines */
+   UInt      shadow_index;     /* the record's index: its owner number in
+                                  the shadow map (lh_shadow.c) */
+   UInt      alloc_thread;     /* serial of the allocating thread
+                                  (LH_(thread_serial)) */
+} LH_Block;   /* 96 bytes: the first 64 are the access path's */
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
 
