@@ -102,6 +102,9 @@ typedef struct {
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
+void  LH_(access_block_before_resize)(struct LH_Block* b);
+void  LH_(access_unmeasured_at_peak)(struct LH_Site* site, SizeT size, Bool live);
+void  LH_(access_blocks_changed)(void);
 void  LH_(access_block_resized)(struct LH_Block* b, Addr old_payload,
                                 SizeT old_size);
 void  LH_(access_block_retire)(struct LH_Block* b, Bool live_at_peak);

@@ -57,6 +57,8 @@ typedef struct CustomBlock {
    ULong     alloc_time;
    UInt      alloc_thread;     /* LH_(thread_serial) */
    Addr      pool;             /* its pool's anchor; 0 for MALLOCLIKE */
+   ULong     peak_seq_at_alloc; /* as LH_Block's: live at the latest peak
+                                   when LH_(peak_seq) is above it */
 } CustomBlock;
 
 typedef struct Pool {
@@ -88,6 +90,11 @@ static void warn_once(const HChar* what, Addr addr)
 /*--- Births, deaths, resizes                              ---*/
 /*------------------------------------------------------------*/
 
+static Bool live_at_peak(const CustomBlock* cb)
+{
+   return LH_(peak_seq) > cb->peak_seq_at_alloc;
+}
+
 static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
 {
    CustomBlock* cb;
@@ -103,13 +110,16 @@ static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
    cb->alloc_time   = LH_(now);
    cb->alloc_thread = LH_(thread_serial)(tid);
    cb->pool         = pool;
+   cb->peak_seq_at_alloc = LH_(peak_seq);
    VG_(HT_add_node)(custom_blocks, cb);
+   LH_(access_blocks_changed)();
    LH_(site_note_alloc)(cb->site, size, tid);
 }
 
 static void block_dies(ThreadId tid, CustomBlock* cb)
 {
    VG_(HT_remove)(custom_blocks, cb->payload);
+   if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, False);
    LH_(site_note_free)(cb->site, cb->size, LH_(now) - cb->alloc_time,
                        LH_(thread_serial)(tid) != cb->alloc_thread);
    VG_(free)(cb);
@@ -143,6 +153,12 @@ static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
       VG_(HT_add_node)(custom_blocks, cb);
    }
    old_size = cb->size;
+   if (new_size != old_size && live_at_peak(cb)) {
+      /* its at-peak bytes are those of its size at the peak (lh_access.c,
+         LH_(access_block_before_resize)) */
+      LH_(access_unmeasured_at_peak)(cb->site, old_size, False);
+      cb->peak_seq_at_alloc = LH_(peak_seq);
+   }
    cb->size = new_size;
    LH_(site_note_realloc)(cb->site, old_size, new_size, 0);
 }
@@ -314,4 +330,13 @@ void LH_(custom_blocks_finalize)(void)
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
    }
+}
+
+void LH_(custom_blocks_fold_at_peak)(void)
+{
+   CustomBlock* cb;
+   if (custom_blocks == NULL) return;
+   VG_(HT_ResetIter)(custom_blocks);
+   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL)
+      if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, True);
 }

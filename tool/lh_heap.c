@@ -268,6 +268,7 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    if (b == NULL) return NULL;                 /* not a live block */
    old_size    = b->req_size;
    old_payload = b->payload;
+   if (new_size != old_size) LH_(access_block_before_resize)(b);
 
    if (new_size > old_size
        && new_size > (b->small_class != 0 ? LH_(small_class_bytes)(b->small_class)

@@ -244,7 +244,15 @@ static inline Bool LH_(block_live_at_peak)(const LH_Block* b, ULong peak_seq)
 
 void  LH_(access_init)(void);                           /* in post_clo_init */
 void  LH_(access_block_new)(LH_Block* b, Bool zeroed);  /* block exists */
+/* Before a block's size changes: a block live at the latest peak leaves
+   its at-peak figures (of its size then) with its site now. */
+void  LH_(access_block_before_resize)(LH_Block* b);
 void  LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size);
+/* At-peak bytes of a block whose accesses are not measured (a custom
+   allocator's): 'live' at output time, or resized/freed now. */
+void  LH_(access_unmeasured_at_peak)(LH_Site* site, SizeT size, Bool live);
+/* A block was born or died outside the heap (lh_custom_alloc.c). */
+void  LH_(access_blocks_changed)(void);
 /* live_at_peak: the block was live at the latest global peak reached so
    far (LH_(block_live_at_peak)); a later, higher peak may still come. */
 void  LH_(access_block_retire)(LH_Block* b, Bool live_at_peak);

@@ -162,6 +162,28 @@ if profile peak; then
   expect peak after_peak at_peak.bytes=0
 fi
 
+if profile resize_peak; then
+  expect resize_peak grow_later at_peak.bytes=1024 at_peak.never_written_bytes=0 \
+    at_peak.never_read_bytes=1024 at_peak.never_accessed_bytes=0 \
+    at_peak.unused_capacity_bytes=0 site.bytes_at_peak=1024 \
+    measured_bytes=8388608 never_written_bytes=8386560 site.reallocs=1
+  expect resize_peak shrink_later at_peak.bytes=4096 at_peak.never_written_bytes=3996 \
+    at_peak.never_read_bytes=4096 at_peak.never_accessed_bytes=3996 \
+    at_peak.unused_capacity_bytes=3996 site.bytes_at_peak=4096 measured_bytes=50
+  expect resize_peak peak_maker at_peak.bytes=10485760 \
+    at_peak.never_written_bytes=10485760 at_peak.unused_capacity_bytes=10485760
+  expect resize_peak custom_later at_peak.bytes=1000 at_peak.never_read_bytes=0 \
+    site.bytes_at_peak=1000 measured_bytes=0
+  check_eq "resize_peak: peak.bytes" 10491880 \
+    "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["peak"]["bytes"])' "$out/resize_peak.json")"
+fi
+if profile resize_peak later-peak && mv "$out/resize_peak.json" "$out/resize_later_peak.json"; then
+  expect resize_later_peak grow_later at_peak.bytes=20971520 \
+    at_peak.never_written_bytes=20970496 at_peak.unused_capacity_bytes=20970496 \
+    at_peak.never_read_bytes=20971520 site.bytes_at_peak=20971520
+  expect resize_later_peak peak_maker at_peak.bytes=0 site.bytes_at_peak=0
+fi
+
 # Relations that hold for every site of every profile above, and the schema.
 profiles=$(ls "$out"/*.json 2>/dev/null | grep -v '\.dhat\.json$')
 if why=$(python3 "$here/invariants.py" $profiles 2>&1); then
