@@ -288,6 +288,9 @@ void LH_(findings_write_options_json)(LH_Json* j);
 /* Drops the leading frames that lie in lifeheap's own malloc replacement
    and records the rest as an ExeContext (at most --num-callers frames). */
 ExeContext* LH_(record_allocation_stack)(ThreadId tid);
+/* ip lies in the preload's string and memory functions (lh_replace_*.c),
+   which the clock does not count. */
+Bool LH_(in_replacement_code)(Addr ip);
 /* Turns on reading inline info by default (pre_clo_init). */
 void LH_(symbols_pre_clo_init)(void);
 

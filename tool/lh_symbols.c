@@ -89,6 +89,18 @@ static Bool in_preload(Addr ip)
    return ip >= preload_text_start && ip < preload_text_end;
 }
 
+/* Code of the preload's string and memory functions (lh_replace_*.c),
+   whose instructions the clock does not count (lh_instrument.c).  Asked
+   at translation time for each instruction; only addresses inside the
+   preload need a look at the line table. */
+Bool LH_(in_replacement_code)(Addr ip)
+{
+   const HChar* file;
+   if (!in_preload(ip)) return False;
+   if (!VG_(get_filename)(VG_(current_DiEpoch)(), ip, &file)) return False;
+   return VG_(strncmp)(file, "lh_replace_", 11) == 0;
+}
+
 ExeContext* LH_(record_allocation_stack)(ThreadId tid)
 {
    static Addr ips[LH_MAX_UNWIND];
