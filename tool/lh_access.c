@@ -279,6 +279,11 @@ void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
    l_peak = l->at_peak_seq == LH_(peak_seq);
 
    LH_(json_object_begin)(j, "access");
+   /* the one size all the site's blocks had, whether accessed or not */
+   if (sa->map_kind != LH_MAP_NONE && !sa->mixed_sizes)
+      LH_(json_u64)(j, "block_size", sa->map_block_size);
+   else
+      LH_(json_null)(j, "block_size");
    LH_(json_u64)(j, "bytes_read", LH_(access_site_bytes)(site, False));
    LH_(json_u64)(j, "bytes_written", LH_(access_site_bytes)(site, True));
    LH_(json_u64)(j, "measured_bytes", r->measured_bytes + l->measured_bytes);

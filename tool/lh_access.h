@@ -92,7 +92,8 @@ typedef struct LH_SiteMap {
    the accesses themselves. */
 typedef struct {
    LH_MapKind map_kind;          /* decided by the blocks' sizes */
-   SizeT  map_block_size;
+   SizeT  map_block_size;        /* the first block's size */
+   Bool   mixed_sizes;           /* a block had another size, at any time */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
    LH_AccessFold live;           /* output only */

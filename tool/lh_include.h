@@ -135,6 +135,18 @@ struct LH_Site {
    ULong lifetime_sum, lifetime_min, lifetime_max;
    LH_Histogram lifetime_histogram;
 
+   /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
+      allocated, live now, live at the global peak (kept with
+      bytes_at_peak), live when the profile is written. */
+   ULong zero_size_total, zero_size_curr, zero_size_at_peak, zero_size_at_exit;
+
+   /* The frames of lifeheap's preload the first allocation passed
+      through (malloc, or realloc then malloc), innermost first: not part
+      of the site's stack, written as "allocator_frames". */
+#define LH_ALLOCATOR_FRAMES 2
+   Addr  allocator_ips[LH_ALLOCATOR_FRAMES];
+   UChar n_allocator_frames;
+
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */
    UInt*        frame_ids;       /* indices into the frame table */
@@ -291,6 +303,10 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid);
 /* ip lies in the preload's string and memory functions (lh_replace_*.c),
    which the clock does not count. */
 Bool LH_(in_replacement_code)(Addr ip);
+/* Gives the site the preload frames the last LH_(record_allocation_stack)
+   dropped, if it has none yet; and writes them ("allocator_frames"). */
+void LH_(site_take_allocator_frames)(LH_Site* site);
+void LH_(allocator_frames_write_json)(LH_Json* j, const LH_Site* site);
 /* Turns on reading inline info by default (pre_clo_init). */
 void LH_(symbols_pre_clo_init)(void);
 

@@ -151,6 +151,7 @@ static inline void catch_up_with_peak(LH_Site* site)
    if (site->peak_seq_seen != LH_(peak_seq)) {
       site->bytes_at_peak  = site->curr_bytes;
       site->blocks_at_peak = site->curr_blocks;
+      site->zero_size_at_peak = site->zero_size_curr;
       site->peak_seq_seen  = LH_(peak_seq);
    }
 }
@@ -213,6 +214,7 @@ void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
    site->total_bytes += size;
    site->curr_blocks++;
    site->curr_bytes += size;
+   if (size == 0) { site->zero_size_total++; site->zero_size_curr++; }
    if (site->total_blocks == 1) {
       site->first_alloc_time = LH_(now);
       /* A site whose first block is empty still had a block live then. */
@@ -249,6 +251,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 
    site->curr_blocks--;
    site->curr_bytes -= size;
+   if (size == 0) site->zero_size_curr--;
    site->freed_blocks++;
    site->freed_lifetime_sum += lifetime;
    if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
@@ -277,6 +280,8 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
    LH_(total_realloc_bytes_copied) += bytes_copied;
 
    site->curr_bytes = site->curr_bytes - old_size + new_size;
+   /* (a custom allocator may resize a block to 0 bytes) */
+   site->zero_size_curr += (new_size == 0) - (old_size == 0);
    LH_(curr_bytes)  = LH_(curr_bytes) - old_size + new_size;
    if (new_size > old_size) {
       site->total_bytes += new_size - old_size;
@@ -304,6 +309,7 @@ void LH_(sites_finalize)(void)
       catch_up_with_peak(site);
       site->bytes_at_exit  = site->curr_bytes;
       site->blocks_at_exit = site->curr_blocks;
+      site->zero_size_at_exit = site->zero_size_curr;
       site->lifetime_sum = site->freed_lifetime_sum;
       site->lifetime_min = site->freed_lifetime_min;
       site->lifetime_max = site->freed_lifetime_max;
