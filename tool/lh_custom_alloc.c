@@ -90,6 +90,35 @@ static void warn_once(const HChar* what, Addr addr)
 /*--- Births, deaths, resizes                              ---*/
 /*------------------------------------------------------------*/
 
+/* A custom block must fit in the address space (amd64's user half,
+   2^47 bytes), and the profile's byte totals must stay below 2^53 (the
+   largest integer JSON readers such as the viewer's keep exact).  A
+   request past either (VALGRIND_MALLOCLIKE_BLOCK of 2^63 bytes, an
+   allocator reporting garbage) is ignored with one message. */
+#define LH_MAX_CUSTOM_BLOCK_BYTES (1ULL << 47)
+#define LH_MAX_PROFILE_BYTES      ((1ULL << 53) - 1)
+
+static Bool warned_size = False;
+
+static Bool size_acceptable(const HChar* request, Addr payload, SizeT size,
+                            SizeT growth, Bool resize)
+{
+   if (size <= LH_MAX_CUSTOM_BLOCK_BYTES && payload + size >= payload
+       && LH_(total_bytes) + growth <= LH_MAX_PROFILE_BYTES
+       && LH_(curr_bytes) + growth <= LH_MAX_PROFILE_BYTES
+       && (!resize || LH_(total_realloc_requested_bytes) + size
+                      <= LH_MAX_PROFILE_BYTES))
+      return True;
+   if (!warned_size) {
+      warned_size = True;
+      VG_(umsg)("lifeheap: warning: %s of %lu bytes at %#lx is larger than "
+                "the address space or would take the profile's byte totals "
+                "past 2^53; ignored (further such requests are ignored "
+                "silently)\n", request, size, payload);
+   }
+   return False;
+}
+
 static Bool live_at_peak(const CustomBlock* cb)
 {
    return LH_(peak_seq) > cb->peak_seq_at_alloc;
@@ -98,6 +127,9 @@ static Bool live_at_peak(const CustomBlock* cb)
 static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
 {
    CustomBlock* cb;
+   if (!size_acceptable(pool ? "VALGRIND_MEMPOOL_ALLOC" : "VALGRIND_MALLOCLIKE_BLOCK",
+                        payload, size, size, False))
+      return;
    if (VG_(HT_lookup)(custom_blocks, payload) != NULL) {
       warn_once("a custom allocator reported a block that is already live",
                 payload);
@@ -142,6 +174,10 @@ static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
       warn_once("a custom allocator resized a block that is not live", payload);
       return;
    }
+   old_size = cb->size;
+   if (!size_acceptable("a custom block's resize", new_payload, new_size,
+                        new_size > old_size ? new_size - old_size : 0, True))
+      return;
    if (new_payload != payload) {
       if (VG_(HT_lookup)(custom_blocks, new_payload) != NULL) {
          warn_once("a custom allocator moved a block onto a live block",
@@ -152,7 +188,6 @@ static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
       cb->payload = new_payload;
       VG_(HT_add_node)(custom_blocks, cb);
    }
-   old_size = cb->size;
    if (new_size != old_size && live_at_peak(cb)) {
       /* its at-peak bytes are those of its size at the peak (lh_access.c,
          LH_(access_block_before_resize)) */
