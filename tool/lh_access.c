@@ -31,6 +31,12 @@
    live at the latest peak so far.  Each site keeps its at-peak sums
    tagged with the peak_seq they belong to; a fold that arrives with a
    newer seq resets them first.  Nothing is walked when a peak happens.
+   A block live at the latest peak whose size is about to change
+   (access_block_before_resize, before the realloc is accounted) folds
+   its at-peak part there and then, with the size it had at the peak, and
+   counts as born after that peak from then on: each block contributes
+   its size at the peak exactly once, so the sites' at-peak bytes sum to
+   peak.bytes.
 */
 
 #include "pub_tool_basics.h"

@@ -179,7 +179,6 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    b->payload           = (Addr)p;
    b->req_size          = size;
    b->site              = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
-   LH_(site_take_allocator_frames)(b->site);
    b->alloc_time        = LH_(now);
    b->small_class       = small_class;
    b->alloc_thread      = LH_(thread_serial)(tid);

@@ -142,7 +142,8 @@ struct LH_Site {
 
    /* The frames of lifeheap's preload the first allocation passed
       through (malloc, or realloc then malloc), innermost first: not part
-      of the site's stack, written as "allocator_frames". */
+      of the site's stack, written as "allocator_frames"; set when the
+      site is made, so no malloc reads them. */
 #define LH_ALLOCATOR_FRAMES 2
    Addr  allocator_ips[LH_ALLOCATOR_FRAMES];
    UChar n_allocator_frames;
@@ -167,7 +168,9 @@ extern ULong LH_(total_blocks), LH_(total_bytes), LH_(total_frees);
 extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
              LH_(total_realloc_bytes_copied), LH_(total_realloc_growth_bytes);
 
-/* Sites are created on first use; lookup is O(1) on average. */
+/* Sites are created on first use (a new site takes the allocator frames
+   of the stack LH_(record_allocation_stack) just recorded); lookup is
+   O(1) on average. */
 void     LH_(sites_init)(void);
 LH_Site* LH_(site_for_stack)(ExeContext* ec);
 UInt     LH_(n_sites)(void);
@@ -303,8 +306,9 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid);
 /* ip lies in the preload's string and memory functions (lh_replace_*.c),
    which the clock does not count. */
 Bool LH_(in_replacement_code)(Addr ip);
-/* Gives the site the preload frames the last LH_(record_allocation_stack)
-   dropped, if it has none yet; and writes them ("allocator_frames"). */
+/* Gives a new site the preload frames the last LH_(record_allocation_stack)
+   dropped (lh_sites.c, when the site is made); and writes them
+   ("allocator_frames"). */
 void LH_(site_take_allocator_frames)(LH_Site* site);
 void LH_(allocator_frames_write_json)(LH_Json* j, const LH_Site* site);
 /* Turns on reading inline info by default (pre_clo_init). */

@@ -29,7 +29,8 @@
 
    lh_instrument.c does not count the instructions of these files in the
    run's clock (docs/metrics.md: Time); it recognises them by their source
-   file names, which all start with "lh_replace_".
+   file names, which all start with "lh_replace" (this header's inline
+   helpers included).
 */
 #ifndef LH_REPLACE_H
 #define LH_REPLACE_H

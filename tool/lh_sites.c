@@ -136,6 +136,9 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    site->peak_seq_seen = LH_NEVER_SEEN;
    site->freed_lifetime_min = (ULong)-1;
    site->lifetime_min = (ULong)-1;
+   /* the preload frames of the stack just recorded (none for a custom
+      allocator's request, made from the program's code) */
+   LH_(site_take_allocator_frames)(site);
    site_by_ecu[slot] = site;
    VG_(addToXA)(all_sites, &site);
    return site;

@@ -98,7 +98,7 @@ Bool LH_(in_replacement_code)(Addr ip)
    const HChar* file;
    if (!in_preload(ip)) return False;
    if (!VG_(get_filename)(VG_(current_DiEpoch)(), ip, &file)) return False;
-   return VG_(strncmp)(file, "lh_replace_", 11) == 0;
+   return VG_(strncmp)(file, "lh_replace", 10) == 0;   /* _*.c, .h */
 }
 
 /* The preload frames the last recorded stack dropped (innermost first),
@@ -125,7 +125,6 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid)
 void LH_(site_take_allocator_frames)(LH_Site* site)
 {
    UInt k;
-   if (site->n_allocator_frames != 0) return;
    for (k = 0; k < last_allocator_frames; k++)
       site->allocator_ips[k] = last_allocator_ips[k];
    site->n_allocator_frames = (UChar)last_allocator_frames;

@@ -44,4 +44,5 @@ if [ "$status" -eq 0 ]; then
 else
   fail "fuzz the profile reader" "exit $status; see $findings/fuzz.log: $(grep -m1 -E 'ERROR|SUMMARY' "$findings/fuzz.log")"
 fi
+profiles_not_the_tools   # the corpus: hand-written and mutated profiles
 summary
