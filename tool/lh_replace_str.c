@@ -17,14 +17,6 @@
 
 #include "lh_replace.h"
 
-/* glibc's x86-64 implementations of most of these, by suffix. */
-#define LH_STR_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx2) \
-   LH_LIBC(impl, tag, base##_avx2_rtm) \
-   LH_LIBC(impl, tag, base##_evex) \
-   LH_LIBC(impl, tag, base##_sse2) \
-   LH_LIBC(impl, tag, base##_sse2_unaligned)
-
 /*------------------------------------------------------------*/
 /*--- Lengths and searches for one byte                    ---*/
 /*------------------------------------------------------------*/
@@ -37,10 +29,7 @@ static SizeT lh_strlen(const char* s)
 }
 LH_LIBC(lh_strlen, 20040, strlen)
 LH_LIBC(lh_strlen, 20040, __GI_strlen)
-LH_LIBC(lh_strlen, 20040, __strlen_sse2_no_bsf)
-LH_LIBC(lh_strlen, 20040, __strlen_sse42)
-LH_LIBC(lh_strlen, 20040, __strlen_evex512)
-LH_STR_VARIANTS(lh_strlen, 20040, __strlen)
+LH_IMPLEMENTATIONS(lh_strlen, 20040, __strlen)
 LH_LDSO(lh_strlen, 20040, strlen)
 
 static SizeT lh_strnlen(const char* s, SizeT max)
@@ -52,8 +41,7 @@ static SizeT lh_strnlen(const char* s, SizeT max)
 LH_LIBC(lh_strnlen, 20041, strnlen)
 LH_LIBC(lh_strnlen, 20041, __strnlen)
 LH_LIBC(lh_strnlen, 20041, __GI_strnlen)
-LH_LIBC(lh_strnlen, 20041, __strnlen_evex512)
-LH_STR_VARIANTS(lh_strnlen, 20041, __strnlen)
+LH_IMPLEMENTATIONS(lh_strnlen, 20041, __strnlen)
 
 static char* lh_strchr(const char* s, int c)
 {
@@ -65,8 +53,7 @@ static char* lh_strchr(const char* s, int c)
 LH_LIBC(lh_strchr, 20042, strchr)
 LH_LIBC(lh_strchr, 20042, index)
 LH_LIBC(lh_strchr, 20042, __GI_strchr)
-LH_LIBC(lh_strchr, 20042, __strchr_sse2_no_bsf)
-LH_STR_VARIANTS(lh_strchr, 20042, __strchr)
+LH_IMPLEMENTATIONS(lh_strchr, 20042, __strchr)
 LH_LDSO(lh_strchr, 20042, strchr)
 LH_LDSO(lh_strchr, 20042, index)
 
@@ -77,7 +64,7 @@ static char* lh_strchrnul(const char* s, int c)
 }
 LH_LIBC(lh_strchrnul, 20043, strchrnul)
 LH_LIBC(lh_strchrnul, 20043, __strchrnul)
-LH_STR_VARIANTS(lh_strchrnul, 20043, __strchrnul)
+LH_IMPLEMENTATIONS(lh_strchrnul, 20043, __strchrnul)
 
 static char* lh_strrchr(const char* s, int c)
 {
@@ -90,9 +77,7 @@ static char* lh_strrchr(const char* s, int c)
 LH_LIBC(lh_strrchr, 20044, strrchr)
 LH_LIBC(lh_strrchr, 20044, rindex)
 LH_LIBC(lh_strrchr, 20044, __GI_strrchr)
-LH_LIBC(lh_strrchr, 20044, __strrchr_sse2_no_bsf)
-LH_LIBC(lh_strrchr, 20044, __strrchr_sse42)
-LH_STR_VARIANTS(lh_strrchr, 20044, __strrchr)
+LH_IMPLEMENTATIONS(lh_strrchr, 20044, __strrchr)
 LH_LDSO(lh_strrchr, 20044, rindex)
 
 /*------------------------------------------------------------*/
@@ -111,8 +96,7 @@ static int lh_strcmp(const char* a, const char* b)
 }
 LH_LIBC(lh_strcmp, 20050, strcmp)
 LH_LIBC(lh_strcmp, 20050, __GI_strcmp)
-LH_LIBC(lh_strcmp, 20050, __strcmp_sse42)
-LH_STR_VARIANTS(lh_strcmp, 20050, __strcmp)
+LH_IMPLEMENTATIONS(lh_strcmp, 20050, __strcmp)
 LH_LDSO(lh_strcmp, 20050, strcmp)
 
 static int lh_strncmp(const char* a, const char* b, SizeT n)
@@ -128,8 +112,7 @@ static int lh_strncmp(const char* a, const char* b, SizeT n)
 }
 LH_LIBC(lh_strncmp, 20051, strncmp)
 LH_LIBC(lh_strncmp, 20051, __GI_strncmp)
-LH_LIBC(lh_strncmp, 20051, __strncmp_sse42)
-LH_STR_VARIANTS(lh_strncmp, 20051, __strncmp)
+LH_IMPLEMENTATIONS(lh_strncmp, 20051, __strncmp)
 LH_LDSO(lh_strncmp, 20051, strncmp)
 
 /* Case folding as glibc does it: through the locale's tolower table
@@ -171,13 +154,6 @@ static int casecmp(const char* a, const char* b, SizeT n, const int* table)
    return 0;
 }
 
-#define LH_CASECMP_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx2) \
-   LH_LIBC(impl, tag, base##_avx2_rtm) \
-   LH_LIBC(impl, tag, base##_evex) \
-   LH_LIBC(impl, tag, base##_sse2) \
-   LH_LIBC(impl, tag, base##_sse42)
-
 static int lh_strcasecmp(const char* a, const char* b)
 {
    return casecmp(a, b, (SizeT)-1, thread_tolower());
@@ -185,7 +161,7 @@ static int lh_strcasecmp(const char* a, const char* b)
 LH_LIBC(lh_strcasecmp, 20052, strcasecmp)
 LH_LIBC(lh_strcasecmp, 20052, __strcasecmp)
 LH_LIBC(lh_strcasecmp, 20052, __GI_strcasecmp)
-LH_CASECMP_VARIANTS(lh_strcasecmp, 20052, __strcasecmp)
+LH_IMPLEMENTATIONS(lh_strcasecmp, 20052, __strcasecmp)
 
 static int lh_strncasecmp(const char* a, const char* b, SizeT n)
 {
@@ -194,7 +170,7 @@ static int lh_strncasecmp(const char* a, const char* b, SizeT n)
 LH_LIBC(lh_strncasecmp, 20053, strncasecmp)
 LH_LIBC(lh_strncasecmp, 20053, __strncasecmp)
 LH_LIBC(lh_strncasecmp, 20053, __GI_strncasecmp)
-LH_CASECMP_VARIANTS(lh_strncasecmp, 20053, __strncasecmp)
+LH_IMPLEMENTATIONS(lh_strncasecmp, 20053, __strncasecmp)
 
 static int lh_strcasecmp_l(const char* a, const char* b,
                            const struct lh_glibc_locale* locale)
@@ -205,7 +181,7 @@ LH_LIBC(lh_strcasecmp_l, 20054, strcasecmp_l)
 LH_LIBC(lh_strcasecmp_l, 20054, __strcasecmp_l)
 LH_LIBC(lh_strcasecmp_l, 20054, __GI_strcasecmp_l)
 LH_LIBC(lh_strcasecmp_l, 20054, __GI___strcasecmp_l)
-LH_CASECMP_VARIANTS(lh_strcasecmp_l, 20054, __strcasecmp_l)
+LH_IMPLEMENTATIONS(lh_strcasecmp_l, 20054, __strcasecmp_l)
 
 static int lh_strncasecmp_l(const char* a, const char* b, SizeT n,
                             const struct lh_glibc_locale* locale)
@@ -216,7 +192,7 @@ LH_LIBC(lh_strncasecmp_l, 20055, strncasecmp_l)
 LH_LIBC(lh_strncasecmp_l, 20055, __strncasecmp_l)
 LH_LIBC(lh_strncasecmp_l, 20055, __GI_strncasecmp_l)
 LH_LIBC(lh_strncasecmp_l, 20055, __GI___strncasecmp_l)
-LH_CASECMP_VARIANTS(lh_strncasecmp_l, 20055, __strncasecmp_l)
+LH_IMPLEMENTATIONS(lh_strncasecmp_l, 20055, __strncasecmp_l)
 
 /*------------------------------------------------------------*/
 /*--- Copies and concatenations                            ---*/
@@ -243,7 +219,7 @@ static char* lh_strcpy(char* dst, const char* src)
 }
 LH_LIBC(lh_strcpy, 20060, strcpy)
 LH_LIBC(lh_strcpy, 20060, __GI_strcpy)
-LH_STR_VARIANTS(lh_strcpy, 20060, __strcpy)
+LH_IMPLEMENTATIONS(lh_strcpy, 20060, __strcpy)
 
 static char* lh_stpcpy(char* dst, const char* src)
 {
@@ -252,7 +228,7 @@ static char* lh_stpcpy(char* dst, const char* src)
 LH_LIBC(lh_stpcpy, 20061, stpcpy)
 LH_LIBC(lh_stpcpy, 20061, __stpcpy)
 LH_LIBC(lh_stpcpy, 20061, __GI_stpcpy)
-LH_STR_VARIANTS(lh_stpcpy, 20061, __stpcpy)
+LH_IMPLEMENTATIONS(lh_stpcpy, 20061, __stpcpy)
 LH_LDSO(lh_stpcpy, 20061, stpcpy)
 
 static char* lh_strcpy_chk(char* dst, const char* src, SizeT dst_len)
@@ -289,7 +265,7 @@ static char* lh_strncpy(char* dst, const char* src, SizeT n)
 }
 LH_LIBC(lh_strncpy, 20064, strncpy)
 LH_LIBC(lh_strncpy, 20064, __GI_strncpy)
-LH_STR_VARIANTS(lh_strncpy, 20064, __strncpy)
+LH_IMPLEMENTATIONS(lh_strncpy, 20064, __strncpy)
 
 static char* lh_stpncpy(char* dst, const char* src, SizeT n)
 {
@@ -297,7 +273,7 @@ static char* lh_stpncpy(char* dst, const char* src, SizeT n)
 }
 LH_LIBC(lh_stpncpy, 20065, stpncpy)
 LH_LIBC(lh_stpncpy, 20065, __stpncpy)
-LH_STR_VARIANTS(lh_stpncpy, 20065, __stpncpy)
+LH_IMPLEMENTATIONS(lh_stpncpy, 20065, __stpncpy)
 
 static char* lh_strncpy_chk(char* dst, const char* src, SizeT n, SizeT dst_len)
 {
@@ -333,7 +309,7 @@ static char* lh_strcat(char* dst, const char* src)
 }
 LH_LIBC(lh_strcat, 20068, strcat)
 LH_LIBC(lh_strcat, 20068, __GI_strcat)
-LH_STR_VARIANTS(lh_strcat, 20068, __strcat)
+LH_IMPLEMENTATIONS(lh_strcat, 20068, __strcat)
 
 static char* lh_strncat(char* dst, const char* src, SizeT n)
 {
@@ -341,7 +317,7 @@ static char* lh_strncat(char* dst, const char* src, SizeT n)
 }
 LH_LIBC(lh_strncat, 20069, strncat)
 LH_LIBC(lh_strncat, 20069, __GI_strncat)
-LH_STR_VARIANTS(lh_strncat, 20069, __strncat)
+LH_IMPLEMENTATIONS(lh_strncat, 20069, __strncat)
 
 static char* lh_strcat_chk(char* dst, const char* src, SizeT dst_len)
 {
@@ -414,8 +390,8 @@ static SizeT lh_strspn(const char* s, const char* accept)
    return span(s, accept, True, &stop);
 }
 LH_LIBC(lh_strspn, 20080, strspn)
-LH_LIBC(lh_strspn, 20080, __strspn_sse42)
 LH_LIBC(lh_strspn, 20080, __strspn_generic)
+LH_IMPLEMENTATIONS(lh_strspn, 20080, __strspn)
 
 static SizeT lh_strcspn(const char* s, const char* reject)
 {
@@ -424,8 +400,8 @@ static SizeT lh_strcspn(const char* s, const char* reject)
 }
 LH_LIBC(lh_strcspn, 20081, strcspn)
 LH_LIBC(lh_strcspn, 20081, __GI_strcspn)
-LH_LIBC(lh_strcspn, 20081, __strcspn_sse42)
 LH_LIBC(lh_strcspn, 20081, __strcspn_generic)
+LH_IMPLEMENTATIONS(lh_strcspn, 20081, __strcspn)
 
 static char* lh_strpbrk(const char* s, const char* accept)
 {
@@ -434,8 +410,8 @@ static char* lh_strpbrk(const char* s, const char* accept)
    return stop != 0 ? (char*)s + n : NULL;
 }
 LH_LIBC(lh_strpbrk, 20082, strpbrk)
-LH_LIBC(lh_strpbrk, 20082, __strpbrk_sse42)
 LH_LIBC(lh_strpbrk, 20082, __strpbrk_generic)
+LH_IMPLEMENTATIONS(lh_strpbrk, 20082, __strpbrk)
 
 /* strstr/strcasestr: the needle is read once with its NUL (copied to the
    stack when it has at most LH_NEEDLE_MAX bytes), the haystack once, up
@@ -491,11 +467,8 @@ static char* lh_strstr(const char* haystack, const char* needle)
    return find(haystack, needle, NULL, False);
 }
 LH_LIBC(lh_strstr, 20083, strstr)
-LH_LIBC(lh_strstr, 20083, __strstr_sse2)
-LH_LIBC(lh_strstr, 20083, __strstr_sse42)
-LH_LIBC(lh_strstr, 20083, __strstr_sse2_unaligned)
-LH_LIBC(lh_strstr, 20083, __strstr_avx512)
 LH_LIBC(lh_strstr, 20083, __strstr_generic)
+LH_IMPLEMENTATIONS(lh_strstr, 20083, __strstr)
 
 static char* lh_strcasestr(const char* haystack, const char* needle)
 {

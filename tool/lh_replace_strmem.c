@@ -69,30 +69,14 @@ static void* lh_memmove(void* dst, const void* src, SizeT n)
 
 /* glibc's x86-64 implementations of memcpy and memmove (one address for
    the two names of each). */
-#define LH_MEMMOVE_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx512_no_vzeroupper) \
-   LH_LIBC(impl, tag, base##_avx512_unaligned) \
-   LH_LIBC(impl, tag, base##_avx512_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_avx_unaligned) \
-   LH_LIBC(impl, tag, base##_avx_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_avx_unaligned_erms_rtm) \
-   LH_LIBC(impl, tag, base##_avx_unaligned_rtm) \
-   LH_LIBC(impl, tag, base##_erms) \
-   LH_LIBC(impl, tag, base##_evex_unaligned) \
-   LH_LIBC(impl, tag, base##_evex_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_sse2) \
-   LH_LIBC(impl, tag, base##_sse2_unaligned) \
-   LH_LIBC(impl, tag, base##_sse2_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_ssse3)
-
 LH_LIBC(lh_memmove, 20010, memcpy)
 LH_LIBC(lh_memmove, 20010, memcpyZAZAGLIBCZu2Zd14)  /* memcpy@@GLIBC_2.14 */
 LH_LIBC(lh_memmove, 20010, memcpyZAGLIBCZu2Zd2Zd5)  /* memcpy@GLIBC_2.2.5 */
 LH_LIBC(lh_memmove, 20010, __GI_memcpy)
 LH_LIBC(lh_memmove, 20010, memmove)
 LH_LIBC(lh_memmove, 20010, __GI_memmove)
-LH_MEMMOVE_VARIANTS(lh_memmove, 20010, __memcpy)
-LH_MEMMOVE_VARIANTS(lh_memmove, 20010, __memmove)
+LH_IMPLEMENTATIONS(lh_memmove, 20010, __memcpy)
+LH_IMPLEMENTATIONS(lh_memmove, 20010, __memmove)
 LH_REPLACE(lh_memmove, 20010, NONE, ZuintelZufastZumemcpy)  /* _intel_fast_memcpy */
 
 static void* lh_mempcpy(void* dst, const void* src, SizeT n)
@@ -103,7 +87,7 @@ static void* lh_mempcpy(void* dst, const void* src, SizeT n)
 LH_LIBC(lh_mempcpy, 20011, mempcpy)
 LH_LIBC(lh_mempcpy, 20011, __mempcpy)
 LH_LIBC(lh_mempcpy, 20011, __GI_mempcpy)
-LH_MEMMOVE_VARIANTS(lh_mempcpy, 20011, __mempcpy)
+LH_IMPLEMENTATIONS(lh_mempcpy, 20011, __mempcpy)
 LH_LDSO(lh_mempcpy, 20011, mempcpy)
 
 static void lh_bcopy(const void* src, void* dst, SizeT n)
@@ -121,8 +105,8 @@ static void* lh_memmove_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
 }
 LH_LIBC(lh_memmove_chk, 20013, __memcpy_chk)
 LH_LIBC(lh_memmove_chk, 20013, __memmove_chk)
-LH_MEMMOVE_VARIANTS(lh_memmove_chk, 20013, __memcpy_chk)
-LH_MEMMOVE_VARIANTS(lh_memmove_chk, 20013, __memmove_chk)
+LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memcpy_chk)
+LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memmove_chk)
 
 static void* lh_mempcpy_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
 {
@@ -130,7 +114,7 @@ static void* lh_mempcpy_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
    return lh_mempcpy(dst, src, n);
 }
 LH_LIBC(lh_mempcpy_chk, 20014, __mempcpy_chk)
-LH_MEMMOVE_VARIANTS(lh_mempcpy_chk, 20014, __mempcpy_chk)
+LH_IMPLEMENTATIONS(lh_mempcpy_chk, 20014, __mempcpy_chk)
 
 /* memccpy: copies up to and including the first byte equal to c, at most
    n bytes; the address after that byte in dst, or NULL. */
@@ -164,24 +148,9 @@ static void* lh_memset(void* s, int c, SizeT n)
    return s;
 }
 
-#define LH_MEMSET_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx2_unaligned) \
-   LH_LIBC(impl, tag, base##_avx2_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_avx2_unaligned_erms_rtm) \
-   LH_LIBC(impl, tag, base##_avx2_unaligned_rtm) \
-   LH_LIBC(impl, tag, base##_avx512_no_vzeroupper) \
-   LH_LIBC(impl, tag, base##_avx512_unaligned) \
-   LH_LIBC(impl, tag, base##_avx512_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_erms) \
-   LH_LIBC(impl, tag, base##_evex_unaligned) \
-   LH_LIBC(impl, tag, base##_evex_unaligned_erms) \
-   LH_LIBC(impl, tag, base##_sse2) \
-   LH_LIBC(impl, tag, base##_sse2_unaligned) \
-   LH_LIBC(impl, tag, base##_sse2_unaligned_erms)
-
 LH_LIBC(lh_memset, 20020, memset)
 LH_LIBC(lh_memset, 20020, __GI_memset)
-LH_MEMSET_VARIANTS(lh_memset, 20020, __memset)
+LH_IMPLEMENTATIONS(lh_memset, 20020, __memset)
 
 static void* lh_memset_chk(void* s, int c, SizeT n, SizeT dst_len)
 {
@@ -189,7 +158,7 @@ static void* lh_memset_chk(void* s, int c, SizeT n, SizeT dst_len)
    return lh_memset(s, c, n);
 }
 LH_LIBC(lh_memset_chk, 20021, __memset_chk)
-LH_MEMSET_VARIANTS(lh_memset_chk, 20021, __memset_chk)
+LH_IMPLEMENTATIONS(lh_memset_chk, 20021, __memset_chk)
 
 static void lh_bzero(void* s, SizeT n)
 {
@@ -217,23 +186,9 @@ static int lh_memcmp(const void* a, const void* b, SizeT n)
 LH_LIBC(lh_memcmp, 20030, memcmp)
 LH_LIBC(lh_memcmp, 20030, __GI_memcmp)
 LH_LIBC(lh_memcmp, 20030, bcmp)
-LH_LIBC(lh_memcmp, 20030, __memcmp_sse2)
-LH_LIBC(lh_memcmp, 20030, __memcmp_sse4_1)
-LH_LIBC(lh_memcmp, 20030, __memcmp_avx2_movbe)
-LH_LIBC(lh_memcmp, 20030, __memcmp_avx2_movbe_rtm)
-LH_LIBC(lh_memcmp, 20030, __memcmp_evex_movbe)
 LH_LIBC(lh_memcmp, 20030, __memcmpeq)
-LH_LIBC(lh_memcmp, 20030, __memcmpeq_avx2)
-LH_LIBC(lh_memcmp, 20030, __memcmpeq_avx2_rtm)
-LH_LIBC(lh_memcmp, 20030, __memcmpeq_evex)
-LH_LIBC(lh_memcmp, 20030, __memcmpeq_sse2)
-
-#define LH_SEARCH_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx2) \
-   LH_LIBC(impl, tag, base##_avx2_rtm) \
-   LH_LIBC(impl, tag, base##_evex) \
-   LH_LIBC(impl, tag, base##_evex_rtm) \
-   LH_LIBC(impl, tag, base##_sse2)
+LH_IMPLEMENTATIONS(lh_memcmp, 20030, __memcmpeq)
+LH_IMPLEMENTATIONS(lh_memcmp, 20030, __memcmp)
 
 static void* lh_memchr(const void* s, int c, SizeT n)
 {
@@ -245,7 +200,7 @@ static void* lh_memchr(const void* s, int c, SizeT n)
 LH_LIBC(lh_memchr, 20031, memchr)
 LH_LIBC(lh_memchr, 20031, __memchr)
 LH_LIBC(lh_memchr, 20031, __GI_memchr)
-LH_SEARCH_VARIANTS(lh_memchr, 20031, __memchr)
+LH_IMPLEMENTATIONS(lh_memchr, 20031, __memchr)
 
 static void* lh_memrchr(const void* s, int c, SizeT n)
 {
@@ -256,7 +211,7 @@ static void* lh_memrchr(const void* s, int c, SizeT n)
 }
 LH_LIBC(lh_memrchr, 20032, memrchr)
 LH_LIBC(lh_memrchr, 20032, __memrchr)
-LH_SEARCH_VARIANTS(lh_memrchr, 20032, __memrchr)
+LH_IMPLEMENTATIONS(lh_memrchr, 20032, __memrchr)
 
 static void* lh_rawmemchr(const void* s, int c)
 {
@@ -267,7 +222,7 @@ static void* lh_rawmemchr(const void* s, int c)
 LH_LIBC(lh_rawmemchr, 20033, rawmemchr)
 LH_LIBC(lh_rawmemchr, 20033, __rawmemchr)
 LH_LIBC(lh_rawmemchr, 20033, __GI___rawmemchr)
-LH_SEARCH_VARIANTS(lh_rawmemchr, 20033, __rawmemchr)
+LH_IMPLEMENTATIONS(lh_rawmemchr, 20033, __rawmemchr)
 
 /* memmem: the needle is read once (into a copy on the stack when it is
    short enough, LH_NEEDLE_COPY_MAX bytes) and the haystack once, from its

@@ -18,12 +18,6 @@
 
 typedef Int lh_wchar;   /* wchar_t on Linux */
 
-#define LH_WCS_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx2) \
-   LH_LIBC(impl, tag, base##_avx2_rtm) \
-   LH_LIBC(impl, tag, base##_evex) \
-   LH_LIBC(impl, tag, base##_sse2)
-
 /*------------------------------------------------------------*/
 /*--- Lengths, searches, comparisons                       ---*/
 /*------------------------------------------------------------*/
@@ -36,9 +30,7 @@ static SizeT lh_wcslen(const lh_wchar* s)
 }
 LH_LIBC(lh_wcslen, 20100, wcslen)
 LH_LIBC(lh_wcslen, 20100, __wcslen)
-LH_LIBC(lh_wcslen, 20100, __wcslen_evex512)
-LH_LIBC(lh_wcslen, 20100, __wcslen_sse4_1)
-LH_WCS_VARIANTS(lh_wcslen, 20100, __wcslen)
+LH_IMPLEMENTATIONS(lh_wcslen, 20100, __wcslen)
 
 static SizeT lh_wcsnlen(const lh_wchar* s, SizeT max)
 {
@@ -49,10 +41,8 @@ static SizeT lh_wcsnlen(const lh_wchar* s, SizeT max)
 LH_LIBC(lh_wcsnlen, 20101, wcsnlen)
 LH_LIBC(lh_wcsnlen, 20101, __wcsnlen)
 LH_LIBC(lh_wcsnlen, 20101, __GI_wcsnlen)
-LH_LIBC(lh_wcsnlen, 20101, __wcsnlen_evex512)
-LH_LIBC(lh_wcsnlen, 20101, __wcsnlen_sse4_1)
 LH_LIBC(lh_wcsnlen, 20101, __wcsnlen_generic)
-LH_WCS_VARIANTS(lh_wcsnlen, 20101, __wcsnlen)
+LH_IMPLEMENTATIONS(lh_wcsnlen, 20101, __wcsnlen)
 
 static lh_wchar* lh_wcschr(const lh_wchar* s, lh_wchar c)
 {
@@ -63,7 +53,7 @@ static lh_wchar* lh_wcschr(const lh_wchar* s, lh_wchar c)
 }
 LH_LIBC(lh_wcschr, 20102, wcschr)
 LH_LIBC(lh_wcschr, 20102, __wcschr)
-LH_WCS_VARIANTS(lh_wcschr, 20102, __wcschr)
+LH_IMPLEMENTATIONS(lh_wcschr, 20102, __wcschr)
 
 static lh_wchar* lh_wcschrnul(const lh_wchar* s, lh_wchar c)
 {
@@ -82,7 +72,7 @@ static lh_wchar* lh_wcsrchr(const lh_wchar* s, lh_wchar c)
    }
 }
 LH_LIBC(lh_wcsrchr, 20104, wcsrchr)
-LH_WCS_VARIANTS(lh_wcsrchr, 20104, __wcsrchr)
+LH_IMPLEMENTATIONS(lh_wcsrchr, 20104, __wcsrchr)
 
 static int compare(lh_wchar a, lh_wchar b)
 {
@@ -99,7 +89,7 @@ static int lh_wcscmp(const lh_wchar* a, const lh_wchar* b)
 }
 LH_LIBC(lh_wcscmp, 20105, wcscmp)
 LH_LIBC(lh_wcscmp, 20105, __wcscmp)
-LH_WCS_VARIANTS(lh_wcscmp, 20105, __wcscmp)
+LH_IMPLEMENTATIONS(lh_wcscmp, 20105, __wcscmp)
 
 static int lh_wcsncmp(const lh_wchar* a, const lh_wchar* b, SizeT n)
 {
@@ -112,7 +102,7 @@ static int lh_wcsncmp(const lh_wchar* a, const lh_wchar* b, SizeT n)
 }
 LH_LIBC(lh_wcsncmp, 20106, wcsncmp)
 LH_LIBC(lh_wcsncmp, 20106, __wcsncmp_generic)
-LH_WCS_VARIANTS(lh_wcsncmp, 20106, __wcsncmp)
+LH_IMPLEMENTATIONS(lh_wcsncmp, 20106, __wcsncmp)
 
 static lh_wchar* lh_wmemchr(const lh_wchar* s, lh_wchar c, SizeT n)
 {
@@ -123,8 +113,7 @@ static lh_wchar* lh_wmemchr(const lh_wchar* s, lh_wchar c, SizeT n)
 LH_LIBC(lh_wmemchr, 20107, wmemchr)
 LH_LIBC(lh_wmemchr, 20107, __wmemchr)
 LH_LIBC(lh_wmemchr, 20107, __GI_wmemchr)
-LH_LIBC(lh_wmemchr, 20107, __wmemchr_evex_rtm)
-LH_WCS_VARIANTS(lh_wmemchr, 20107, __wmemchr)
+LH_IMPLEMENTATIONS(lh_wmemchr, 20107, __wmemchr)
 
 static int lh_wmemcmp(const lh_wchar* a, const lh_wchar* b, SizeT n)
 {
@@ -134,10 +123,7 @@ static int lh_wmemcmp(const lh_wchar* a, const lh_wchar* b, SizeT n)
 }
 LH_LIBC(lh_wmemcmp, 20108, wmemcmp)
 LH_LIBC(lh_wmemcmp, 20108, __wmemcmp)
-LH_LIBC(lh_wmemcmp, 20108, __wmemcmp_sse2)
-LH_LIBC(lh_wmemcmp, 20108, __wmemcmp_avx2_movbe)
-LH_LIBC(lh_wmemcmp, 20108, __wmemcmp_avx2_movbe_rtm)
-LH_LIBC(lh_wmemcmp, 20108, __wmemcmp_evex_movbe)
+LH_IMPLEMENTATIONS(lh_wmemcmp, 20108, __wmemcmp)
 
 /*------------------------------------------------------------*/
 /*--- Copies, concatenations, fills                        ---*/
@@ -164,7 +150,7 @@ static lh_wchar* lh_wcscpy(lh_wchar* dst, const lh_wchar* src)
 LH_LIBC(lh_wcscpy, 20110, wcscpy)
 LH_LIBC(lh_wcscpy, 20110, __wcscpy)
 LH_LIBC(lh_wcscpy, 20110, __wcscpy_generic)
-LH_LIBC(lh_wcscpy, 20110, __wcscpy_ssse3)
+LH_IMPLEMENTATIONS(lh_wcscpy, 20110, __wcscpy)
 
 static lh_wchar* lh_wcpcpy(lh_wchar* dst, const lh_wchar* src)
 {
@@ -324,16 +310,9 @@ static lh_wchar* lh_wmemset(lh_wchar* s, lh_wchar c, SizeT n)
    return s;
 }
 
-#define LH_WMEMSET_VARIANTS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_avx2_unaligned) \
-   LH_LIBC(impl, tag, base##_avx2_unaligned_rtm) \
-   LH_LIBC(impl, tag, base##_avx512_unaligned) \
-   LH_LIBC(impl, tag, base##_evex_unaligned) \
-   LH_LIBC(impl, tag, base##_sse2_unaligned)
-
 LH_LIBC(lh_wmemset, 20126, wmemset)
 LH_LIBC(lh_wmemset, 20126, __wmemset)
-LH_WMEMSET_VARIANTS(lh_wmemset, 20126, __wmemset)
+LH_IMPLEMENTATIONS(lh_wmemset, 20126, __wmemset)
 
 static lh_wchar* lh_wmemset_chk(lh_wchar* s, lh_wchar c, SizeT n, SizeT dst_len)
 {
@@ -341,4 +320,4 @@ static lh_wchar* lh_wmemset_chk(lh_wchar* s, lh_wchar c, SizeT n, SizeT dst_len)
    return lh_wmemset(s, c, n);
 }
 LH_LIBC(lh_wmemset_chk, 20127, __wmemset_chk)
-LH_WMEMSET_VARIANTS(lh_wmemset_chk, 20127, __wmemset_chk)
+LH_IMPLEMENTATIONS(lh_wmemset_chk, 20127, __wmemset_chk)

@@ -20,7 +20,12 @@
      memccpy(dst, "abcdef", 'c', 10)     source 3 read, 3 written
      __memcmpeq("abcdef", "abXdef", 6)   3 bytes of each
      strcasestr("Hello World", "WORLD")  haystack 11, needle 6
-     __strcpy_chk(dst, "hi", 16)         source 3 read, 3 written */
+     __strcpy_chk(dst, "hi", 16)         source 3 read, 3 written
+     strdup("hello")                     glibc's own strlen and memcpy
+                                         inside strdup: 6 + 6 bytes of the
+                                         source read (when Valgrind sees
+                                         glibc's symbols: libc6-dbg), 6
+                                         written in the copy */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +82,7 @@ TEXT(casestr_hay, "Hello World")
 TEXT(casestr_needle, "WORLD")
 TEXT(chk_src, "hi")
 static char* chk_dst(void) { return malloc(16); }
+TEXT(dup_src, "hello")
 
 int main(void)
 {
@@ -100,5 +106,6 @@ int main(void)
    char* cs = casestr_hay();
    bad |= strcasestr(cs, casestr_needle()) != cs + 6;
    __strcpy_chk(chk_dst(), chk_src(), 16);
+   bad |= strdup(dup_src())[4] != 'o';
    return bad;
 }
