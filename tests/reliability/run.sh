@@ -261,6 +261,17 @@ checks pool "$out/pool.json" valid \
   site:mp_user.reallocs=1 site:mp_user.realloc_growth_bytes=20 site:mp_user.bytes_at_exit=0 \
   site:mp_user.max_bytes=400 site:pool_user.max_bytes=240
 check "pool: no warning for correct requests" bash -c "! grep -q 'lifeheap: warning' '$out/pool.log'"
+# A custom site's bytes count at the peak (400 for the mempool's, 128 for the
+# bump allocator's, as bytes_at_peak), its accesses are not measured: the
+# report says so rather than "of the 0 B live at the peak".
+checks pool "$out/pool.json" site:mp_user.access.at_peak.bytes=400 \
+  site:mp_user.bytes_at_peak=400 site:pool_user.access.at_peak.bytes=128 \
+  site:pool_user.bytes_at_peak=128 site:pool_user.access.measured_bytes=0
+"$top/cli/lifeheap" report "$out/pool.json" >"$out/pool.report" 2>&1
+check_eq "pool: the report says custom sites' accesses are not measured" \
+  "400 B live at the peak, accesses not measured (custom allocator);128 B live at the peak, accesses not measured (custom allocator)" \
+  "$(grep -o '[0-9][0-9]* B live at the peak, accesses not measured (custom allocator)' "$out/pool.report" | tr '\n' ';' | sed 's/;$//')"
+check "pool: no \"of the 0 B live at the peak\"" bash -c "! grep -q 'of the 0 B live at the peak' '$out/pool.report'"
 
 # --- requests that cannot be honoured: alignments past Valgrind's 16 MiB,
 # impossible sizes, custom blocks past the address space or 2^53
