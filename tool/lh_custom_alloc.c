@@ -48,6 +48,7 @@
 #include "valgrind.h"
 #include "lh_include.h"
 #include "lh_reliability.h"
+#include "lh_blocks.h"
 
 typedef struct CustomBlock {
    struct CustomBlock* next;   /* VgHashNode layout: keep first */
@@ -59,6 +60,12 @@ typedef struct CustomBlock {
    Addr      pool;             /* its pool's anchor; 0 for MALLOCLIKE */
    ULong     peak_seq_at_alloc; /* as LH_Block's: live at the latest peak
                                    when LH_(peak_seq) is above it */
+   /* For the block file (lh_blocks.c): the record this stretch of the
+      block continues after a resize (0: none), and that resize's time
+      and thread. */
+   ULong     previous_record;
+   ULong     segment_birth;
+   UInt      segment_thread;
 } CustomBlock;
 
 typedef struct Pool {
@@ -143,13 +150,34 @@ static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
    cb->alloc_thread = LH_(thread_serial)(tid);
    cb->pool         = pool;
    cb->peak_seq_at_alloc = LH_(peak_seq);
+   cb->previous_record = 0;
+   cb->segment_birth   = cb->alloc_time;
+   cb->segment_thread  = cb->alloc_thread;
    VG_(HT_add_node)(custom_blocks, cb);
    LH_(access_blocks_changed)();
    LH_(site_note_alloc)(cb->site, size, tid);
 }
 
+/* The block file's record of cb as it is now.  Accesses are counted on
+   the malloc'd block that holds the pool (see the top): none here. */
+static void custom_life(const CustomBlock* cb, LH_BlockLife* life)
+{
+   VG_(memset)(life, 0, sizeof(*life));
+   life->previous     = cb->previous_record;
+   life->birth        = cb->segment_birth;
+   life->size         = cb->size;
+   life->site_serial  = cb->site->serial;
+   life->alloc_thread = cb->segment_thread;
+   life->custom       = True;
+}
+
 static void block_dies(ThreadId tid, CustomBlock* cb)
 {
+   if (LH_(blocks_on)) {
+      LH_BlockLife life;
+      custom_life(cb, &life);
+      LH_(blocks_write)(&life, LH_BlockFreed, LH_(thread_serial)(tid));
+   }
    VG_(HT_remove)(custom_blocks, cb->payload);
    if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, False);
    LH_(site_note_free)(cb->site, cb->size, LH_(now) - cb->alloc_time,
@@ -166,7 +194,8 @@ static void block_dies_at(ThreadId tid, Addr payload, const HChar* what)
 
 /* Moves (new_payload != payload) and/or resizes a live custom block: a
    realloc in the profile's terms (no bytes copied by the tool). */
-static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
+static void block_changes(ThreadId tid, Addr payload, Addr new_payload,
+                          SizeT new_size)
 {
    CustomBlock* cb = VG_(HT_lookup)(custom_blocks, payload);
    SizeT old_size;
@@ -178,12 +207,22 @@ static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
    if (!size_acceptable("a custom block's resize", new_payload, new_size,
                         new_size > old_size ? new_size - old_size : 0, True))
       return;
+   if (new_payload != payload
+       && VG_(HT_lookup)(custom_blocks, new_payload) != NULL) {
+      warn_once("a custom allocator moved a block onto a live block",
+                new_payload);
+      return;
+   }
+   if (LH_(blocks_on)) {
+      LH_BlockLife life;
+      UInt thread = LH_(thread_serial)(tid);
+      custom_life(cb, &life);
+      cb->previous_record = LH_(blocks_write)(&life,
+         new_payload != payload ? LH_BlockMoved : LH_BlockReallocated, thread);
+      cb->segment_birth  = LH_(now);
+      cb->segment_thread = thread;
+   }
    if (new_payload != payload) {
-      if (VG_(HT_lookup)(custom_blocks, new_payload) != NULL) {
-         warn_once("a custom allocator moved a block onto a live block",
-                   new_payload);
-         return;
-      }
       VG_(HT_remove)(custom_blocks, payload);
       cb->payload = new_payload;
       VG_(HT_add_node)(custom_blocks, cb);
@@ -299,7 +338,7 @@ Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
                "VALGRIND_FREELIKE_BLOCK of an address that is not a live block");
          break;
       case VG_USERREQ__RESIZEINPLACE_BLOCK:
-         block_changes(arg[1], arg[1], arg[3]);
+         block_changes(tid, arg[1], arg[1], arg[3]);
          break;
       case VG_USERREQ__CREATE_MEMPOOL:
          pool_create(arg[1]);
@@ -325,7 +364,7 @@ Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
          break;
       case VG_USERREQ__MEMPOOL_CHANGE:
          if (pool_known(arg[1], "VALGRIND_MEMPOOL_CHANGE in an unknown pool"))
-            block_changes(arg[2], arg[3], arg[4]);
+            block_changes(tid, arg[2], arg[3], arg[4]);
          break;
       case VG_USERREQ__MEMPOOL_EXISTS:
          *ret = VG_(HT_lookup)(pools, arg[1]) != NULL;
@@ -374,4 +413,17 @@ void LH_(custom_blocks_fold_at_peak)(void)
    VG_(HT_ResetIter)(custom_blocks);
    while ((cb = VG_(HT_Next)(custom_blocks)) != NULL)
       if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, True);
+}
+
+/* The block file's records of the blocks still live at the end. */
+void LH_(custom_blocks_write_live)(void)
+{
+   CustomBlock* cb;
+   if (custom_blocks == NULL) return;
+   VG_(HT_ResetIter)(custom_blocks);
+   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL) {
+      LH_BlockLife life;
+      custom_life(cb, &life);
+      LH_(blocks_write)(&life, LH_BlockLiveAtEnd, 0);
+   }
 }
