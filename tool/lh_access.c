@@ -31,6 +31,12 @@
    live at the latest peak so far.  Each site keeps its at-peak sums
    tagged with the peak_seq they belong to; a fold that arrives with a
    newer seq resets them first.  Nothing is walked when a peak happens.
+   A block live at the latest peak whose size is about to change
+   (access_block_before_resize, before the realloc is accounted) folds
+   its at-peak part there and then, with the size it had at the peak, and
+   counts as born after that peak from then on: each block contributes
+   its size at the peak exactly once, so the sites' at-peak bytes sum to
+   peak.bytes.
 */
 
 #include "pub_tool_basics.h"
@@ -42,6 +48,7 @@
 #include "lh_include.h"
 #include "lh_shadow.h"
 #include "lh_access_private.h"
+#include "lh_reliability.h"
 
 /* Bumped by every block event, so that an output can tell whether the
    live fold it made earlier is still current. */
@@ -150,6 +157,26 @@ static void block_census(const LH_Block* b, LH_ByteCensus* census)
    }
 }
 
+/* Adds one block's figures to the at-peak sums of 'fold' (the fold's sums
+   belong to the latest peak: older ones are dropped first). */
+static void at_peak_add(LH_AccessFold* fold, SizeT bytes,
+                        const LH_ByteCensus* census, ULong unused_capacity)
+{
+   if (fold->at_peak_seq != LH_(peak_seq)) {
+      fold->at_peak_seq = LH_(peak_seq);
+      fold->at_peak_bytes = 0;
+      fold->at_peak_never_read = 0;
+      fold->at_peak_never_written = 0;
+      fold->at_peak_never_accessed = 0;
+      fold->at_peak_unused_capacity = 0;
+   }
+   fold->at_peak_bytes += bytes;
+   fold->at_peak_never_read += census->never_read;
+   fold->at_peak_never_written += census->never_written;
+   fold->at_peak_never_accessed += census->never_accessed;
+   fold->at_peak_unused_capacity += unused_capacity;
+}
+
 /* Adds block b's figures to 'fold'; 'freed' when the program freed it. */
 static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
                        Bool live_at_peak)
@@ -170,21 +197,43 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
                                                          : b->alloc_time);
    if (ba->map != NULL)
       fold->first_access_delay += ba->first_access_time - b->alloc_time;
-   if (live_at_peak) {
-      if (fold->at_peak_seq != LH_(peak_seq)) {
-         fold->at_peak_seq = LH_(peak_seq);
-         fold->at_peak_bytes = 0;
-         fold->at_peak_never_read = 0;
-         fold->at_peak_never_written = 0;
-         fold->at_peak_never_accessed = 0;
-         fold->at_peak_unused_capacity = 0;
-      }
-      fold->at_peak_bytes += b->req_size;
-      fold->at_peak_never_read += census.never_read;
-      fold->at_peak_never_written += census.never_written;
-      fold->at_peak_never_accessed += census.never_accessed;
-      fold->at_peak_unused_capacity += unused_capacity;
-   }
+   if (live_at_peak)
+      at_peak_add(fold, b->req_size, &census, unused_capacity);
+}
+
+/* Block b is about to change size.  If it was live at the latest peak, its
+   at-peak figures are taken now, while it still has the size it had then
+   (a size changes only through this event), and added to its site's;
+   from now on the block counts as born after that peak, so the fold at
+   its end, or a later peak, does not count it a second time at this one.
+   A later peak finds it live again with its new size. */
+void LH_(access_block_before_resize)(LH_Block* b)
+{
+   LH_ByteCensus census;
+   if (!LH_(block_live_at_peak)(b, LH_(peak_seq))) return;
+   block_census(b, &census);
+   at_peak_add(&b->site->access.retired, b->req_size, &census,
+               b->req_size - b->access.written_high_water);
+   b->peak_seq_at_alloc = LH_(peak_seq);
+   block_events++;
+}
+
+/* The same for a block whose bytes are not measured (a custom allocator's
+   block, lh_custom_alloc.c): its size at the peak counts in at_peak.bytes,
+   with no never-read or never-written bytes, since its accesses count on
+   the pool's own block.  'live': still live (the output's live fold) or
+   gone (resized or freed now). */
+void LH_(access_unmeasured_at_peak)(LH_Site* site, SizeT size, Bool live)
+{
+   static const LH_ByteCensus nothing = { 0, 0, 0, 0 };
+   at_peak_add(live ? &site->access.live : &site->access.retired, size,
+               &nothing, 0);
+   if (!live) block_events++;
+}
+
+void LH_(access_blocks_changed)(void)
+{
+   block_events++;
 }
 
 void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
@@ -220,6 +269,7 @@ static void refresh_live_folds(void)
    while ((b = LH_(blocks_iter_next)()) != NULL)
       fold_block(&b->site->access.live, b, False,
                  LH_(block_live_at_peak)(b, LH_(peak_seq)));
+   LH_(custom_blocks_fold_at_peak)();
    live_fold_now = LH_(now);
    live_fold_events = block_events;
 }
@@ -236,6 +286,11 @@ void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
    l_peak = l->at_peak_seq == LH_(peak_seq);
 
    LH_(json_object_begin)(j, "access");
+   /* the one size all the site's blocks had, whether accessed or not */
+   if (sa->map_kind != LH_MAP_NONE && !sa->mixed_sizes)
+      LH_(json_u64)(j, "block_size", sa->map_block_size);
+   else
+      LH_(json_null)(j, "block_size");
    LH_(json_u64)(j, "bytes_read", LH_(access_site_bytes)(site, False));
    LH_(json_u64)(j, "bytes_written", LH_(access_site_bytes)(site, True));
    LH_(json_u64)(j, "measured_bytes", r->measured_bytes + l->measured_bytes);

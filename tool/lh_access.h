@@ -86,7 +86,8 @@ typedef struct LH_SiteMap {
    the accesses themselves. */
 typedef struct {
    LH_MapKind map_kind;          /* decided by the blocks' sizes */
-   SizeT  map_block_size;
+   SizeT  map_block_size;        /* the first block's size */
+   Bool   mixed_sizes;           /* a block had another size, at any time */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
    LH_AccessFold live;           /* output only */
@@ -96,6 +97,9 @@ typedef struct {
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
+void  LH_(access_block_before_resize)(struct LH_Block* b);
+void  LH_(access_unmeasured_at_peak)(struct LH_Site* site, SizeT size, Bool live);
+void  LH_(access_blocks_changed)(void);
 void  LH_(access_block_resized)(struct LH_Block* b, Addr old_payload,
                                 SizeT old_size);
 void  LH_(access_block_retire)(struct LH_Block* b, Bool live_at_peak);

@@ -60,6 +60,8 @@ static void map_to_buckets(LH_SiteMap* m)
 
 void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
 {
+   if (sa->map_kind != LH_MAP_NONE && size != sa->map_block_size)
+      sa->mixed_sizes = True;
    switch (sa->map_kind) {
       case LH_MAP_NONE:
          sa->map_kind = size <= LH_ACCESS_MAP_MAX_BYTES ? LH_MAP_BYTES : LH_MAP_BUCKETS;
