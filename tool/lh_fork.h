@@ -13,7 +13,8 @@
 #endif
 
 void LH_(fork_init)(void);   /* post_clo_init: registers the fork handlers */
-/* The program is about to exec 'program' (lh_main.c's syscall hook). */
-void LH_(before_exec)(const HChar* program);
+/* The program is about to exec 'program' with the NULL-terminated 'argv'
+   (lh_main.c's syscall hook; "" when the name is unreadable). */
+void LH_(before_exec)(const HChar* program, const HChar** argv);
 
 #endif /* LH_FORK_H */

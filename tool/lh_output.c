@@ -7,10 +7,11 @@
 
    The profile is a rendering of a report (lh_report.h): every figure,
    order, label, note and finding in it was decided by LH_(report_build);
-   this file only lays them out.  The document goes to "<path>.tmp-<pid>"
-   in the same directory, which is renamed over <path> only when every byte
+   this file only lays them out.  The document goes to an exclusive
+   temporary file beside the target, renamed over it only when every byte
    was written: a reader never sees half a profile, and a failure leaves
-   no file behind.
+   no file behind.  A device or a FIFO (/dev/null, /dev/stdout) is written
+   through, never replaced (lh_outfile.c).
 */
 
 #include "pub_tool_basics.h"
@@ -28,6 +29,7 @@
 #include "lh_core.h"
 #include "lh_report.h"
 #include "lh_options.h"
+#include "lh_outfile.h"
 
 #define LH_FORMAT_VERSION 1
 
@@ -131,6 +133,8 @@ static void write_globals(LH_Json* j, const LH_ReportTotals* t)
    LH_(json_u64)(j, "realloc_growth_bytes", t->realloc_growth_bytes);
    LH_(json_u64)(j, "bytes_read", t->bytes_read);
    LH_(json_u64)(j, "bytes_written", t->bytes_written);
+   LH_(json_u64)(j, "invalid_frees", t->invalid_frees);
+   LH_(json_u64)(j, "invalid_reallocs", t->invalid_reallocs);
    LH_(json_object_end)(j);
 
    LH_(json_object_begin)(j, "peak");
@@ -208,6 +212,12 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    LH_(json_u64)(j, "last_alloc_time", s->last_alloc_time);
    LH_(json_u64)(j, "allocating_threads", s->allocating_threads);
    LH_(json_u64)(j, "cross_thread_frees", s->cross_thread_frees);
+   LH_(json_object_begin)(j, "zero_size_blocks");
+   LH_(json_u64)(j, "total", s->zero_size_total);
+   LH_(json_u64)(j, "at_peak", s->zero_size_at_peak);
+   LH_(json_u64)(j, "at_exit", s->zero_size_at_exit);
+   LH_(json_object_end)(j);
+   LH_(allocator_frames_write_json)(j, s);
    LH_(access_write_site_json)(j, s);
    LH_(site_timeline_write_json)(j, s);
    LH_(json_object_end)(j);
@@ -241,47 +251,28 @@ static void write_document(LH_Json* j, const LH_Report* r)
 
 Bool LH_(report_write_json)(const LH_Report* report, const HChar* path)
 {
-   HChar* tmp;
-   SysRes sr;
-   Int fd;
+   LH_OutFile out;
    LH_Json* j;
    Bool ok, io_failed;
 
-   /* A temporary file next to the target, then rename. */
-   tmp = VG_(malloc)("lh.output.tmp", VG_(strlen)(path) + 32);
-   VG_(sprintf)(tmp, "%s.tmp-%d", path, VG_(getpid)());
-   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-   if (sr_isError(sr)) {
-      VG_(umsg)("lifeheap: error: cannot create %s (errno %lu); "
-                "no profile written\n", tmp, sr_Err(sr));
-      VG_(free)(tmp);
-      return False;
-   }
-   fd = (Int)sr_Res(sr);
-   j = LH_(json_open)(fd);
+   /* An exclusive temporary file beside the target, renamed over it; or,
+      for a device or a FIFO, written through (lh_outfile.c). */
+   if (!LH_(outfile_open)(path, &out)) return False;
+   j = LH_(json_open)(out.fd);
    write_document(j, report);
    LH_(json_flush)(j);
    io_failed = LH_(json_failed)(j);
    ok = LH_(json_close)(j);
-   VG_(close)(fd);
    if (!ok) {
       if (io_failed)
          VG_(umsg)("lifeheap: error: writing %s failed (disk full or I/O "
-                   "error); no profile written\n", tmp);
+                   "error); no profile written\n",
+                   out.temporary ? out.temporary : path);
       else
          VG_(umsg)("lifeheap: internal error: the profile's JSON was not "
                    "well formed; no profile written (please report)\n");
-      VG_(unlink)(tmp);
-      VG_(free)(tmp);
+      LH_(outfile_abort)(&out);
       return False;
    }
-   if (VG_(rename)(tmp, path) != 0) {
-      VG_(umsg)("lifeheap: error: cannot rename %s to %s; "
-                "no profile written\n", tmp, path);
-      VG_(unlink)(tmp);
-      VG_(free)(tmp);
-      return False;
-   }
-   VG_(free)(tmp);
-   return True;
+   return LH_(outfile_commit)(&out);
 }

@@ -48,6 +48,8 @@ static void copy_totals(LH_ReportTotals* t)
    t->realloc_growth_bytes = LH_(total_realloc_growth_bytes);
    t->bytes_read = LH_(access_total_read)();
    t->bytes_written = LH_(access_total_written)();
+   t->invalid_frees = LH_(invalid_frees);
+   t->invalid_reallocs = LH_(invalid_reallocs);
    t->peak_bytes = LH_(peak_bytes);
    t->peak_blocks = LH_(peak_blocks);
    t->peak_time = LH_(peak_time);

@@ -59,6 +59,7 @@ typedef struct {
    ULong blocks, bytes, frees, reallocs;
    ULong realloc_requested_bytes, realloc_bytes_copied, realloc_growth_bytes;
    ULong bytes_read, bytes_written;
+   ULong invalid_frees, invalid_reallocs;   /* of pointers not live blocks */
    ULong peak_bytes, peak_blocks, peak_time;
    ULong exit_bytes, exit_blocks;               /* live now */
    UInt  threads;

@@ -71,6 +71,18 @@ static void print_top_sites(const LH_Report* r)
    if (unnamed_object != NULL) explain_unnamed(unnamed_object);
 }
 
+/* Frees and reallocs of pointers that were not live heap blocks: each
+   one ignored, the first one named when it happened. */
+static void print_invalid_counts(const LH_ReportTotals* t)
+{
+   if (t->invalid_frees == 0 && t->invalid_reallocs == 0) return;
+   VG_(umsg)("Invalid:      %'llu %s, %'llu %s of pointers that were not "
+             "live heap blocks (ignored)\n",
+             t->invalid_frees, LH_(plural)(t->invalid_frees, "free", "frees"),
+             t->invalid_reallocs,
+             LH_(plural)(t->invalid_reallocs, "realloc", "reallocs"));
+}
+
 static void print_profile_line(const HChar* path, Bool written)
 {
    if (written)
@@ -91,6 +103,7 @@ void LH_(report_print_summary)(const LH_Report* r, const HChar* path,
              t->blocks, LH_(plural)(t->blocks, "block", "blocks"), a,
              t->frees, t->reallocs,
              LH_(plural)(t->reallocs, "realloc", "reallocs"), t->duration);
+   print_invalid_counts(t);
    if (t->blocks == 0) {
       VG_(umsg)("No heap blocks were allocated.\n");
       print_profile_line(path, written);
