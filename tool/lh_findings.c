@@ -548,6 +548,7 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
 {
    ULong duration = LH_(now);
    UInt  i;
+   for (i = 0; i < n_findings; i++) VG_(free)(findings[i].summary);
    n_findings = 0;   /* a periodic dump recomputes everything */
    refresh_access_folds();
    for (i = 0; i < n_sites; i++) {
@@ -562,6 +563,12 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
    }
    if (n_findings > 1)
       VG_(ssort)(findings, n_findings, sizeof *findings, compare_findings);
+   /* Each sentence once: the profile and the summary print the same. */
+   for (i = 0; i < n_findings; i++) {
+      HChar sentence[1024];
+      LH_(finding_describe)(&findings[i], sentence, sizeof sentence);
+      findings[i].summary = VG_(strdup)("lh.findings.summary", sentence);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -571,16 +578,14 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
 void LH_(findings_write_json)(LH_Json* json)
 {
    UInt i, e;
-   HChar sentence[1024];
    LH_(json_array_begin)(json, "findings");
    for (i = 0; i < n_findings; i++) {
       const Finding* f = &findings[i];
-      LH_(finding_describe)(f, sentence, sizeof sentence);
       LH_(json_object_begin)(json, NULL);
       LH_(json_string)(json, "kind", LH_(finding_kind_names)[f->kind]);
       LH_(json_u64)(json, "site", f->site_index);
       LH_(json_string)(json, "severity", LH_(severity_names)[f->severity]);
-      LH_(json_string)(json, "summary", sentence);
+      LH_(json_string)(json, "summary", f->summary);
       LH_(json_object_begin)(json, "evidence");
       for (e = 0; e < f->n_evidence; e++) {
          if (f->evidence[e].is_double)
@@ -601,7 +606,7 @@ void LH_(findings_write_json)(LH_Json* json)
 void LH_(findings_print_summary)(UInt max)
 {
    UInt i, shown = n_findings < max ? n_findings : max;
-   HChar sentence[1024], frame[512];
+   HChar frame[512];
    if (n_findings == 0) {
       VG_(umsg)("Findings: none.\n");
       return;
@@ -612,9 +617,8 @@ void LH_(findings_print_summary)(UInt max)
       const Finding* f = &findings[i];
       const LH_Site* site = f->site;
       UInt k, last;
-      LH_(finding_describe)(f, sentence, sizeof sentence);
       VG_(umsg)(" [%s] %s, site %u: %s\n", LH_(severity_names)[f->severity],
-                LH_(finding_kind_names)[f->kind], f->site_index, sentence);
+                LH_(finding_kind_names)[f->kind], f->site_index, f->summary);
       if (site->n_frames == 0 || site->frame_ids == NULL)
          continue;
       last = site->name_frame + SUMMARY_FRAMES_AFTER_NAME;

@@ -230,6 +230,10 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    direction); copied bytes when it moved. */
 void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
                             ULong bytes_copied);
+/* A block still live, allocated at alloc_time, counts its life up to
+   LH_(now) in its site's lifetime figures (heap and custom blocks alike;
+   called by LH_(sites_finalize) through each block table). */
+void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time);
 /* Makes every per-site output figure current: bytes/blocks at peak and
    at exit, lifetimes including live blocks (up to LH_(now)).  Idempotent:
    a periodic dump may call it repeatedly. */

@@ -32,11 +32,6 @@ LH_OptionValues LH_(options) = {
 #define LH_TEXT(name, key, hint, default_text, parse, write_json, help)
 #define LH_VALGRIND(key, write_json)
 #include "lh_options.def"
-#undef LH_GROUP
-#undef LH_COUNT
-#undef LH_FRACTION
-#undef LH_TEXT
-#undef LH_VALGRIND
 };
 
 typedef enum { OptGroup, OptCount, OptFraction, OptText, OptValgrind } OptKind;
@@ -69,11 +64,6 @@ static const Option table[] = {
 #define LH_VALGRIND(key, write_json) \
    { OptValgrind, NULL, #key, NULL, 0, 0, NULL, NULL, NULL, write_json, NULL },
 #include "lh_options.def"
-#undef LH_GROUP
-#undef LH_COUNT
-#undef LH_FRACTION
-#undef LH_TEXT
-#undef LH_VALGRIND
 };
 
 #define N_OPTIONS (sizeof(table) / sizeof(table[0]))

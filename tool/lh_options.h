@@ -26,11 +26,6 @@ typedef struct {
 #define LH_TEXT(name, key, hint, default_text, parse, write_json, help)
 #define LH_VALGRIND(key, write_json)
 #include "lh_options.def"
-#undef LH_GROUP
-#undef LH_COUNT
-#undef LH_FRACTION
-#undef LH_TEXT
-#undef LH_VALGRIND
 } LH_OptionValues;
 
 extern LH_OptionValues LH_(options);
