@@ -645,9 +645,14 @@ static void read_notes(struct loader *loader, json_object *site_object,
     site->notes = checked_calloc(loader, count, sizeof *site->notes);
     site->note_count = count;
     for (size_t i = 0; i < count; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "sites[%zu].notes", index);
-        json_object *value = array_element_object(loader, notes, name, i);
+        /* A member of the site's object (borrowed, not a top-level
+         * element: array_element_object is for those). */
+        json_object *value = json_object_array_get_idx(notes, i);
+        set_path(loader, "sites[%zu].notes[%zu]", index, i);
+        if (!json_object_is_type(value, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(value));
+        set_path(loader, "sites[%zu].notes[%zu].", index, i);
         site->notes[i].kind = require_string(loader, value, "kind");
         site->notes[i].text = require_string(loader, value, "text");
     }
