@@ -1,0 +1,105 @@
+/* cargo-lifeheap, the `cargo lifeheap` subcommand: what its three files
+ * share.
+ *
+ *   cargo_main.c     the command line, choosing the target, running it
+ *                    with `lifeheap run` and writing the HTML report with
+ *                    `lifeheap view` (docs/cli.md, "cargo lifeheap")
+ *   cargo_build.c    talking to cargo: `cargo metadata` for the workspace
+ *                    and its targets, then the build, whose JSON messages
+ *                    say which executables were built
+ *   cargo_process.c  starting programs and waiting for them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef LIFEHEAP_CARGO_H
+#define LIFEHEAP_CARGO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The four kinds of target that build an executable, with cargo's names
+ * for them (target.kind in cargo's messages and metadata, and the option
+ * that selects one: --bin, --example, --test, --bench). */
+enum target_kind { TARGET_BIN, TARGET_EXAMPLE, TARGET_TEST, TARGET_BENCH };
+const char *target_kind_name(enum target_kind kind);
+
+/* A growing array of strings (an argv under construction). */
+struct string_list {
+    char **items;
+    size_t count, capacity;
+};
+void list_add(struct string_list *list, const char *text);
+void list_free(struct string_list *list);
+
+/* What the user asked cargo for. */
+struct build_request {
+    const char *cargo;            /* the cargo executable ($CARGO or cargo) */
+    enum target_kind kind;
+    const char *target_name;      /* NULL: the one binary of the package */
+    bool release;                 /* --release / -r */
+    const char *profile;          /* --profile NAME, or NULL */
+    const char *build_directory;  /* the --target-dir given to cargo */
+    /* Options passed to every cargo command (--manifest-path, --offline,
+     * --frozen, --locked, --config) and those passed to the build only
+     * (--package, --features, --target, --jobs, ...), each as cargo's
+     * argv words. */
+    struct string_list common_options, build_options;
+};
+
+/* A workspace member, from `cargo metadata --no-deps`. */
+struct target {
+    char *kind, *name;
+};
+struct package {
+    char *id, *name, *version, *manifest_path;
+    char *default_run;            /* or NULL */
+    struct target *targets;
+    size_t target_count;
+};
+struct workspace {
+    char *target_directory;
+    struct package *packages;
+    size_t package_count;
+};
+
+/* An executable the build produced (a "compiler-artifact" message with an
+ * "executable"). */
+struct artifact {
+    char *kind, *name, *executable, *package_id;
+};
+struct artifact_list {
+    struct artifact *items;
+    size_t count, capacity;
+};
+
+/* Runs `cargo metadata --format-version 1 --no-deps`. Returns 0 and fills
+ * `workspace`, or cargo's exit status (cargo has said why on stderr), or
+ * -1 when its output cannot be read (a message is printed). */
+int read_workspace(const struct build_request *request,
+                   struct workspace *workspace);
+void free_workspace(struct workspace *workspace);
+const struct package *find_package(const struct workspace *workspace,
+                                   const char *id);
+
+/* Builds the request's target(s) with the settings lifeheap needs
+ * (cargo_build.c explains them) and collects every executable of the
+ * request's kind from cargo's messages. Returns cargo's exit status (0 on
+ * success), or -1 when cargo cannot be started. */
+int build_targets(const struct build_request *request,
+                  struct artifact_list *artifacts);
+void free_artifacts(struct artifact_list *artifacts);
+
+/* Starts argv[0] (searched in PATH) in `directory` (NULL: the current
+ * one), with `environment` (NAME=VALUE strings, may be NULL) added to ours;
+ * with `output_pipe`, its stdout goes to a pipe whose read end is returned
+ * there. Returns the child's pid, or -1 with a message printed. */
+pid_t start_program(char *const argv[], const char *directory,
+                    const struct string_list *environment, int *output_pipe);
+
+/* Waits for a child; returns its exit status, 128+N when killed by signal
+ * N. With `ignore_interrupts`, Ctrl-C and Ctrl-\ reach only the child
+ * (it decides how the run ends, and we still report on it). */
+int wait_program(pid_t child, bool ignore_interrupts);
+
+#endif

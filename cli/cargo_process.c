@@ -1,0 +1,123 @@
+/* cargo-lifeheap: starting programs (cargo, lifeheap) and waiting for
+ * them, and the small lists the command builds its argvs in.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cargo.h"
+
+const char *target_kind_name(enum target_kind kind)
+{
+    switch (kind) {
+    case TARGET_BIN: return "bin";
+    case TARGET_EXAMPLE: return "example";
+    case TARGET_TEST: return "test";
+    case TARGET_BENCH: return "bench";
+    }
+    return "bin";
+}
+
+void list_add(struct string_list *list, const char *text)
+{
+    if (list->count + 2 > list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 16;
+        char **bigger = realloc(list->items, capacity * sizeof *bigger);
+        if (!bigger) {
+            fprintf(stderr, "cargo lifeheap: out of memory\n");
+            exit(2);
+        }
+        list->items = bigger;
+        list->capacity = capacity;
+    }
+    char *copy = strdup(text);
+    if (!copy) {
+        fprintf(stderr, "cargo lifeheap: out of memory\n");
+        exit(2);
+    }
+    list->items[list->count++] = copy;
+    list->items[list->count] = NULL;
+}
+
+void list_free(struct string_list *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        free(list->items[i]);
+    free(list->items);
+    list->items = NULL;
+    list->count = list->capacity = 0;
+}
+
+pid_t start_program(char *const argv[], const char *directory,
+                    const struct string_list *environment, int *output_pipe)
+{
+    int ends[2] = {-1, -1};
+    if (output_pipe && pipe(ends) != 0) {
+        fprintf(stderr, "cargo lifeheap: cannot create a pipe: %s\n",
+                strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0) {
+        fprintf(stderr, "cargo lifeheap: cannot fork: %s\n", strerror(errno));
+        if (output_pipe) {
+            close(ends[0]);
+            close(ends[1]);
+        }
+        return -1;
+    }
+    if (child == 0) {
+        if (output_pipe) {
+            dup2(ends[1], STDOUT_FILENO);
+            close(ends[0]);
+            close(ends[1]);
+        }
+        for (size_t i = 0; environment && i < environment->count; i++)
+            putenv(environment->items[i]);
+        if (directory && chdir(directory) != 0) {
+            fprintf(stderr, "cargo lifeheap: cannot enter %s: %s\n", directory,
+                    strerror(errno));
+            _exit(127);
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "cargo lifeheap: cannot run %s: %s\n", argv[0],
+                strerror(errno));
+        _exit(127);
+    }
+    if (output_pipe) {
+        close(ends[1]);
+        *output_pipe = ends[0];
+    }
+    return child;
+}
+
+int wait_program(pid_t child, bool ignore_interrupts)
+{
+    void (*old_interrupt)(int) = SIG_DFL, (*old_quit)(int) = SIG_DFL;
+    if (ignore_interrupts) {
+        old_interrupt = signal(SIGINT, SIG_IGN);
+        old_quit = signal(SIGQUIT, SIG_IGN);
+    }
+    int wait_status = 0;
+    pid_t got;
+    while ((got = waitpid(child, &wait_status, 0)) < 0 && errno == EINTR)
+        ;
+    if (ignore_interrupts) {
+        signal(SIGINT, old_interrupt);
+        signal(SIGQUIT, old_quit);
+    }
+    if (got < 0)
+        return 127;
+    if (WIFEXITED(wait_status))
+        return WEXITSTATUS(wait_status);
+    if (WIFSIGNALED(wait_status))
+        return 128 + WTERMSIG(wait_status);
+    return 127;
+}
