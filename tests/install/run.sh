@@ -3,7 +3,7 @@
 # the build tree and from the installed files.
 #   - make install DESTDIR=... puts lifeheap-<platform> and
 #     vgpreload_lifeheap-<platform>.so in Valgrind's tool directory (and
-#     lifeheap.h next to valgrind.h);
+#     lifeheap.h next to valgrind.h), lifeheap and cargo-lifeheap in bindir;
 #   - valgrind --tool=lifeheap runs from the build tree (VALGRIND_LIB=tool/vglib);
 #   - the installed pair works too (a directory of Valgrind's own tool files
 #     plus the two installed ones, used as VALGRIND_LIB).
@@ -28,6 +28,14 @@ check "installed: the tool executable" test -x "$dest$tooldir/lifeheap-$platform
 check "installed: the preload" test -f "$dest$tooldir/vgpreload_lifeheap-$platform.so"
 check "installed: the client-request header" \
   test -f "$(find "$dest" -path '*/include/valgrind/lifeheap.h' | head -1)"
+installed_lifeheap=$(find "$dest" -path '*/bin/lifeheap' -type f | head -1)
+bindir=$(dirname "${installed_lifeheap:-/missing/lifeheap}")
+check "installed: lifeheap in bindir" test -x "$bindir/lifeheap"
+# cargo runs any cargo-NAME on PATH as `cargo NAME`: cargo-lifeheap goes
+# next to lifeheap, which it runs.
+check "installed: cargo-lifeheap next to it" test -x "$bindir/cargo-lifeheap"
+check "installed cargo-lifeheap answers --version" \
+  sh -c "'$bindir/cargo-lifeheap' lifeheap --version | grep -q '^cargo-lifeheap '"
 check "installed executable is the built one" \
   cmp -s "$dest$tooldir/lifeheap-$platform" "$top/tool/lifeheap-$platform"
 
