@@ -1,9 +1,9 @@
-/* cargo-lifeheap, the `cargo lifeheap` subcommand: what its three files
- * share.
+/* cargo-lifeheap, the `cargo lifeheap` subcommand: what its files share.
  *
- *   cargo_main.c     the command line, choosing the target, running it
- *                    with `lifeheap run` and writing the HTML report with
- *                    `lifeheap view` (docs/cli.md, "cargo lifeheap")
+ *   cargo_main.c     the command line, running the target with `lifeheap
+ *                    run` and writing the HTML report with `lifeheap view`
+ *                    (docs/cli.md, "cargo lifeheap")
+ *   cargo_target.c   choosing the target to run
  *   cargo_build.c    talking to cargo: `cargo metadata` for the workspace
  *                    and its targets, then the build, whose JSON messages
  *                    say which executables were built
@@ -18,11 +18,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The four kinds of target that build an executable, with cargo's names
- * for them (target.kind in cargo's messages and metadata, and the option
- * that selects one: --bin, --example, --test, --bench). */
-enum target_kind { TARGET_BIN, TARGET_EXAMPLE, TARGET_TEST, TARGET_BENCH };
+/* The kinds of target that build an executable, with cargo's names for
+ * them (target.kind in cargo's messages and metadata, and the option that
+ * selects one: --bin, --example, --test, --bench; --lib for the library's
+ * unit tests). */
+enum target_kind {
+    TARGET_BIN, TARGET_EXAMPLE, TARGET_TEST, TARGET_BENCH, TARGET_LIB
+};
 const char *target_kind_name(enum target_kind kind);
+/* True when a target.kind entry of cargo's is of that kind: a library is
+ * "lib", "rlib", "dylib", "cdylib", "staticlib" or "proc-macro". */
+bool kind_matches(enum target_kind kind, const char *cargo_kind);
 
 /* A growing array of strings (an argv under construction). */
 struct string_list {
@@ -36,7 +42,8 @@ void list_free(struct string_list *list);
 struct build_request {
     const char *cargo;            /* the cargo executable ($CARGO or cargo) */
     enum target_kind kind;
-    const char *target_name;      /* NULL: the one binary of the package */
+    const char *target_name;      /* NULL: the one binary of the package,
+                                   * or for TARGET_LIB, the library */
     bool release;                 /* --release / -r */
     const char *profile;          /* --profile NAME, or NULL */
     const char *build_directory;  /* the --target-dir given to cargo */
@@ -90,12 +97,38 @@ int build_targets(const struct build_request *request,
                   struct artifact_list *artifacts);
 void free_artifacts(struct artifact_list *artifacts);
 
+/* The parsed command line (cargo_main.c). */
+struct command_line {
+    struct build_request request;
+    const char *target_directory;   /* --target-dir, or NULL */
+    const char *out;                /* --out, or NULL */
+    bool no_html;
+    struct string_list tool_options;
+    struct string_list package_names; /* from -p, for naming the targets */
+    char **program_arguments;
+    int program_argument_count;
+};
+
+/* Choosing the target (cargo_target.c). Before the build: whether the
+ * named target (or for --lib, a library) exists in the chosen packages,
+ * and the usage error when not (returns the exit status). After it: the
+ * one executable to run, or NULL after printing why there is none. */
+bool target_exists(const struct command_line *command_line,
+                   const struct workspace *workspace);
+int no_such_target(const struct command_line *command_line,
+                   const struct workspace *workspace);
+const struct artifact *choose_artifact(const struct command_line *command_line,
+                                       const struct workspace *workspace,
+                                       const struct artifact_list *built);
+
 /* Starts argv[0] (searched in PATH) in `directory` (NULL: the current
  * one), with `environment` (NAME=VALUE strings, may be NULL) added to ours;
  * with `output_pipe`, its stdout goes to a pipe whose read end is returned
- * there. Returns the child's pid, or -1 with a message printed. */
+ * there; with `error_descriptor` >= 0, its stderr goes there. Returns the
+ * child's pid, or -1 with a message printed. */
 pid_t start_program(char *const argv[], const char *directory,
-                    const struct string_list *environment, int *output_pipe);
+                    const struct string_list *environment, int *output_pipe,
+                    int error_descriptor);
 
 /* Waits for a child; returns its exit status, 128+N when killed by signal
  * N. With `ignore_interrupts`, Ctrl-C and Ctrl-\ reach only the child

@@ -7,9 +7,9 @@
  *
  * The build is the command cargo itself uses for that kind of target:
  * `cargo build` for a bin or an example (as `cargo run` builds it),
- * `cargo test --no-run` for a test and `cargo bench --no-run` for a bench
- * (the test and bench profiles, as `cargo test` and `cargo bench` build
- * them). With --message-format=json-render-diagnostics cargo still prints
+ * `cargo test --no-run` for a test or a library's unit tests (--lib) and
+ * `cargo bench --no-run` for a bench (the test and bench profiles, as
+ * `cargo test` and `cargo bench` build them). With --message-format=json-render-diagnostics cargo still prints
  * its warnings and errors for people on stderr, and writes one JSON message
  * per line on stdout; each "compiler-artifact" message names its target
  * (target.kind, target.name) and, for a program, the "executable" it
@@ -166,7 +166,7 @@ int read_workspace(const struct build_request *request,
     list_add(&argv, "--no-deps");
     add_all(&argv, &request->common_options);
     int output = -1;
-    pid_t child = start_program(argv.items, NULL, NULL, &output);
+    pid_t child = start_program(argv.items, NULL, NULL, &output, -1);
     list_free(&argv);
     if (child < 0)
         return -1;
@@ -288,10 +288,26 @@ static void add_artifact(struct artifact_list *artifacts, char *kind,
         (struct artifact){kind, name, executable, package_id};
 }
 
+/* True when one of target.kind's entries is of the wanted kind. */
+static bool has_kind(json_object *target, enum target_kind wanted)
+{
+    json_object *kinds = member(target, "kind");
+    size_t count = kinds && json_object_is_type(kinds, json_type_array)
+                       ? json_object_array_length(kinds)
+                       : 0;
+    for (size_t i = 0; i < count; i++) {
+        json_object *kind = json_object_array_get_idx(kinds, i);
+        if (json_object_is_type(kind, json_type_string) &&
+            kind_matches(wanted, json_object_get_string(kind)))
+            return true;
+    }
+    return false;
+}
+
 /* One line of cargo's output: keeps a compiler-artifact with an executable
- * of the wanted kind. Other messages (and any line that is not JSON) are
- * not ours to read. */
-static void read_message(const char *line, const char *wanted_kind,
+ * of the wanted kind (a library's is its unit-test harness). Other
+ * messages (and any line that is not JSON) are not ours to read. */
+static void read_message(const char *line, enum target_kind wanted,
                          struct artifact_list *artifacts)
 {
     if (line[0] != '{')
@@ -301,14 +317,14 @@ static void read_message(const char *line, const char *wanted_kind,
     if (reason && json_object_is_type(reason, json_type_string) &&
         strcmp(json_object_get_string(reason), "compiler-artifact") == 0) {
         json_object *target = member(message, "target");
-        char *kind = first_kind(target);
         char *executable = string_member(message, "executable");
-        if (kind && executable && strcmp(kind, wanted_kind) == 0)
-            add_artifact(artifacts, kind, string_member(target, "name"),
+        char *name = string_member(target, "name");
+        if (executable && name && has_kind(target, wanted))
+            add_artifact(artifacts, strdup(target_kind_name(wanted)), name,
                          executable, string_member(message, "package_id"));
         else {
-            free(kind);
             free(executable);
+            free(name);
         }
     }
     json_object_put(message);
@@ -325,6 +341,7 @@ int build_targets(const struct build_request *request,
         add_cargo_command(&argv, request, "build");
         break;
     case TARGET_TEST:
+    case TARGET_LIB:
         add_cargo_command(&argv, request, "test");
         list_add(&argv, "--no-run");
         break;
@@ -336,7 +353,9 @@ int build_targets(const struct build_request *request,
     list_add(&argv, "--message-format=json-render-diagnostics");
     list_add(&argv, "--target-dir");
     list_add(&argv, request->build_directory);
-    if (request->target_name) {
+    if (request->kind == TARGET_LIB) {
+        list_add(&argv, "--lib");
+    } else if (request->target_name) {
         char option[32];
         snprintf(option, sizeof option, "--%s", kind);
         list_add(&argv, option);
@@ -363,7 +382,7 @@ int build_targets(const struct build_request *request,
         add_profile_settings(&environment, request->profile);
 
     int output = -1;
-    pid_t child = start_program(argv.items, NULL, &environment, &output);
+    pid_t child = start_program(argv.items, NULL, &environment, &output, -1);
     list_free(&argv);
     if (child < 0) {
         list_free(&environment);
@@ -373,7 +392,7 @@ int build_targets(const struct build_request *request,
     char *line = NULL;
     size_t line_capacity = 0;
     while (messages && getline(&line, &line_capacity, messages) >= 0)
-        read_message(line, kind, artifacts);
+        read_message(line, request->kind, artifacts);
     free(line);
     if (messages)
         fclose(messages);

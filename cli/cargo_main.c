@@ -1,5 +1,5 @@
 /* cargo-lifeheap: `cargo lifeheap [--bin N | --example N | --test N |
- * --bench N] [cargo options] [lifeheap options] -- ARGS` builds a Rust
+ * --bench N | --lib] [cargo options] [lifeheap options] -- ARGS` builds a Rust
  * target with the debug info lifeheap needs, runs it under the tool and
  * writes the profile and an HTML report (docs/cli.md, "cargo lifeheap").
  *
@@ -31,7 +31,8 @@
 
 static const char usage_text[] =
     "usage: cargo lifeheap [--bin NAME | --example NAME | --test NAME |\n"
-    "                       --bench NAME] [cargo options] [lifeheap options]\n"
+    "                       --bench NAME | --lib] [cargo options]\n"
+    "                      [lifeheap options]\n"
     "                      [-- ARGS...]\n"
     "\n"
     "Builds a target of the cargo workspace with the debug info lifeheap\n"
@@ -45,6 +46,7 @@ static const char usage_text[] =
     "  --bench NAME      a bench target (built as cargo bench builds it;\n"
     "                    it gets only ARGS: add -- --bench for cargo bench's\n"
     "                    own argument)\n"
+    "  --lib             the library's unit tests (as cargo test --lib)\n"
     "\n"
     "Cargo options, passed to cargo:\n"
     "  -p, --package SPEC  -F, --features LIST  --all-features\n"
@@ -55,8 +57,9 @@ static const char usage_text[] =
     "\n"
     "lifeheap options:\n"
     "  --out FILE          the profile (default: TARGET-DIR/lifeheap/NAME.json,\n"
-    "                      KIND-NAME.json for an example, test or bench); the\n"
-    "                      HTML report goes next to it, .json replaced by .html\n"
+    "                      KIND-NAME.json for an example, test, bench or lib);\n"
+    "                      the HTML report goes next to it, .json replaced by\n"
+    "                      .html\n"
     "  --no-html           write no HTML report\n"
     "  --lifeheap-*=...    the tool's options (valgrind --tool=lifeheap --help)\n"
     "  --num-callers=N  --fair-sched=...  --trace-children=...\n"
@@ -68,7 +71,7 @@ static const char usage_text[] =
     "CARGO_PROFILE_<P>_DEBUG=1, _STRIP=none and _SPLIT_DEBUGINFO=off set in\n"
     "cargo's environment for the dev, release, test and bench profiles and\n"
     "the --profile one (variables you set yourself win). Cargo.toml and\n"
-    "RUSTFLAGS are left alone. A test or bench runs in its package's\n"
+    "RUSTFLAGS are left alone. A test, bench or lib runs in its package's\n"
     "directory, as cargo test runs it; a bin or example in the current one.\n"
     "\n"
     "Exit status: the program's (128+N when killed by signal N), 2 on a\n"
@@ -76,16 +79,6 @@ static const char usage_text[] =
     "chosen), cargo's own status when cargo fails (101 for a failed build),\n"
     "127 when cargo or lifeheap cannot be started.\n";
 
-struct options {
-    struct build_request request;
-    const char *target_directory;   /* --target-dir, or NULL */
-    const char *out;                /* --out, or NULL */
-    bool no_html;
-    struct string_list tool_options;
-    struct string_list package_names; /* from -p, for naming the targets */
-    char **program_arguments;
-    int program_argument_count;
-};
 
 static int usage_error(const char *format, const char *detail)
 {
@@ -153,7 +146,7 @@ static int match_option(int argc, char **argv, int *index, const char *name,
     return 1;
 }
 
-static void remember_package(struct options *options, const char *spec)
+static void remember_package(struct command_line *options, const char *spec)
 {
     /* "name", "name@1.2.3" or "name:1.2.3"; a URL spec names no package
      * simply and is left to cargo. */
@@ -167,7 +160,7 @@ static void remember_package(struct options *options, const char *spec)
 }
 
 /* Returns -1 to go on, else the exit status. */
-static int parse_arguments(int argc, char **argv, struct options *options)
+static int parse_arguments(int argc, char **argv, struct command_line *options)
 {
     static const char *const selectors[] = {"--bin", "--example", "--test",
                                             "--bench"};
@@ -204,6 +197,13 @@ static int parse_arguments(int argc, char **argv, struct options *options)
         }
         if (matched)
             continue;
+        if (strcmp(argument, "--lib") == 0) {
+            if (chose_target)
+                return usage_error("%s: choose one target only", "--lib");
+            chose_target = true;
+            options->request.kind = TARGET_LIB;
+            continue;
+        }
         if (strcmp(argument, "--release") == 0 || strcmp(argument, "-r") == 0) {
             options->request.release = true;
             continue;
@@ -279,145 +279,6 @@ static int parse_arguments(int argc, char **argv, struct options *options)
     return -1;
 }
 
-/*--- Choosing the target ------------------------------------------------*/
-
-static bool package_chosen(const struct options *options,
-                           const struct package *package)
-{
-    if (options->package_names.count == 0)
-        return true;
-    for (size_t i = 0; i < options->package_names.count; i++)
-        if (strcmp(options->package_names.items[i], package->name) == 0)
-            return true;
-    return false;
-}
-
-/* Prints the workspace's targets of one kind: "  NAME (package P)". */
-static size_t list_targets(const struct options *options,
-                           const struct workspace *workspace, const char *kind)
-{
-    size_t listed = 0;
-    for (size_t p = 0; p < workspace->package_count; p++) {
-        const struct package *package = &workspace->packages[p];
-        if (!package_chosen(options, package))
-            continue;
-        for (size_t t = 0; t < package->target_count; t++)
-            if (strcmp(package->targets[t].kind, kind) == 0) {
-                fprintf(stderr, "  %s (package %s)\n", package->targets[t].name,
-                        package->name);
-                listed++;
-            }
-    }
-    return listed;
-}
-
-/* Before building: a named target must exist in the chosen packages. */
-static bool target_exists(const struct options *options,
-                          const struct workspace *workspace)
-{
-    const char *kind = target_kind_name(options->request.kind);
-    for (size_t p = 0; p < workspace->package_count; p++) {
-        const struct package *package = &workspace->packages[p];
-        if (!package_chosen(options, package))
-            continue;
-        for (size_t t = 0; t < package->target_count; t++)
-            if (strcmp(package->targets[t].kind, kind) == 0 &&
-                strcmp(package->targets[t].name,
-                       options->request.target_name) == 0)
-                return true;
-    }
-    return false;
-}
-
-static int no_such_target(const struct options *options,
-                          const struct workspace *workspace)
-{
-    const char *kind = target_kind_name(options->request.kind);
-    fprintf(stderr, "cargo lifeheap: no %s target named '", kind);
-    print_text(stderr, options->request.target_name);
-    fprintf(stderr, "'%s; the %s targets are:\n",
-            options->package_names.count ? " in the chosen packages" : "",
-            kind);
-    if (list_targets(options, workspace, kind) == 0)
-        fprintf(stderr, "  (none)\n");
-    return EXIT_USAGE;
-}
-
-static void print_artifact(const struct workspace *workspace,
-                           const struct artifact *artifact)
-{
-    const struct package *package = find_package(workspace,
-                                                 artifact->package_id);
-    fprintf(stderr, "  %s (package %s)\n", artifact->name,
-            package ? package->name : "?");
-}
-
-/* Picks the one executable to run among those built; NULL after printing
- * why there is none. */
-static const struct artifact *choose_artifact(const struct options *options,
-                                              const struct workspace *workspace,
-                                              const struct artifact_list *built)
-{
-    const struct artifact *chosen[64];
-    size_t count = 0;
-    for (size_t i = 0; i < built->count && count < 64; i++) {
-        const struct artifact *artifact = &built->items[i];
-        bool seen = false;
-        for (size_t j = 0; j < count; j++)
-            seen |= strcmp(chosen[j]->executable, artifact->executable) == 0;
-        if (!seen && (!options->request.target_name ||
-                      strcmp(artifact->name, options->request.target_name) == 0))
-            chosen[count++] = artifact;
-    }
-    if (count > 1 && !options->request.target_name) {
-        /* Several binaries of one package: its default-run chooses, as for
-         * cargo run (binaries of several packages need -p or --bin). */
-        const struct artifact *default_run = NULL;
-        bool one_package = true;
-        for (size_t i = 0; i < count; i++) {
-            const struct package *package =
-                find_package(workspace, chosen[i]->package_id);
-            one_package &= package && package == find_package(
-                                          workspace, chosen[0]->package_id);
-            if (package && package->default_run &&
-                strcmp(package->default_run, chosen[i]->name) == 0)
-                default_run = chosen[i];
-        }
-        if (one_package && default_run)
-            return default_run;
-    }
-    if (count == 1)
-        return chosen[0];
-    const char *kind = target_kind_name(options->request.kind);
-    if (count == 0 && options->request.target_name) {
-        fprintf(stderr, "cargo lifeheap: cargo built no executable for %s '",
-                kind);
-        print_text(stderr, options->request.target_name);
-        fprintf(stderr, "'\n");
-    } else if (count == 0) {
-        fprintf(stderr, "cargo lifeheap: no binary to run; choose a target "
-                        "with --example, --test or --bench:\n");
-        size_t listed = list_targets(options, workspace, "example") +
-                        list_targets(options, workspace, "test") +
-                        list_targets(options, workspace, "bench");
-        if (listed == 0)
-            fprintf(stderr, "  (the workspace has no executable target)\n");
-    } else if (options->request.target_name) {
-        fprintf(stderr, "cargo lifeheap: several packages have %s '", kind);
-        print_text(stderr, options->request.target_name);
-        fprintf(stderr, "'; choose one with -p:\n");
-        for (size_t i = 0; i < count; i++)
-            print_artifact(workspace, chosen[i]);
-    } else {
-        fprintf(stderr, "cargo lifeheap: several binaries were built; choose "
-                        "one with --bin (or -p, or default-run in "
-                        "Cargo.toml):\n");
-        for (size_t i = 0; i < count; i++)
-            print_artifact(workspace, chosen[i]);
-    }
-    return NULL;
-}
-
 /*--- Running it ---------------------------------------------------------*/
 
 /* The lifeheap command beside this program, else the one on PATH. */
@@ -458,7 +319,7 @@ static char *absolute_path(const char *relative)
 /* The profile: --out, else BUILD_DIRECTORY/NAME.json for a bin and
  * BUILD_DIRECTORY/KIND-NAME.json for the others. The report: the same with
  * .json replaced by .html (or .html added). */
-static void output_paths(const struct options *options,
+static void output_paths(const struct command_line *options,
                          const struct artifact *artifact, char **profile,
                          char **report)
 {
@@ -523,6 +384,31 @@ static bool written_since(const char *path, struct file_version before)
            after.info.st_mtim.tv_nsec != before.info.st_mtim.tv_nsec;
 }
 
+/* `lifeheap view PROFILE -o REPORT`; its messages are shown only when it
+ * fails (on success the report's path is printed with the profile's). */
+static bool write_report(const char *lifeheap, const char *profile,
+                         const char *report)
+{
+    char *view[] = {(char *)lifeheap, "view", (char *)profile, "-o",
+                    (char *)report, NULL};
+    FILE *messages = tmpfile();
+    pid_t viewer = start_program(view, NULL, NULL, NULL,
+                                 messages ? fileno(messages) : -1);
+    bool written = viewer >= 0 && wait_program(viewer, false) == 0;
+    if (!written && messages) {
+        char line[4096];
+        rewind(messages);
+        while (fgets(line, sizeof line, messages)) {
+            line[strcspn(line, "\n")] = '\0';
+            print_text(stderr, line);
+            fputc('\n', stderr);
+        }
+    }
+    if (messages)
+        fclose(messages);
+    return written;
+}
+
 /* cargo run and cargo test give the program its package's identity. */
 static void add_package_environment(struct string_list *environment,
                                     const struct package *package)
@@ -546,7 +432,7 @@ static void add_package_environment(struct string_list *environment,
     free(directory);
 }
 
-static int profile_artifact(const struct options *options,
+static int profile_artifact(const struct command_line *options,
                             const struct workspace *workspace,
                             const struct artifact *artifact,
                             const char *lifeheap)
@@ -569,12 +455,13 @@ static int profile_artifact(const struct options *options,
         list_add(&argv, options->program_arguments[i]);
     add_package_environment(&environment, package);
 
-    /* A test or bench runs in its package's directory (its fixtures are
-     * found from there), as under cargo test; a bin or example where cargo
-     * lifeheap was started, as under cargo run. */
+    /* A test, bench or library's unit tests run in the package's directory
+     * (their fixtures are found from there), as under cargo test; a bin or
+     * example where cargo lifeheap was started, as under cargo run. */
     char *directory = NULL;
     if (package && (options->request.kind == TARGET_TEST ||
-                    options->request.kind == TARGET_BENCH)) {
+                    options->request.kind == TARGET_BENCH ||
+                    options->request.kind == TARGET_LIB)) {
         directory = strdup(package->manifest_path);
         char *slash = strrchr(directory, '/');
         if (slash)
@@ -591,7 +478,7 @@ static int profile_artifact(const struct options *options,
 
     make_parent_directories(profile);
     struct file_version before = file_version(profile);
-    pid_t child = start_program(argv.items, directory, &environment, NULL);
+    pid_t child = start_program(argv.items, directory, &environment, NULL, -1);
     int status = child < 0 ? 127 : wait_program(child, true);
     list_free(&argv);
     list_free(&environment);
@@ -599,12 +486,8 @@ static int profile_artifact(const struct options *options,
 
     if (written_since(profile, before)) {
         bool have_report = false;
-        if (!options->no_html) {
-            char *view[] = {(char *)lifeheap, "view", profile, "-o", report,
-                            NULL};
-            pid_t viewer = start_program(view, NULL, NULL, NULL);
-            have_report = viewer >= 0 && wait_program(viewer, false) == 0;
-        }
+        if (!options->no_html)
+            have_report = write_report(lifeheap, profile, report);
         fprintf(stderr, "cargo lifeheap: profile:     ");
         print_text(stderr, profile);
         fprintf(stderr, "\n");
@@ -628,7 +511,7 @@ static int profile_artifact(const struct options *options,
 
 int main(int argc, char **argv)
 {
-    struct options options = {0};
+    struct command_line options = {0};
     int status = parse_arguments(argc, argv, &options);
     if (status >= 0)
         goto done;
@@ -652,7 +535,8 @@ int main(int argc, char **argv)
         status = status < 0 ? 1 : status;
         goto done;
     }
-    if (options.request.target_name && !target_exists(&options, &workspace)) {
+    if ((options.request.target_name || options.request.kind == TARGET_LIB) &&
+        !target_exists(&options, &workspace)) {
         status = no_such_target(&options, &workspace);
         free_workspace(&workspace);
         goto done;

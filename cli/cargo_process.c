@@ -20,8 +20,22 @@ const char *target_kind_name(enum target_kind kind)
     case TARGET_EXAMPLE: return "example";
     case TARGET_TEST: return "test";
     case TARGET_BENCH: return "bench";
+    case TARGET_LIB: return "lib";
     }
     return "bin";
+}
+
+bool kind_matches(enum target_kind kind, const char *cargo_kind)
+{
+    static const char *const library_kinds[] = {"lib", "rlib", "dylib",
+                                                "cdylib", "staticlib",
+                                                "proc-macro"};
+    if (kind != TARGET_LIB)
+        return strcmp(cargo_kind, target_kind_name(kind)) == 0;
+    for (size_t i = 0; i < sizeof library_kinds / sizeof library_kinds[0]; i++)
+        if (strcmp(cargo_kind, library_kinds[i]) == 0)
+            return true;
+    return false;
 }
 
 void list_add(struct string_list *list, const char *text)
@@ -55,7 +69,8 @@ void list_free(struct string_list *list)
 }
 
 pid_t start_program(char *const argv[], const char *directory,
-                    const struct string_list *environment, int *output_pipe)
+                    const struct string_list *environment, int *output_pipe,
+                    int error_descriptor)
 {
     int ends[2] = {-1, -1};
     if (output_pipe && pipe(ends) != 0) {
@@ -78,6 +93,10 @@ pid_t start_program(char *const argv[], const char *directory,
             dup2(ends[1], STDOUT_FILENO);
             close(ends[0]);
             close(ends[1]);
+        }
+        if (error_descriptor >= 0) {
+            dup2(error_descriptor, STDERR_FILENO);
+            close(error_descriptor);
         }
         for (size_t i = 0; environment && i < environment->count; i++)
             putenv(environment->items[i]);

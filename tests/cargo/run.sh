@@ -11,7 +11,8 @@
 # allocates its own messages in its own function with a size and count set
 # in its source (bin: COUNT from its arguments x 40,001 B; example 5 x
 # 40,002; test 7 x 40,003, the count read from fixtures/messages.txt; bench
-# 4 x 40,004; stats 2 x 40,005), so a profile proves which binary ran,
+# 4 x 40,004; stats 2 x 40,005; the library's unit test 3 x 40,006), so a
+# profile proves which binary ran,
 # that it got its arguments, and that its sites have their file and line.
 #
 # `cargo lifeheap` is run the way users run it: through cargo, which finds
@@ -85,13 +86,13 @@ check_html() {
   fi
 }
 
-others="bin_message example_message test_message bench_message stats_buffer"
+others="bin_message example_message test_message bench_message unit_message stats_buffer"
 absent() { for f in $others; do [ "$f" = "$1" ] || echo "$f"; done; }
 
 #--- usage ----------------------------------------------------------------
 cargo_lifeheap help "$ws" --help
 expect_status "cargo lifeheap --help (found by cargo on PATH) exits 0" 0 help
-for option in --bin --example --test --bench --out --no-html --release; do
+for option in --bin --example --test --bench --lib --out --no-html --release; do
   expect_grep "--help documents $option" "$option" "$work/help.out"
 done
 
@@ -119,7 +120,9 @@ expect_status "no such test: exit 2" 2 nosuchtest
 expect_grep "no such test: lists the tests" "  delivery (package pipeline)" "$work/nosuchtest.err"
 
 #--- the bin: from the workspace root, with arguments and an exit status --
-rm -f "$ws"/target/lifeheap/pipeline.json "$ws"/target/lifeheap/pipeline.html
+# The results of earlier runs go first: each profile and report checked
+# below is one this run wrote.
+rm -f "$ws"/target/lifeheap/*.json "$ws"/target/lifeheap/*.html
 cargo_lifeheap bin "$ws" --bin pipeline -- 6 3
 expect_status "bin: the program's exit status (3)" 3 bin
 expect_grep "bin: the program's output" "pipeline delivered 240006 bytes" "$work/bin.out"
@@ -165,6 +168,21 @@ feed_checks "$here/check_profile.py" test "$profile" "$schema" \
   --line "$(line_of "$ws/pipeline/tests/delivery.rs" 'vec![fill; 40_003]')" \
   --blocks 7 --bytes 280021 --absent $(absent test_message)
 
+#--- the library's unit tests ----------------------------------------------
+cargo_lifeheap lib "$ws" --lib
+expect_status "lib: exit 0 (the only library of the workspace)" 0 lib
+expect_grep "lib: the harness ran its unit test" "test tests::delivers_every_message ... ok" "$work/lib.out"
+profile=$ws/target/lifeheap/lib-pipeline.json
+check "lib: profile at target/lifeheap/lib-pipeline.json" test -s "$profile"
+feed_checks "$here/check_profile.py" lib "$profile" "$schema" \
+  --executable "$ws/target/lifeheap/debug/deps/pipeline-*" \
+  --function unit_message --file lib.rs \
+  --line "$(line_of "$ws/pipeline/src/lib.rs" 'vec![fill; 40_006]')" \
+  --blocks 3 --bytes 120018 --absent $(absent unit_message)
+cargo_lifeheap nolib "$ws" -p tools --lib
+expect_status "--lib in a package without a library: exit 2" 2 nolib
+expect_grep "--lib without a library: says so" "no library in the chosen packages" "$work/nolib.err"
+
 #--- the bench: the bench profile (optimised, stripped by Cargo.toml) -----
 cargo_lifeheap bench "$ws" --bench throughput
 expect_status "bench: exit 0" 0 bench
@@ -204,6 +222,15 @@ feed_checks "$here/check_profile.py" user-setting "$work/nodebug.json" "$schema"
   --executable "$ws/target/lifeheap/debug/stats" \
   --function stats_buffer --file - --line 0 --no-lines \
   --blocks 2 --bytes 80010
+
+# No viewer for the HTML report: said, and the exit status is still the
+# program's.
+LIFEHEAP_VIEWER_DIR=$work/no-viewer cargo_lifeheap noviewer "$ws" -p tools --bin stats \
+  --out "$work/noviewer.json"
+expect_status "no viewer: the program's exit status (0)" 0 noviewer
+check "no viewer: the profile is written" test -s "$work/noviewer.json"
+expect_grep "no viewer: lifeheap view's reason is shown" "lifeheap view: no viewer found" "$work/noviewer.err"
+expect_grep "no viewer: no report, said" "cargo lifeheap: no HTML report" "$work/noviewer.err"
 
 # --target-dir, and cargo-lifeheap run by hand rather than through cargo.
 (cd "$ws" && nice -n 5 "$top/cli/cargo-lifeheap" -p tools --bin dump --no-html \

@@ -13,3 +13,18 @@ pub fn deliver(messages: Vec<Vec<u8>>) -> usize {
     drop(sender);
     consumer.join().expect("the consumer panicked")
 }
+
+#[cfg(test)]
+mod tests {
+    /// The unit test's own messages: 3 of 40,006 bytes.
+    #[inline(never)]
+    fn unit_message(fill: u8) -> Vec<u8> {
+        vec![fill; 40_006]
+    }
+
+    #[test]
+    fn delivers_every_message() {
+        let messages = (1..=3).map(unit_message).collect();
+        assert_eq!(super::deliver(messages), 3 * 40_006);
+    }
+}
