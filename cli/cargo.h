@@ -30,6 +30,11 @@ const char *target_kind_name(enum target_kind kind);
  * "lib", "rlib", "dylib", "cdylib", "staticlib" or "proc-macro". */
 bool kind_matches(enum target_kind kind, const char *cargo_kind);
 
+/* malloc and strdup that end the program (exit status 2, with a message)
+ * when memory runs out. */
+void *checked_malloc(size_t size);
+char *checked_strdup(const char *text);
+
 /* A growing array of strings (an argv under construction). */
 struct string_list {
     char **items;

@@ -9,9 +9,10 @@
  * `cargo build` for a bin or an example (as `cargo run` builds it),
  * `cargo test --no-run` for a test or a library's unit tests (--lib) and
  * `cargo bench --no-run` for a bench (the test and bench profiles, as
- * `cargo test` and `cargo bench` build them). With --message-format=json-render-diagnostics cargo still prints
- * its warnings and errors for people on stderr, and writes one JSON message
- * per line on stdout; each "compiler-artifact" message names its target
+ * `cargo test` and `cargo bench` build them). With
+ * --message-format=json-render-diagnostics cargo still prints its warnings
+ * and errors for people on stderr, and writes one JSON message per line on
+ * stdout; each "compiler-artifact" message names its target
  * (target.kind, target.name) and, for a program, the "executable" it
  * linked. That path is the one run: nothing is guessed from the layout of
  * target/ (a test's binary is deps/<name>-<hash>).
@@ -62,7 +63,7 @@ static char *string_member(json_object *object, const char *key)
     json_object *value = member(object, key);
     if (!value || !json_object_is_type(value, json_type_string))
         return NULL;
-    return strdup(json_object_get_string(value));
+    return checked_strdup(json_object_get_string(value));
 }
 
 /* The first element of target.kind (["bin"], ["test"], ["lib", "rlib"]). */
@@ -75,7 +76,7 @@ static char *first_kind(json_object *target)
     json_object *kind = json_object_array_get_idx(kinds, 0);
     if (!json_object_is_type(kind, json_type_string))
         return NULL;
-    return strdup(json_object_get_string(kind));
+    return checked_strdup(json_object_get_string(kind));
 }
 
 /*--- cargo metadata -----------------------------------------------------*/
@@ -98,9 +99,7 @@ static void add_all(struct string_list *argv, const struct string_list *more)
 static char *read_all(int descriptor)
 {
     size_t length = 0, capacity = 65536;
-    char *buffer = malloc(capacity);
-    if (!buffer)
-        return NULL;
+    char *buffer = checked_malloc(capacity);
     for (;;) {
         if (length + 1 >= capacity) {
             char *bigger = realloc(buffer, capacity * 2);
@@ -320,8 +319,9 @@ static void read_message(const char *line, enum target_kind wanted,
         char *executable = string_member(message, "executable");
         char *name = string_member(target, "name");
         if (executable && name && has_kind(target, wanted))
-            add_artifact(artifacts, strdup(target_kind_name(wanted)), name,
-                         executable, string_member(message, "package_id"));
+            add_artifact(artifacts, checked_strdup(target_kind_name(wanted)),
+                         name, executable,
+                         string_member(message, "package_id"));
         else {
             free(executable);
             free(name);

@@ -79,7 +79,6 @@ static const char usage_text[] =
     "chosen), cargo's own status when cargo fails (101 for a failed build),\n"
     "127 when cargo or lifeheap cannot be started.\n";
 
-
 static int usage_error(const char *format, const char *detail)
 {
     fprintf(stderr, "cargo lifeheap: ");
@@ -305,14 +304,13 @@ static bool find_lifeheap(char *path, size_t size)
 static char *absolute_path(const char *relative)
 {
     if (relative[0] == '/')
-        return strdup(relative);
+        return checked_strdup(relative);
     char directory[4096];
     if (!getcwd(directory, sizeof directory))
-        return strdup(relative);
+        return checked_strdup(relative);
     size_t size = strlen(directory) + strlen(relative) + 2;
-    char *path = malloc(size);
-    if (path)
-        snprintf(path, size, "%s/%s", directory, relative);
+    char *path = checked_malloc(size);
+    snprintf(path, size, "%s/%s", directory, relative);
     return path;
 }
 
@@ -328,7 +326,7 @@ static void output_paths(const struct command_line *options,
     } else {
         size_t size = strlen(options->request.build_directory) +
                       strlen(artifact->name) + 32;
-        *profile = malloc(size);
+        *profile = checked_malloc(size);
         if (options->request.kind == TARGET_BIN)
             snprintf(*profile, size, "%s/%s.json",
                      options->request.build_directory, artifact->name);
@@ -338,7 +336,7 @@ static void output_paths(const struct command_line *options,
                      target_kind_name(options->request.kind), artifact->name);
     }
     size_t length = strlen(*profile);
-    *report = malloc(length + 8);
+    *report = checked_malloc(length + 8);
     memcpy(*report, *profile, length + 1);
     if (length > 5 && strcmp(*profile + length - 5, ".json") == 0)
         (*report)[length - 5] = '\0';
@@ -349,8 +347,8 @@ static void output_paths(const struct command_line *options,
  * directory); failures show when the tool cannot write the profile. */
 static void make_parent_directories(const char *path)
 {
-    char *copy = strdup(path);
-    for (char *slash = copy ? strchr(copy + 1, '/') : NULL; slash;
+    char *copy = checked_strdup(path);
+    for (char *slash = strchr(copy + 1, '/'); slash;
          slash = strchr(slash + 1, '/')) {
         *slash = '\0';
         if (mkdir(copy, 0777) != 0 && errno != EEXIST)
@@ -416,7 +414,7 @@ static void add_package_environment(struct string_list *environment,
     char setting[4200];
     if (!package)
         return;
-    char *directory = strdup(package->manifest_path);
+    char *directory = checked_strdup(package->manifest_path);
     char *slash = strrchr(directory, '/');
     if (slash)
         *slash = '\0';
@@ -462,7 +460,7 @@ static int profile_artifact(const struct command_line *options,
     if (package && (options->request.kind == TARGET_TEST ||
                     options->request.kind == TARGET_BENCH ||
                     options->request.kind == TARGET_LIB)) {
-        directory = strdup(package->manifest_path);
+        directory = checked_strdup(package->manifest_path);
         char *slash = strrchr(directory, '/');
         if (slash)
             *slash = '\0';
@@ -548,7 +546,7 @@ int main(int argc, char **argv)
                                      ? options.target_directory
                                      : workspace.target_directory);
     size_t size = strlen(target) + 16;
-    char *build_directory = malloc(size);
+    char *build_directory = checked_malloc(size);
     snprintf(build_directory, size, "%s/lifeheap", target);
     free(target);
     options.request.build_directory = build_directory;

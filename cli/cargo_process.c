@@ -38,24 +38,39 @@ bool kind_matches(enum target_kind kind, const char *cargo_kind)
     return false;
 }
 
+static void out_of_memory(void)
+{
+    fprintf(stderr, "cargo lifeheap: out of memory\n");
+    exit(2);
+}
+
+void *checked_malloc(size_t size)
+{
+    void *memory = malloc(size);
+    if (!memory)
+        out_of_memory();
+    return memory;
+}
+
+char *checked_strdup(const char *text)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        out_of_memory();
+    return copy;
+}
+
 void list_add(struct string_list *list, const char *text)
 {
     if (list->count + 2 > list->capacity) {
         size_t capacity = list->capacity ? list->capacity * 2 : 16;
         char **bigger = realloc(list->items, capacity * sizeof *bigger);
-        if (!bigger) {
-            fprintf(stderr, "cargo lifeheap: out of memory\n");
-            exit(2);
-        }
+        if (!bigger)
+            out_of_memory();
         list->items = bigger;
         list->capacity = capacity;
     }
-    char *copy = strdup(text);
-    if (!copy) {
-        fprintf(stderr, "cargo lifeheap: out of memory\n");
-        exit(2);
-    }
-    list->items[list->count++] = copy;
+    list->items[list->count++] = checked_strdup(text);
     list->items[list->count] = NULL;
 }
 
