@@ -223,6 +223,27 @@ feed_checks "$here/check_profile.py" user-setting "$work/nodebug.json" "$schema"
   --function stats_buffer --file - --line 0 --no-lines \
   --blocks 2 --bytes 80010
 
+# --features reaches cargo: the third buffer.
+cargo_lifeheap features "$ws" -p tools --bin stats --features extra-buffer --no-html \
+  --out "$work/features.json"
+expect_status "--features: exit 0" 0 features
+feed_checks "$here/check_profile.py" features "$work/features.json" "$schema" \
+  --executable "$ws/target/lifeheap/debug/stats" \
+  --function stats_buffer --file stats.rs \
+  --line "$(line_of "$ws/tools/src/bin/stats.rs" 'vec![fill; 40_005]')" \
+  --blocks 3 --bytes 120015
+
+# --manifest-path from outside the workspace: its target directory is used.
+# Cargo reads .cargo/config.toml from the current directory up, not from
+# the manifest's, so the source replacement is given with --config here
+# (passed to cargo metadata and to the build).
+rm -f "$ws/target/lifeheap/dump.json"
+cargo_lifeheap manifest "$work" --manifest-path "$ws/Cargo.toml" -p tools --bin dump --no-html \
+  --offline --config 'source.crates-io.replace-with="debian-packages"' \
+  --config 'source.debian-packages.directory="/usr/share/cargo/registry"'
+expect_status "--manifest-path: exit 0" 0 manifest
+check "--manifest-path: profile in the workspace's target/lifeheap" test -s "$ws/target/lifeheap/dump.json"
+
 # No viewer for the HTML report: said, and the exit status is still the
 # program's.
 LIFEHEAP_VIEWER_DIR=$work/no-viewer cargo_lifeheap noviewer "$ws" -p tools --bin stats \
