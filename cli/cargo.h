@@ -107,7 +107,7 @@ struct command_line {
     struct build_request request;
     const char *target_directory;   /* --target-dir, or NULL */
     const char *out;                /* --out, or NULL */
-    bool no_html;
+    bool no_html, open_report;      /* --no-html, --open */
     struct string_list tool_options;
     struct string_list package_names; /* from -p, for naming the targets */
     char **program_arguments;

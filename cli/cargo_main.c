@@ -61,6 +61,7 @@ static const char usage_text[] =
     "                      the HTML report goes next to it, .json replaced by\n"
     "                      .html\n"
     "  --no-html           write no HTML report\n"
+    "  --open              open the HTML report in $BROWSER (else xdg-open)\n"
     "  --lifeheap-*=...    the tool's options (valgrind --tool=lifeheap --help)\n"
     "  --num-callers=N  --fair-sched=...  --trace-children=...\n"
     "  --read-inline-info=...  Valgrind options, passed to the tool's run\n"
@@ -235,6 +236,10 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
             options->no_html = true;
             continue;
         }
+        if (strcmp(argument, "--open") == 0) {
+            options->open_report = true;
+            continue;
+        }
         if (strncmp(argument, "--lifeheap-out-file", 19) == 0)
             return usage_error("%s: use --out FILE", argument);
         for (size_t p = 0; p < sizeof tool_option_prefixes /
@@ -273,6 +278,8 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
         return usage_error("unexpected argument '%s' (the program's arguments "
                            "go after --)", argument);
     }
+    if (options->no_html && options->open_report)
+        return usage_error("%s: there is no report to open", "--open --no-html");
     options->program_arguments = argv + i;
     options->program_argument_count = argc > i ? argc - i : 0;
     return -1;
@@ -407,6 +414,16 @@ static bool write_report(const char *lifeheap, const char *profile,
     return written;
 }
 
+/* --open: the report in $BROWSER, else with xdg-open. Not waited for: a
+ * browser may stay open long after the run. */
+static void open_report(const char *report)
+{
+    const char *browser = getenv("BROWSER");
+    char *open[] = {(char *)(browser && *browser ? browser : "xdg-open"),
+                    (char *)report, NULL};
+    start_program(open, NULL, NULL, NULL, -1);
+}
+
 /* cargo run and cargo test give the program its package's identity. */
 static void add_package_environment(struct string_list *environment,
                                     const struct package *package)
@@ -493,6 +510,8 @@ static int profile_artifact(const struct command_line *options,
             fprintf(stderr, "cargo lifeheap: HTML report: ");
             print_text(stderr, report);
             fprintf(stderr, "\n");
+            if (options->open_report)
+                open_report(report);
         } else if (!options->no_html) {
             fprintf(stderr, "cargo lifeheap: no HTML report (lifeheap view "
                             "failed, see above)\n");

@@ -92,7 +92,7 @@ absent() { for f in $others; do [ "$f" = "$1" ] || echo "$f"; done; }
 #--- usage ----------------------------------------------------------------
 cargo_lifeheap help "$ws" --help
 expect_status "cargo lifeheap --help (found by cargo on PATH) exits 0" 0 help
-for option in --bin --example --test --bench --lib --out --no-html --release; do
+for option in --bin --example --test --bench --lib --out --no-html --open --release; do
   expect_grep "--help documents $option" "$option" "$work/help.out"
 done
 
@@ -109,6 +109,8 @@ expect_status "program argument before --: exit 2" 2 positional
 expect_grep "program argument before --: says where they go" "go after --" "$work/positional.err"
 cargo_lifeheap pattern "$ws" --bin pipeline --out 'p.%p.json'
 expect_status "--out with %p: exit 2" 2 pattern
+cargo_lifeheap opennohtml "$ws" --bin pipeline --open --no-html
+expect_status "--open with --no-html: exit 2" 2 opennohtml
 cargo_lifeheap nosuch "$ws" --bin nosuch
 expect_status "no such bin: exit 2" 2 nosuch
 expect_grep "no such bin: says so" "no bin target named 'nosuch'" "$work/nosuch.err"
@@ -252,6 +254,14 @@ expect_status "no viewer: the program's exit status (0)" 0 noviewer
 check "no viewer: the profile is written" test -s "$work/noviewer.json"
 expect_grep "no viewer: lifeheap view's reason is shown" "lifeheap view: no viewer found" "$work/noviewer.err"
 expect_grep "no viewer: no report, said" "cargo lifeheap: no HTML report" "$work/noviewer.err"
+
+# --open hands the report to $BROWSER (not waited for: poll its record).
+printf '#!/bin/sh\necho "$1" > "%s"\n' "$work/opened" >"$work/browser"
+chmod +x "$work/browser"
+BROWSER=$work/browser cargo_lifeheap open "$ws" -p tools --bin dump --out "$work/open.json" --open
+expect_status "--open: exit 0" 0 open
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$work/opened" ] && break; sleep 0.5; done
+check_eq "--open: \$BROWSER got the report" "$work/open.html" "$(cat "$work/opened" 2>/dev/null)"
 
 # --target-dir, and cargo-lifeheap run by hand rather than through cargo.
 (cd "$ws" && nice -n 5 "$top/cli/cargo-lifeheap" -p tools --bin dump --no-html \
