@@ -110,14 +110,19 @@ struct command_line {
     bool no_html, open_report;      /* --no-html, --open */
     struct string_list tool_options;
     struct string_list package_names; /* from -p, for naming the targets */
+    bool other_package_spec;        /* a -p that is not a plain name */
     char **program_arguments;
     int program_argument_count;
 };
 
-/* Choosing the target (cargo_target.c). Before the build: whether the
- * named target (or for --lib, a library) exists in the chosen packages,
- * and the usage error when not (returns the exit status). After it: the
- * one executable to run, or NULL after printing why there is none. */
+/* Choosing the target (cargo_target.c). Before the build: whether every
+ * -p names a workspace member (else cargo is left to judge the -p and the
+ * target), whether the named target (or for --lib, a library) exists in
+ * the chosen packages, and the usage error when not (returns the exit
+ * status). After it: the one executable to run, or NULL after printing
+ * why there is none. */
+bool packages_understood(const struct command_line *command_line,
+                         const struct workspace *workspace);
 bool target_exists(const struct command_line *command_line,
                    const struct workspace *workspace);
 int no_such_target(const struct command_line *command_line,

@@ -152,8 +152,10 @@ static void remember_package(struct command_line *options, const char *spec)
      * simply and is left to cargo. */
     char name[256];
     size_t length = strcspn(spec, "@:");
-    if (strchr(spec, '/') || length >= sizeof name)
+    if (strchr(spec, '/') || strchr(spec, '*') || length >= sizeof name) {
+        options->other_package_spec = true;
         return;
+    }
     memcpy(name, spec, length);
     name[length] = '\0';
     list_add(&options->package_names, name);
@@ -553,6 +555,7 @@ int main(int argc, char **argv)
         goto done;
     }
     if ((options.request.target_name || options.request.kind == TARGET_LIB) &&
+        packages_understood(&options, &workspace) &&
         !target_exists(&options, &workspace)) {
         status = no_such_target(&options, &workspace);
         free_workspace(&workspace);

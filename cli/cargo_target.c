@@ -14,6 +14,22 @@
 #include "cargo.h"
 #include "util.h"
 
+bool packages_understood(const struct command_line *options,
+                         const struct workspace *workspace)
+{
+    if (options->other_package_spec)
+        return false;
+    for (size_t i = 0; i < options->package_names.count; i++) {
+        bool member = false;
+        for (size_t p = 0; p < workspace->package_count; p++)
+            member |= strcmp(options->package_names.items[i],
+                             workspace->packages[p].name) == 0;
+        if (!member)
+            return false;
+    }
+    return true;
+}
+
 static bool package_chosen(const struct command_line *options,
                            const struct package *package)
 {

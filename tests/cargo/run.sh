@@ -117,6 +117,11 @@ expect_grep "no such bin: says so" "no bin target named 'nosuch'" "$work/nosuch.
 for bin in "pipeline (package pipeline)" "stats (package tools)" "dump (package tools)"; do
   expect_grep "no such bin: lists $bin" "  $bin" "$work/nosuch.err"
 done
+# A -p that names no workspace member is cargo's to judge (its message,
+# its status), not answered as a missing target.
+cargo_lifeheap badpackage "$ws" -p toolz --bin stats
+expect_status "unknown -p: cargo's exit status (101)" 101 badpackage
+expect_grep "unknown -p: cargo's message" "did not match any packages" "$work/badpackage.err"
 cargo_lifeheap nosuchtest "$ws" --test nosuch
 expect_status "no such test: exit 2" 2 nosuchtest
 expect_grep "no such test: lists the tests" "  delivery (package pipeline)" "$work/nosuchtest.err"
