@@ -117,6 +117,13 @@ expect_grep "no such bin: says so" "no bin target named 'nosuch'" "$work/nosuch.
 for bin in "pipeline (package pipeline)" "stats (package tools)" "dump (package tools)"; do
   expect_grep "no such bin: lists $bin" "  $bin" "$work/nosuch.err"
 done
+# Outside any cargo project: cargo metadata's message and status.
+mkdir -p "$work/not-a-project"
+cargo_lifeheap noproject "$work/not-a-project" --bin pipeline
+expect_status "outside a cargo project: cargo's exit status (101)" 101 noproject
+expect_grep "outside a cargo project: cargo's message" "could not find \`Cargo.toml\`" "$work/noproject.err"
+expect_grep "outside a cargo project: says cargo metadata failed" "cargo lifeheap: cargo metadata failed" "$work/noproject.err"
+
 # A -p that names no workspace member is cargo's to judge (its message,
 # its status), not answered as a missing target.
 cargo_lifeheap badpackage "$ws" -p toolz --bin stats
