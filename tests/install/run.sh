@@ -63,6 +63,26 @@ VALGRIND_LIB="$lib" valgrind --tool=lifeheap \
 check_eq "installed files: program exit status" 0 "$?"
 check "installed files: profile written" test -s "$out/installed.json"
 
+# The installed cargo lifeheap on a project fresh from `cargo new`: cargo
+# finds the installed cargo-lifeheap on PATH, which runs the installed
+# lifeheap next to it, which runs the installed tool (VALGRIND_LIB as above)
+# and inlines the installed viewer (LIFEHEAP_VIEWER_DIR: the DESTDIR copy).
+if command -v cargo >/dev/null; then
+  rm -rf "$out/fresh"
+  (cd "$out" && cargo new --vcs none --bin fresh) >"$out/cargo-new.log" 2>&1
+  (cd "$out/fresh" && PATH="$bindir:$PATH" VALGRIND_LIB="$lib" \
+     LIFEHEAP_VIEWER_DIR="$(dirname "$bindir")/share/lifeheap/viewer" \
+     nice -n 5 cargo lifeheap --bin fresh) >"$out/cargo-lifeheap.out" 2>"$out/cargo-lifeheap.log"
+  check_eq "installed cargo lifeheap --bin fresh: exit status" 0 "$?"
+  check "installed cargo lifeheap: the program ran" grep -q "Hello, world!" "$out/cargo-lifeheap.out"
+  check "installed cargo lifeheap: profile written" test -s "$out/fresh/target/lifeheap/fresh.json"
+  check "installed cargo lifeheap: HTML report written" test -s "$out/fresh/target/lifeheap/fresh.html"
+  check "installed cargo lifeheap: Valgrind ran the target built in target/lifeheap" \
+    grep -q "^==[0-9]*== Command: $out/fresh/target/lifeheap/debug/fresh" "$out/cargo-lifeheap.log"
+else
+  echo "SKIP installed cargo lifeheap: cargo is not installed (scripts/setup.sh installs Debian's)"
+fi
+
 # The tool answers --help with its own options.
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --help >"$out/help.txt" 2>&1
 check "--help lists --lifeheap-out-file" grep -q -- "--lifeheap-out-file" "$out/help.txt"
