@@ -12,6 +12,7 @@ int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
 
 /* The help texts, also printed by `lifeheap help COMMAND`. */
 extern const char run_usage[];
@@ -19,5 +20,6 @@ extern const char report_usage[];
 extern const char diff_usage[];
 extern const char check_usage[];
 extern const char view_usage[];
+extern const char sql_usage[];
 
 #endif

@@ -30,6 +30,8 @@ static const struct command commands[] = {
     {"check", cmd_check, check_usage, "gate one profile on absolute budgets"},
     {"view", cmd_view, view_usage,
      "write a self-contained HTML report with the viewer"},
+    {"sql", cmd_sql, sql_usage,
+     "every block's life and the profile in an SQLite database"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 

@@ -249,6 +249,9 @@ static void read_run(struct loader *loader, json_object *root)
                                              json_object_get_string(argument));
     }
     profile->executable = optional_string(loader, run, "executable");
+    if (present(run, "started_at_unix_ms"))
+        profile->started_at_unix_ms = require_count(loader, run,
+                                                    "started_at_unix_ms");
     profile->pid = (int64_t)require_count(loader, run, "pid");
     profile->duration = require_count(loader, run, "duration");
     profile->threads = require_count(loader, run, "threads");
@@ -476,6 +479,10 @@ static void read_site(struct loader *loader, json_object *value,
     if (site->id != index)
         fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
              index, site->id);
+    if (present(value, "serial")) {
+        site->has_serial = true;
+        site->serial = require_count(loader, value, "serial");
+    }
 
     json_object *stack = require_array(loader, value, "stack");
     size_t stack_len = json_object_array_length(stack);
@@ -553,6 +560,71 @@ static void read_sites(struct loader *loader, json_object *root)
     for (size_t i = 0; i < profile->site_count; i++)
         read_site(loader, array_element_object(loader, sites, "sites", i),
                   &profile->sites[i], i);
+}
+
+/* An array of `count` integers at object.key into a new array, stored in
+ * *values before it is filled, so profile_free() frees it after a failed
+ * element. */
+static void read_counts(struct loader *loader, json_object *object,
+                        const char *key, size_t count, uint64_t **values)
+{
+    json_object *array = require_array(loader, object, key);
+    if (json_object_array_length(array) != count)
+        fail(loader, "%s%s: %zu values, expected %zu (one per timeline "
+                     "point)",
+             loader->path, key, json_object_array_length(array), count);
+    *values = checked_calloc(loader, count, sizeof **values);
+    for (size_t i = 0; i < count; i++)
+        (*values)[i] = integer_value(loader,
+                                     json_object_array_get_idx(array, i), key);
+}
+
+/* The global timeline, its markers and the significant sites' series.
+ * Optional: a profile without a timeline loads with none. */
+static void read_timeline(struct loader *loader, json_object *root)
+{
+    struct profile *profile = loader->profile;
+    json_object *timeline = member(root, "timeline");
+    if (!timeline || json_object_is_type(timeline, json_type_null))
+        return;
+    set_path(loader, "%s", "");
+    timeline = require_object(loader, root, "timeline");
+    set_path(loader, "timeline.");
+    size_t count = json_object_array_length(
+        require_array(loader, timeline, "times"));
+    read_counts(loader, timeline, "times", count, &profile->timeline_times);
+    profile->timeline_count = count;
+    read_counts(loader, timeline, "live_bytes", count,
+                &profile->timeline_live_bytes);
+    read_counts(loader, timeline, "live_blocks", count,
+                &profile->timeline_live_blocks);
+    json_object *markers = member(timeline, "markers");
+    if (markers && !json_object_is_type(markers, json_type_null)) {
+        markers = require_array(loader, timeline, "markers");
+        size_t marker_count = json_object_array_length(markers);
+        profile->markers = checked_calloc(loader, marker_count,
+                                          sizeof *profile->markers);
+        profile->marker_count = marker_count;
+        for (size_t i = 0; i < marker_count; i++) {
+            json_object *marker = array_element_object(
+                loader, markers, "timeline.markers", i);
+            profile->markers[i].time = require_count(loader, marker, "time");
+            profile->markers[i].label = require_string(loader, marker,
+                                                       "label");
+        }
+    }
+    json_object *sites = member(root, "sites");
+    for (size_t i = 0; i < profile->site_count; i++) {
+        json_object *site = json_object_array_get_idx(sites, i);
+        json_object *series = member(site, "timeline");
+        if (!series || json_object_is_type(series, json_type_null))
+            continue;
+        set_path(loader, "sites[%zu].", i);
+        series = require_object(loader, site, "timeline");
+        set_path(loader, "sites[%zu].timeline.", i);
+        read_counts(loader, series, "live_bytes", count,
+                    &profile->sites[i].timeline_live_bytes);
+    }
 }
 
 static void read_findings(struct loader *loader, json_object *root)
@@ -666,6 +738,7 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     read_frames(&loader, root);
     read_sites(&loader, root);
     read_findings(&loader, root);
+    read_timeline(&loader, root);
     json_object_put(root);
     return profile;
 }
@@ -756,6 +829,7 @@ void profile_free(struct profile *profile)
     for (size_t i = 0; i < profile->site_count; i++) {
         free(profile->sites[i].stack);
         free(profile->sites[i].access.offset_accesses);
+        free(profile->sites[i].timeline_live_bytes);
     }
     free(profile->sites);
     for (size_t i = 0; i < profile->finding_count; i++) {
@@ -764,6 +838,12 @@ void profile_free(struct profile *profile)
         free(profile->findings[i].summary);
     }
     free(profile->findings);
+    free(profile->timeline_times);
+    free(profile->timeline_live_bytes);
+    free(profile->timeline_live_blocks);
+    for (size_t i = 0; i < profile->marker_count; i++)
+        free(profile->markers[i].label);
+    free(profile->markers);
     free(profile);
 }
 

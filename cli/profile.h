@@ -63,6 +63,11 @@ struct site_growth {
 
 struct site {
     size_t id;
+    /* The site's serial in its run (1, 2, ... in order of first use): the
+     * block file names sites by it (docs/format.md). Absent from profiles
+     * of older lifeheap versions (has_serial false). */
+    bool has_serial;
+    uint64_t serial;
     size_t *stack;        /* indices into profile.frames, innermost first */
     size_t stack_len;
     size_t name_frame;    /* index into stack; 0 when the stack is empty */
@@ -85,6 +90,14 @@ struct site {
     struct site_access access;
     bool has_growth;      /* growth is null for non-significant sites */
     struct site_growth growth;
+    /* Live bytes at each point of profile.timeline_times, for significant
+     * sites only; NULL otherwise. */
+    uint64_t *timeline_live_bytes;
+};
+
+struct marker {
+    uint64_t time;
+    char *label;
 };
 
 struct finding {
@@ -112,6 +125,7 @@ struct profile {
     char *exit_signal_name;     /* NULL unless EXIT_STATUS_SIGNAL */
     bool complete;
     char *dump_reason;    /* "exit", "interval", "monitor", "exec"; may be NULL */
+    uint64_t started_at_unix_ms;   /* 0 when absent */
 
     uint64_t total_blocks, total_bytes, total_frees;
     uint64_t total_reallocs, total_realloc_requested_bytes;
@@ -129,6 +143,15 @@ struct profile {
     size_t site_count;
     struct finding *findings;
     size_t finding_count;
+
+    /* The global timeline (docs/format.md, "timeline"): timeline_count
+     * points, each array that long; all empty when the profile has none. */
+    uint64_t *timeline_times;
+    uint64_t *timeline_live_bytes;
+    uint64_t *timeline_live_blocks;
+    size_t timeline_count;
+    struct marker *markers;
+    size_t marker_count;
 };
 
 /* Loads and validates the profile at `path` ("-" reads standard input).

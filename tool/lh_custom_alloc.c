@@ -48,6 +48,7 @@
 #include "valgrind.h"
 #include "lh_include.h"
 #include "lh_reliability.h"
+#include "lh_blocks.h"
 
 typedef struct CustomBlock {
    struct CustomBlock* next;   /* VgHashNode layout: keep first */
@@ -57,6 +58,12 @@ typedef struct CustomBlock {
    ULong     alloc_time;
    UInt      alloc_thread;     /* LH_(thread_serial) */
    Addr      pool;             /* its pool's anchor; 0 for MALLOCLIKE */
+   /* For the block file (lh_blocks.c): the record this stretch of the
+      block continues after a resize (0: none), and that resize's time
+      and thread. */
+   ULong     previous_record;
+   ULong     segment_birth;
+   UInt      segment_thread;
 } CustomBlock;
 
 typedef struct Pool {
@@ -103,12 +110,33 @@ static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
    cb->alloc_time   = LH_(now);
    cb->alloc_thread = LH_(thread_serial)(tid);
    cb->pool         = pool;
+   cb->previous_record = 0;
+   cb->segment_birth   = cb->alloc_time;
+   cb->segment_thread  = cb->alloc_thread;
    VG_(HT_add_node)(custom_blocks, cb);
    LH_(site_note_alloc)(cb->site, size, tid);
 }
 
+/* The block file's record of cb as it is now.  Accesses are counted on
+   the malloc'd block that holds the pool (see the top): none here. */
+static void custom_life(const CustomBlock* cb, LH_BlockLife* life)
+{
+   VG_(memset)(life, 0, sizeof(*life));
+   life->previous     = cb->previous_record;
+   life->birth        = cb->segment_birth;
+   life->size         = cb->size;
+   life->site_serial  = cb->site->serial;
+   life->alloc_thread = cb->segment_thread;
+   life->custom       = True;
+}
+
 static void block_dies(ThreadId tid, CustomBlock* cb)
 {
+   if (LH_(blocks_on)) {
+      LH_BlockLife life;
+      custom_life(cb, &life);
+      LH_(blocks_write)(&life, LH_BlockFreed, LH_(thread_serial)(tid));
+   }
    VG_(HT_remove)(custom_blocks, cb->payload);
    LH_(site_note_free)(cb->site, cb->size, LH_(now) - cb->alloc_time,
                        LH_(thread_serial)(tid) != cb->alloc_thread);
@@ -124,7 +152,8 @@ static void block_dies_at(ThreadId tid, Addr payload, const HChar* what)
 
 /* Moves (new_payload != payload) and/or resizes a live custom block: a
    realloc in the profile's terms (no bytes copied by the tool). */
-static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
+static void block_changes(ThreadId tid, Addr payload, Addr new_payload,
+                          SizeT new_size)
 {
    CustomBlock* cb = VG_(HT_lookup)(custom_blocks, payload);
    SizeT old_size;
@@ -132,12 +161,22 @@ static void block_changes(Addr payload, Addr new_payload, SizeT new_size)
       warn_once("a custom allocator resized a block that is not live", payload);
       return;
    }
+   if (new_payload != payload
+       && VG_(HT_lookup)(custom_blocks, new_payload) != NULL) {
+      warn_once("a custom allocator moved a block onto a live block",
+                new_payload);
+      return;
+   }
+   if (LH_(blocks_on)) {
+      LH_BlockLife life;
+      UInt thread = LH_(thread_serial)(tid);
+      custom_life(cb, &life);
+      cb->previous_record = LH_(blocks_write)(&life,
+         new_payload != payload ? LH_BlockMoved : LH_BlockReallocated, thread);
+      cb->segment_birth  = LH_(now);
+      cb->segment_thread = thread;
+   }
    if (new_payload != payload) {
-      if (VG_(HT_lookup)(custom_blocks, new_payload) != NULL) {
-         warn_once("a custom allocator moved a block onto a live block",
-                   new_payload);
-         return;
-      }
       VG_(HT_remove)(custom_blocks, payload);
       cb->payload = new_payload;
       VG_(HT_add_node)(custom_blocks, cb);
@@ -248,7 +287,7 @@ Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
                "VALGRIND_FREELIKE_BLOCK of an address that is not a live block");
          break;
       case VG_USERREQ__RESIZEINPLACE_BLOCK:
-         block_changes(arg[1], arg[1], arg[3]);
+         block_changes(tid, arg[1], arg[1], arg[3]);
          break;
       case VG_USERREQ__CREATE_MEMPOOL:
          pool_create(arg[1]);
@@ -274,7 +313,7 @@ Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
          break;
       case VG_USERREQ__MEMPOOL_CHANGE:
          if (pool_known(arg[1], "VALGRIND_MEMPOOL_CHANGE in an unknown pool"))
-            block_changes(arg[2], arg[3], arg[4]);
+            block_changes(tid, arg[2], arg[3], arg[4]);
          break;
       case VG_USERREQ__MEMPOOL_EXISTS:
          *ret = VG_(HT_lookup)(pools, arg[1]) != NULL;
@@ -313,5 +352,18 @@ void LH_(custom_blocks_finalize)(void)
       if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
+   }
+}
+
+/* The block file's records of the blocks still live at the end. */
+void LH_(custom_blocks_write_live)(void)
+{
+   CustomBlock* cb;
+   if (custom_blocks == NULL) return;
+   VG_(HT_ResetIter)(custom_blocks);
+   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL) {
+      LH_BlockLife life;
+      custom_life(cb, &life);
+      LH_(blocks_write)(&life, LH_BlockLiveAtEnd, 0);
    }
 }

@@ -49,6 +49,7 @@
 #include "valgrind.h"
 #include "lh_include.h"
 #include "lh_reliability.h"
+#include "lh_blocks.h"
 
 /*------------------------------------------------------------*/
 /*--- --lifeheap-dump-interval                             ---*/
@@ -199,6 +200,7 @@ static Bool dump_profile(const HChar* path, const HChar* reason)
    end.exit_code = 0;
    end.signal = 0;
    end.dump_reason = reason;
+   LH_(blocks_flush)();     /* the block file is as current as the dump */
    return LH_(write_profile)(path, &end);
 }
 

@@ -46,6 +46,7 @@
 #include "pub_tool_xarray.h"
 #include "lh_include.h"
 #include "lh_reliability.h"
+#include "lh_blocks.h"
 
 /* "heap.json" -> "heap.%p.json"; "heap" -> "heap.%p". */
 static HChar* name_with_pid(const HChar* name)
@@ -77,6 +78,7 @@ static void child_after_fork(ThreadId tid)
       LH_(clo_out_file) = name;
    }
    LH_(profile_path_reset)();
+   LH_(blocks_after_fork)();
    LH_(timeline_mark)("fork (child starts)");
 }
 

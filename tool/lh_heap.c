@@ -43,6 +43,7 @@
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
+#include "lh_blocks.h"
 
 static Bool warned_unknown_free = False;
 
@@ -164,6 +165,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
 
    LH_(site_note_alloc)(b->site, size, tid);
    LH_(access_block_new)(b, zeroed);
+   if (LH_(blocks_on)) LH_(blocks_heap_birth)(b);
    return p;
 }
 
@@ -179,6 +181,7 @@ static void free_block(ThreadId tid, void* p)
       }
       return;
    }
+   if (LH_(blocks_on)) LH_(blocks_heap_free)(b, tid);
    LH_(access_block_retire)(b, LH_(block_live_at_peak)(b, LH_(peak_seq)));
    LH_(site_note_free)(b->site, b->req_size, LH_(now) - b->alloc_time,
                        LH_(thread_serial)(tid) != b->alloc_thread);
@@ -258,6 +261,7 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    SizeT old_size;
    Addr  old_payload;
    ULong bytes_copied = 0;
+   Bool  moved = False;
 
    /* The preload handles NULL and 0 itself; direct calls behave the same. */
    if (p_old == NULL) return lh_malloc(tid, new_size);
@@ -276,12 +280,16 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
       UInt new_class;
       void* p_new = acquire_payload(new_size, VG_(clo_alignment), &new_class);
       if (p_new == NULL) return NULL;          /* the old block stays valid */
+      moved = True;
       VG_(memcpy)(p_new, p_old, old_size);
       bytes_copied = old_size;
       release_payload(p_old, b->small_class);
       b->payload = (Addr)p_new;
       b->small_class = new_class;
    }
+   /* The block file's record of the old size ends here (b still has the
+      old size and access counts; the payload has moved already). */
+   if (LH_(blocks_on)) LH_(blocks_heap_realloc)(b, tid, moved);
    b->req_size = new_size;
 
    LH_(site_note_realloc)(b->site, old_size, new_size, bytes_copied);

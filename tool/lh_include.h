@@ -25,6 +25,7 @@
      lh_symbols.c    frames: symbolisation, inline expansion, name frame
      lh_json.c       a small streaming JSON writer (escaping, numbers)
      lh_output.c     writing the profile file atomically, the stderr summary
+     lh_blocks.c     --lifeheap-blocks: one record per block, streamed
 */
 #ifndef LH_INCLUDE_H
 #define LH_INCLUDE_H
@@ -96,6 +97,8 @@ struct LH_Site {
       last. */
    ExeContext* ec;              /* the allocation stack (preload frames dropped) */
    UInt  id;                    /* position in the sorted output; set at output */
+   UInt  serial;                /* 1, 2, ... in order of first use: the
+                                   block file's name for the site */
 
    /* Totals (docs/format.md: a realloc is not a new block). */
    ULong total_blocks, total_bytes;

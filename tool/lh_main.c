@@ -35,6 +35,7 @@
 #include "lifeheap.h"
 #include "lh_include.h"
 #include "lh_reliability.h"   /* issue 7 hooks */
+#include "lh_blocks.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -57,6 +58,7 @@ static Bool lh_process_cmd_line_option(const HChar* arg)
    /* The other modules' options; anything else, including an unknown
       --lifeheap-* option, is rejected by the core with a clear message. */
    if (LH_(access_process_option)(arg))   return True;
+   if (LH_(blocks_process_option)(arg))   return True;
    if (LH_(timeline_process_option)(arg)) return True;
    if (LH_(findings_process_option)(arg)) return True;
    if (LH_(dump_process_option)(arg))     return True;   /* issue 7 */
@@ -71,6 +73,7 @@ static void lh_print_usage(void)
 "                                id, %%n a sequence number, %%q{VAR} the value\n"
 "                                of the environment variable VAR\n"
    );
+   LH_(blocks_print_usage)();
    LH_(access_print_usage)();
    LH_(findings_print_usage)();
    LH_(dump_print_usage)();                 /* issue 7 */
@@ -112,6 +115,7 @@ void LH_(write_run_options_json)(LH_Json* j)
    LH_(json_u64)(j, "num_callers", VG_(clo_backtrace_size));
    LH_(findings_write_options_json)(j);
    LH_(dump_write_options_json)(j);         /* issue 7 */
+   LH_(blocks_write_options_json)(j);
 }
 
 /*------------------------------------------------------------*/
@@ -134,6 +138,7 @@ static void before_exec(Addr path)
    HChar program[512];
    if (!copy_client_string(path, program, sizeof(program)))
       VG_(strcpy)(program, "(a program)");
+   LH_(blocks_flush)();
    LH_(before_exec)(program);                    /* issue 7 */
 }
 
@@ -236,6 +241,7 @@ static void lh_post_clo_init(void)
    LH_(access_init)();
    LH_(timeline_init)();
    LH_(reliability_init)();   /* issue 7: output path check, fork, dumps */
+   LH_(blocks_init)();
 }
 
 static void lh_fini(Int exitcode_from_core)
@@ -260,6 +266,7 @@ static void lh_fini(Int exitcode_from_core)
    current_out_path = path;
    written = LH_(write_profile)(path, &end);
    LH_(print_summary)(path, written);
+   LH_(blocks_finish)();             /* its line follows the summary's */
    current_out_path = NULL;
    VG_(free)(path);
 }

@@ -182,6 +182,7 @@ static void write_site(LH_Json* j, LH_Site* s)
    UInt k, last_bucket = 0;
    LH_(json_object_begin)(j, NULL);
    LH_(json_u64)(j, "id", s->id);
+   LH_(json_u64)(j, "serial", s->serial);
    LH_(json_array_begin)(j, "stack");
    for (k = 0; k < s->n_frames; k++) LH_(json_u64)(j, NULL, s->frame_ids[k]);
    LH_(json_array_end)(j);

@@ -133,6 +133,7 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    site = VG_(malloc)("lh.sites.site", sizeof(LH_Site));
    VG_(memset)(site, 0, sizeof(LH_Site));
    site->ec = ec;
+   site->serial = LH_(n_sites)() + 1;
    site->peak_seq_seen = LH_NEVER_SEEN;
    site->freed_lifetime_min = (ULong)-1;
    site->lifetime_min = (ULong)-1;

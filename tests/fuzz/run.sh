@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tests/fuzz/run.sh: runs the libFuzzer target for the profile reader
-# (profile_fuzz.c) for a short time, seeded with the CLI suite's profiles.
+# tests/fuzz/run.sh: runs the libFuzzer targets for the profile reader
+# (profile_fuzz.c) for a short time, seeded with the CLI suite's profiles, and
+# for the block file reader and `lifeheap sql`'s build (blocks_fuzz.c), seeded
+# with a small block file.
 #
 #   tests/fuzz/run.sh                  # 30 seconds (what scripts/test.sh runs)
 #   FUZZ_SECONDS=3600 tests/fuzz/run.sh   # longer; see docs/cli.md
@@ -44,4 +46,39 @@ if [ "$status" -eq 0 ]; then
 else
   fail "fuzz the profile reader" "exit $status; see $findings/fuzz.log: $(grep -m1 -E 'ERROR|SUMMARY' "$findings/fuzz.log")"
 fi
+# The block file reader and the database build.
+blocks_binary=$TESTS_BUILD/blocks_fuzz
+blocks_corpus=$TESTS_OUT/fuzz-blocks-corpus
+blocks_seconds=${FUZZ_BLOCKS_SECONDS:-10}
+mkdir -p "$blocks_corpus"
+if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+     -I"$top/cli" $(pkg-config --cflags json-c sqlite3) "$here/blocks_fuzz.c" \
+     "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/util.c" \
+     $(pkg-config --libs json-c sqlite3) -lm -o "$blocks_binary" 2>"$findings/blocks-build.log"; then
+  pass "fuzz build (block file)"
+else
+  fail "fuzz build (block file)" "$(head -c 300 "$findings/blocks-build.log")"
+  summary; exit 1
+fi
+# Seed: a header and three records (a realloc chain of two, one live block).
+python3 - "$blocks_corpus/seed" <<'PY'
+import struct, sys
+header = b"LHBLOCKS" + struct.pack("<IIIIIIQQ16x", 1, 64, 80, 1024, 42, 1, 0, 1)
+def record(previous, birth, death, size, flags):
+    return struct.pack("<QQQQQQQQIIII", previous, birth, death, size, birth + 1,
+                       death, size // 2, size, 1, 1, 1, flags)
+body = record(0, 10, 20, 16, 0x6) + record(1, 20, 30, 32, 0x2) + record(0, 5, 40, 8, 0x1)
+trailer = struct.pack("<QQQ52xI", 3, 40, 1, 0x80000000)
+open(sys.argv[1], "wb").write(header + body + trailer)
+PY
+(cd "$findings" && "$blocks_binary" -max_total_time="$blocks_seconds" -timeout=10 \
+   -rss_limit_mb=2048 -print_final_stats=1 "$blocks_corpus" >"$findings/blocks-fuzz.log" 2>&1)
+status=$?
+runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$findings/blocks-fuzz.log" | grep -o '[0-9]*$')
+if [ "$status" -eq 0 ]; then
+  pass "fuzz the block file reader and the database build for ${blocks_seconds}s (${runs:-?} inputs, no crash)"
+else
+  fail "fuzz the block file reader" "exit $status; see $findings/blocks-fuzz.log: $(grep -m1 -E 'ERROR|SUMMARY' "$findings/blocks-fuzz.log")"
+fi
+rm -f /tmp/lifeheap-blocks-fuzz.*
 summary
