@@ -3,7 +3,21 @@
  * Two builds of a program move code addresses and shift line numbers, so a
  * site is identified by its symbolised stack: for each frame, the function
  * and the source file (the object when there is no file). Addresses and
- * lines are ignored for identity.
+ * lines are ignored for identity, and so is what changes between two
+ * builds of the same source (another optimisation level, codegen-units,
+ * debug info level):
+ *
+ *   - generic arguments, parameter lists and return types, which depend on
+ *     the mangling scheme and on inlining (function_path in names.c);
+ *   - frames without a name ("???", Valgrind's "UnknownInlinedFun");
+ *   - how deep the allocator's and the libraries' code is inlined (frames
+ *     the tool marks "library"): of each run of library frames under the
+ *     program's code only the outermost stays, the library function the
+ *     program called (Vec::with_capacity, std::vector::push_back); the
+ *     runtime's start-up frames above the program's outermost frame go.
+ *
+ * A stack of library code only (a runtime's own start-up allocation) keeps
+ * every named frame.
  *
  * Several sites of one run can share that identity: two malloc calls in the
  * same function, or one helper called from two lines of the same caller.
@@ -18,10 +32,13 @@
  *    even those repeat);
  * 2. the remaining sites pair in the order of their line sequences, which
  *    survives an edit that shifts lines (it moves them all the same way);
- * 3. what is left is matched again in a second round that ignores files
+ * 3. a site left over whose lines equal those of a paired site of the same
+ *    run (code the compiler duplicated: two addresses, one source stack)
+ *    maps to that site's counterpart as well;
+ * 4. what is left is matched again in a second round that ignores files
  *    (functions only), for code moved to another file or two variants of a
  *    program in two source files (queue_unbounded.c, queue_bounded.c);
- * 4. what is left then is a vanished site (base) or a new site (new).
+ * 5. what is left then is a vanished site (base) or a new site (new).
  *
  * Sorting all sites by (identity, lines, id) puts each group together in
  * that order, so matching two runs costs two sorts and one merge.
@@ -29,6 +46,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "match.h"
+#include "names.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -38,6 +56,8 @@ struct keyed_site {
     char *identity;                 /* function \x1f file-or-object \x1e ... */
     const struct profile *profile;
     const struct site *site;
+    size_t *kept;                   /* stack positions in the identity */
+    size_t kept_len;
 };
 
 /* Appends `text` to a growing buffer; false when out of memory. */
@@ -58,23 +78,64 @@ static bool append(char **buffer, size_t *length, size_t *capacity,
     return true;
 }
 
+static bool named(const struct frame *frame)
+{
+    return frame->function && strcmp(frame->function, "UnknownInlinedFun");
+}
+
+static bool program_frame(const struct frame *frame)
+{
+    return named(frame) && !frame->library;
+}
+
+/* The stack positions that make the site's identity (see the top of the
+ * file); their number in *kept_len. NULL when out of memory. */
+static size_t *identity_frames(const struct profile *profile,
+                               const struct site *site, size_t *kept_len)
+{
+    size_t *kept = malloc((site->stack_len + 1) * sizeof *kept);
+    size_t outermost = site->stack_len, n = 0;
+    if (!kept)
+        return NULL;
+    for (size_t i = 0; i < site->stack_len; i++)
+        if (program_frame(&profile->frames[site->stack[i]]))
+            outermost = i;
+    for (size_t i = 0; i < site->stack_len; i++) {
+        const struct frame *frame = &profile->frames[site->stack[i]];
+        if (!named(frame))
+            continue;
+        if (outermost < site->stack_len) {
+            if (i > outermost)
+                break;
+            if (frame->library &&
+                !program_frame(&profile->frames[site->stack[i + 1]]))
+                continue;
+        }
+        kept[n++] = i;
+    }
+    *kept_len = n;
+    return kept;
+}
+
 /* with_places: include each frame's file (or object); without, the
  * functions alone. */
 static char *site_identity(const struct profile *profile,
-                           const struct site *site, bool with_places)
+                           const struct keyed_site *keyed, bool with_places)
 {
     char *buffer = NULL;
     size_t length = 0, capacity = 0;
     if (!append(&buffer, &length, &capacity, ""))
         return NULL;
-    for (size_t i = 0; i < site->stack_len; i++) {
-        const struct frame *frame = &profile->frames[site->stack[i]];
+    for (size_t k = 0; k < keyed->kept_len; k++) {
+        const struct frame *frame =
+            &profile->frames[keyed->site->stack[keyed->kept[k]]];
         const char *place = !with_places    ? ""
                             : frame->file   ? frame->file
                             : frame->object ? frame->object
                                             : "";
-        if (!append(&buffer, &length, &capacity,
-                    frame->function ? frame->function : "") ||
+        char path[1024];
+        function_path(frame->function, path, sizeof path);
+        if (!append(&buffer, &length, &capacity, path) ||
             !append(&buffer, &length, &capacity, "\x1f") ||
             !append(&buffer, &length, &capacity, place) ||
             !append(&buffer, &length, &capacity, "\x1e")) {
@@ -87,10 +148,10 @@ static char *site_identity(const struct profile *profile,
 
 static int compare_lines(const struct keyed_site *a, const struct keyed_site *b)
 {
-    /* Same identity, hence the same stack length. */
-    for (size_t i = 0; i < a->site->stack_len && i < b->site->stack_len; i++) {
-        int64_t line_a = a->profile->frames[a->site->stack[i]].line;
-        int64_t line_b = b->profile->frames[b->site->stack[i]].line;
+    /* Same identity, hence the same number of identity frames. */
+    for (size_t i = 0; i < a->kept_len && i < b->kept_len; i++) {
+        int64_t line_a = a->profile->frames[a->site->stack[a->kept[i]]].line;
+        int64_t line_b = b->profile->frames[b->site->stack[b->kept[i]]].line;
         if (line_a != line_b)
             return line_a < line_b ? -1 : 1;
     }
@@ -124,11 +185,17 @@ static struct keyed_site *sorted_sites(const struct profile *profile,
             continue;
         keyed[n].profile = profile;
         keyed[n].site = &profile->sites[i];
-        keyed[n].identity = site_identity(profile, &profile->sites[i],
-                                          with_places);
+        keyed[n].kept = identity_frames(profile, &profile->sites[i],
+                                        &keyed[n].kept_len);
+        keyed[n].identity = keyed[n].kept
+                                ? site_identity(profile, &keyed[n], with_places)
+                                : NULL;
         if (!keyed[n].identity) {
-            for (size_t j = 0; j < n; j++)
+            free(keyed[n].kept);
+            for (size_t j = 0; j < n; j++) {
                 free(keyed[j].identity);
+                free(keyed[j].kept);
+            }
             free(keyed);
             return NULL;
         }
@@ -175,14 +242,42 @@ static void match_group(struct site_matching *matching,
             break;
         pair(matching, &base[i++], &changed[j++]);
     }
+    /* 3. A site left over whose lines equal a paired site's of its own run
+     * is one code location the compiler duplicated (a peeled loop, a
+     * function inlined twice into one caller): it maps to that site's
+     * counterpart too, instead of reading as new or vanished. */
+    for (i = 0; i < base_count; i++) {
+        if (matching->base_to_new[base[i].site->id] != NO_MATCH)
+            continue;
+        for (size_t k = 0; k < base_count; k++)
+            if (matching->base_to_new[base[k].site->id] != NO_MATCH &&
+                compare_lines(&base[i], &base[k]) == 0) {
+                matching->base_to_new[base[i].site->id] =
+                    matching->base_to_new[base[k].site->id];
+                break;
+            }
+    }
+    for (j = 0; j < changed_count; j++) {
+        if (matching->new_to_base[changed[j].site->id] != NO_MATCH)
+            continue;
+        for (size_t k = 0; k < changed_count; k++)
+            if (matching->new_to_base[changed[k].site->id] != NO_MATCH &&
+                compare_lines(&changed[j], &changed[k]) == 0) {
+                matching->new_to_base[changed[j].site->id] =
+                    matching->new_to_base[changed[k].site->id];
+                break;
+            }
+    }
 }
 
 static void free_keyed(struct keyed_site *keyed, size_t count)
 {
     if (!keyed)
         return;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
         free(keyed[i].identity);
+        free(keyed[i].kept);
+    }
     free(keyed);
 }
 

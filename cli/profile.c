@@ -368,6 +368,10 @@ static void read_frames(struct loader *loader, json_object *root)
                           ? -1
                           : (int64_t)integer_value(loader, line, "line");
         frame->inlined = require_bool(loader, value, "inlined");
+        /* Both written since the tool names sites from the DWARF; older
+           profiles lack them. */
+        frame->library = present(value, "library") &&
+                         require_bool(loader, value, "library");
     }
 }
 
@@ -505,6 +509,8 @@ static void read_site(struct loader *loader, json_object *value,
        lack it (no site is runtime-only then). */
     site->runtime_only = present(value, "runtime_only")
                          && require_bool(loader, value, "runtime_only");
+    site->label = present(value, "label")
+                      ? optional_string(loader, value, "label") : NULL;
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
         fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
@@ -828,6 +834,7 @@ void profile_free(struct profile *profile)
     free(profile->frames);
     for (size_t i = 0; i < profile->site_count; i++) {
         free(profile->sites[i].stack);
+        free(profile->sites[i].label);
         free(profile->sites[i].access.offset_accesses);
         free(profile->sites[i].timeline_live_bytes);
     }

@@ -31,6 +31,8 @@ struct frame {
     char *address;    /* never NULL */
     int64_t line;     /* -1 when unknown */
     bool inlined;
+    bool library;     /* allocator, runtime or standard-library code
+                         (absent: false) */
 };
 
 struct site_access {
@@ -72,6 +74,7 @@ struct site {
     size_t stack_len;
     size_t name_frame;    /* index into stack; 0 when the stack is empty */
     bool runtime_only;    /* only allocator/library frames (absent: false) */
+    char *label;          /* the tool's unique label; NULL in older profiles */
     uint64_t total_blocks, total_bytes;
     uint64_t bytes_at_peak, blocks_at_peak;
     uint64_t max_bytes, max_blocks, max_time;

@@ -7,9 +7,10 @@
  * libraries' frames before it are counted, not listed), stops at main or a
  * thread's own function (what lies below is the C library's or the Rust
  * runtime's start-up code) or after STACK_CALLERS callers, and long generic
- * names are shortened (shorten_name in util.c). Two top sites with the same
- * name frame are told apart by the first caller where their stacks part
- * ("via ..."). Under its name, a site gets the notes the tool's summary
+ * names are shortened (shorten_name in util.c). A site is named by the
+ * label the tool gave it (unique in the profile); older profiles without
+ * labels get the tool's former rule: two top sites with the same name frame
+ * are told apart by the first caller where their stacks part ("via ..."). Under its name, a site gets the notes the tool's summary
  * prints (realloc regrowth, unused capacity, untouched bytes, tiny blocks),
  * by the same rules, from the profile's fields.
  *
@@ -105,6 +106,13 @@ static void describe_site(const struct profile *profile,
                           const struct site *site, const size_t *order,
                           size_t count, char *buffer, size_t size)
 {
+    /* The tool's label (unique among all the sites, the text its summary
+     * and the viewer show); profiles written before labels get the rule
+     * below. */
+    if (site->label) {
+        snprintf(buffer, size, "%s", site->label);
+        return;
+    }
     const struct frame *name = site_name_frame(profile, site);
     if (!name) {
         snprintf(buffer, size, "[no stack]");

@@ -113,6 +113,12 @@ void format_frame(const struct frame *frame, char *buffer, size_t size)
 void format_site_name(const struct profile *profile, const struct site *site,
                       char *buffer, size_t size)
 {
+    /* The tool's label, unique in the profile (absent from profiles
+     * written before labels). */
+    if (site->label) {
+        snprintf(buffer, size, "%s", site->label);
+        return;
+    }
     const struct frame *frame = site_name_frame(profile, site);
     if (frame)
         format_frame(frame, buffer, size);

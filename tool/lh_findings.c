@@ -618,6 +618,12 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    HChar described[512];
    HChar* suffix = NULL;
    HChar* p;
+   /* The site's label (lh_labels.c) when the name frame has a name: the
+      text the summary, the report and the viewer show for the site. */
+   if (site->label != NULL && VG_(strncmp)(site->label, "???", 3) != 0) {
+      VG_(snprintf)(buf, size, "%s", site->label);
+      return;
+   }
    if (site->n_frames == 0 || site->frame_ids == NULL
        || site->name_frame >= site->n_frames) {
       VG_(snprintf)(buf, size, "an unnamed function");

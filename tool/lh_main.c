@@ -34,6 +34,7 @@
 #include "valgrind.h"
 #include "lifeheap.h"
 #include "lh_include.h"
+#include "lh_dwarf_names.h"
 #include "lh_reliability.h"   /* issue 7 hooks */
 #include "lh_blocks.h"
 
@@ -62,6 +63,7 @@ static Bool lh_process_cmd_line_option(const HChar* arg)
    if (LH_(timeline_process_option)(arg)) return True;
    if (LH_(findings_process_option)(arg)) return True;
    if (LH_(dump_process_option)(arg))     return True;   /* issue 7 */
+   if (LH_(dwarf_names_process_option)(arg)) return True;
    return False;
 }
 
@@ -77,6 +79,7 @@ static void lh_print_usage(void)
    LH_(access_print_usage)();
    LH_(findings_print_usage)();
    LH_(dump_print_usage)();                 /* issue 7 */
+   LH_(dwarf_names_print_usage)();
 }
 
 static void lh_print_debug_usage(void)
@@ -265,7 +268,10 @@ static void lh_fini(Int exitcode_from_core)
    path = VG_(strdup)("lh.main.path", LH_(profile_path)());
    current_out_path = path;
    written = LH_(write_profile)(path, &end);
-   LH_(print_summary)(path, written);
+   /* -q silences the summary, as it silences Valgrind's own tools' output
+      (errors writing the profile are still said). */
+   if (VG_(clo_verbosity) > 0)
+      LH_(print_summary)(path, written);
    LH_(blocks_finish)();             /* its line follows the summary's */
    current_out_path = NULL;
    VG_(free)(path);

@@ -10,6 +10,7 @@
      2. sites are sorted (bytes at the peak, total bytes, stack addresses:
         a stable order across runs) and numbered,
      3. the frame table is built in first-use order of the sorted sites,
+        and each site gets its label (lh_labels.c),
      4. the timeline is closed and the findings computed,
      5. the document goes to "<path>.tmp-<pid>" in the same directory, which
         is renamed over <path> only when every byte was written: a reader
@@ -187,6 +188,7 @@ static void write_site(LH_Json* j, LH_Site* s)
    for (k = 0; k < s->n_frames; k++) LH_(json_u64)(j, NULL, s->frame_ids[k]);
    LH_(json_array_end)(j);
    LH_(json_u64)(j, "name_frame", s->name_frame);
+   LH_(json_string)(j, "label", s->label);
    LH_(json_bool)(j, "runtime_only", s->runtime_only);
    LH_(json_u64)(j, "total_blocks", s->total_blocks);
    LH_(json_u64)(j, "total_bytes", s->total_bytes);
@@ -262,6 +264,7 @@ Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
    sort_sites();
    LH_(frames_reset)();
    LH_(frames_build)(sorted_sites, n_sorted_sites);
+   LH_(labels_build)(sorted_sites, n_sorted_sites);
    LH_(timeline_finish)();
    LH_(findings_compute)(sorted_sites, n_sorted_sites);
 
@@ -313,77 +316,6 @@ static UInt percent(ULong part, ULong whole)
 {
    if (whole == 0) return 0;
    return (UInt)((part * 100.0) / whole + 0.5);
-}
-
-static Bool same_frame_text(UInt frame_a, UInt frame_b)
-{
-   HChar a[512], b[512];
-   if (frame_a == frame_b) return True;
-   LH_(frame_describe)(frame_a, a, sizeof(a));
-   LH_(frame_describe)(frame_b, b, sizeof(b));
-   return VG_(strcmp)(a, b) == 0;
-}
-
-/* The site's name frame; when another shown site has the same one (one
-   function called from two places), also the first caller where their
-   stacks part, so the two lines can be told apart ("via main (x.c:31)");
-   when they part only inside the allocation (a std::map node and its
-   std::string key, both made by map[key] in one line), the frame that
-   called the allocator ("allocated by ..."). */
-static void describe_site(UInt i, UInt shown, HChar* buf, SizeT size)
-{
-   LH_Site* s = sorted_sites[i];
-   UInt k, other, split = 0;
-   Bool twin_same_callers = False;
-   if (s->n_frames == 0) { VG_(snprintf)(buf, size, "???"); return; }
-   LH_(frame_describe)(s->frame_ids[s->name_frame], buf, size);
-   for (other = 0; other < shown; other++) {
-      LH_Site* o = sorted_sites[other];
-      HChar other_name[512];
-      UInt d;
-      if (other == i || o->n_frames <= o->name_frame) continue;
-      /* The same text, not only the same frame: two calls on one line
-         (map[key] makes a node and a string) have two code addresses. */
-      LH_(frame_describe)(o->frame_ids[o->name_frame], other_name, sizeof(other_name));
-      if (VG_(strcmp)(other_name, buf) != 0) continue;
-      /* Callers compared at the same distance from each name frame, by
-         text too (inlined into one caller at two addresses). */
-      for (d = 1; s->name_frame + d < s->n_frames; d++)
-         if (o->name_frame + d >= o->n_frames
-             || !same_frame_text(o->frame_ids[o->name_frame + d],
-                                 s->frame_ids[s->name_frame + d]))
-            break;
-      k = s->name_frame + d;
-      if (k == s->n_frames && o->name_frame + d == o->n_frames)
-         twin_same_callers = True;
-      else if (k > split)
-         split = k;
-   }
-   if (twin_same_callers && split == 0 && s->name_frame > 0) {
-      HChar by[256];
-      SizeT used = VG_(strlen)(buf);
-      /* The innermost named frame: "allocated by ???" would say nothing. */
-      for (k = 0; k < s->name_frame; k++) {
-         LH_(frame_describe)(s->frame_ids[k], by, sizeof(by));
-         if (VG_(strncmp)(by, "???", 3) != 0) break;
-      }
-      if (k < s->name_frame)
-         VG_(snprintf)(buf + used, size - used, ", allocated by %s", by);
-   }
-   if (split > 0 && split < s->n_frames) {
-      HChar via[256];
-      SizeT used = VG_(strlen)(buf);
-      /* "via ??? (in lib.so)" or "via (below main)" (Valgrind's name for
-         libc's start-up code) says little: the first named frame from
-         there on, or nothing when there is none. */
-      for (k = split; k < s->n_frames; k++) {
-         LH_(frame_describe)(s->frame_ids[k], via, sizeof(via));
-         if (VG_(strncmp)(via, "???", 3) != 0
-             && VG_(strncmp)(via, "(below main)", 12) != 0) break;
-      }
-      if (k < s->n_frames)
-         VG_(snprintf)(buf + used, size - used, " via %s", via);
-   }
 }
 
 static const HChar* plural(ULong n, const HChar* one, const HChar* many)
@@ -516,8 +448,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
                 "allocated in):\n");
       for (i = 0; i < shown; i++) {
          LH_Site* s = sorted_sites[i];
-         HChar where[512];
-         describe_site(i, shown, where, sizeof(where));
+         const HChar* where = s->label ? s->label : "???";
          LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
          VG_(umsg)("  %10s %3u%% %'8llu %-6s  %s\n", a,
                    percent(s->bytes_at_peak, LH_(peak_bytes)), s->blocks_at_peak,

@@ -27,6 +27,13 @@
       only for the duration of the call, and parses the tags.  The output
       phase is single-threaded and prints nothing meanwhile.
 
+      Valgrind 3.19 names an inlined frame by its short DWARF name
+      ("new", "with_capacity_in<u8>") and cannot name one whose origin lies
+      in another compilation unit ("UnknownInlinedFun"): the addresses with
+      such frames are answered again from the DWARF by a libdw helper
+      (lh_dwarf_names.c), whose chain, with demangled linkage names,
+      replaces Valgrind's.
+
       Inline information is read only with --read-inline-info=yes, which
       Valgrind turns on by default only for its own memcheck, helgrind,
       drd, massif and dhat.  lifeheap sets the same core default from its
@@ -34,8 +41,10 @@
       --read-inline-info=no still wins, since options are parsed after.
 
    3. The frame table.  Frames are deduplicated per code address (an
-      address always expands to the same frames) and numbered in order of
-      first use by the sorted sites, so the table is deterministic.  The
+      address always expands to the same frames; the expansions are kept
+      across periodic dumps, so each address is symbolised once per run)
+      and numbered in order of first use by the sorted sites, so the table
+      is deterministic.  The
       name frame of a site is its innermost named frame that is not
       allocator machinery (see is_allocator_frame, choose_name_frame).
 */
@@ -52,6 +61,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
+#include "lh_dwarf_names.h"
 
 /* Core variables and functions without a pub_tool_ declaration (stable
    in Valgrind 3.x; the tool links statically with the core). */
@@ -120,19 +130,18 @@ Int LH_(stack_compare)(ExeContext* a, ExeContext* b)
 /*--- Frame records                                        ---*/
 /*------------------------------------------------------------*/
 
-typedef struct {
-   HChar* function;    /* NULL = unknown */
-   HChar* file;
-   HChar* directory;
-   UInt   line;        /* 0 = unknown */
-   HChar* object;
-   Addr   address;
-   Bool   inlined;
-   Bool   machinery;   /* allocator or library frame: never a name frame */
-} LH_Frame;
 
-static XArray* frames = NULL;        /* of LH_Frame, in first-use order */
-static WordFM* frames_by_ip = NULL;  /* ip -> (first frame id << 16) | count */
+/* The expansion of one code address: its frames, innermost first. */
+typedef struct {
+   UInt      n;
+   LH_Frame* levels;
+   DiEpoch   ep;
+   Bool      dwarf_asked;     /* the DWARF helper was asked about it */
+} LH_IpFrames;
+
+static WordFM* ip_frames = NULL;     /* ip -> LH_IpFrames*, for the whole run */
+static XArray* frames = NULL;        /* of LH_Frame*, in first-use order */
+static WordFM* frames_by_ip = NULL;  /* ip -> first frame id (this table) */
 
 /* Copies the text between <tag> and </tag> in xml, un-escaping &amp;
    &lt; &gt;; NULL when the tag is absent. */
@@ -210,13 +219,22 @@ static void split_file_name(LH_Frame* f)
    f->directory = dir;
 }
 
-/* One frame per inline level at ip, innermost first. */
-static void symbolise_ip(DiEpoch ep, Addr ip)
+static void classify_frame(LH_Frame* f)
+{
+   f->machinery = is_allocator_frame(f->function)
+                  || is_library_location(f->file, f->directory, f->object);
+}
+
+/* Valgrind's expansion of ip: one frame per inline level, innermost
+   first. */
+static LH_IpFrames* symbolise_ip(DiEpoch ep, Addr ip)
 {
    InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
    Bool saved_xml = VG_(clo_xml);
-   Word first = VG_(sizeXA)(frames);
-   Word count;
+   XArray* levels = VG_(newXA)(VG_(malloc), "lh.symbols.levels", VG_(free),
+                               sizeof(LH_Frame));
+   LH_IpFrames* expansion = VG_(malloc)("lh.symbols.ip", sizeof(LH_IpFrames));
+   UInt k;
    do {
       LH_Frame f;
       const HChar* xml;
@@ -237,21 +255,87 @@ static void symbolise_ip(DiEpoch ep, Addr ip)
          VG_(free)(f.file); f.file = NULL; f.line = 0;
       }
       split_file_name(&f);
-      f.machinery = is_allocator_frame(f.function)
-                    || is_library_location(f.file, f.directory, f.object);
-      VG_(addToXA)(frames, &f);
+      VG_(addToXA)(levels, &f);
    } while (VG_(next_IIPC)(iipc));
    VG_(delete_IIPC)(iipc);
 
+   expansion->n = (UInt)VG_(sizeXA)(levels);
+   expansion->levels = VG_(malloc)("lh.symbols.ip_levels",
+                                   expansion->n * sizeof(LH_Frame));
+   VG_(memcpy)(expansion->levels, VG_(indexXA)(levels, 0),
+               expansion->n * sizeof(LH_Frame));
+   VG_(deleteXA)(levels);
+   expansion->ep = ep;
+   expansion->dwarf_asked = False;
    /* All levels but the last (the function really at ip) are inlined. */
-   count = VG_(sizeXA)(frames) - first;
-   {
-      Word k;
-      for (k = first; k < first + count - 1; k++)
-         ((LH_Frame*)VG_(indexXA)(frames, k))->inlined = True;
+   for (k = 0; k < expansion->n; k++) {
+      expansion->levels[k].inlined = k + 1 < expansion->n;
+      classify_frame(&expansion->levels[k]);
    }
-   tl_assert(count < 0x10000);
-   VG_(addToFM)(frames_by_ip, ip, ((UWord)first << 16) | (UWord)count);
+   tl_assert(expansion->n < 0x10000);
+   return expansion;
+}
+
+/* Whether the DWARF helper can say more about ip than Valgrind did: an
+   inlined level (named by its short DWARF name) or a level without a
+   name. */
+static Bool wants_dwarf_names(const LH_IpFrames* e)
+{
+   UInt k;
+   if (e->n > 1) return True;
+   for (k = 0; k < e->n; k++)
+      if (e->levels[k].function == NULL
+          || VG_(strcmp)(e->levels[k].function, "UnknownInlinedFun") == 0)
+         return True;
+   return False;
+}
+
+static void free_frame_fields(LH_Frame* f)
+{
+   if (f->function)  VG_(free)(f->function);
+   if (f->file)      VG_(free)(f->file);
+   if (f->directory) VG_(free)(f->directory);
+   if (f->object)    VG_(free)(f->object);
+}
+
+/* Replaces Valgrind's expansion of an address by the DWARF's chain.  The
+   object is Valgrind's, and so is the outermost level's name when Valgrind
+   has one. */
+static void replace_expansion(LH_IpFrames* e, const LH_DwarfQuery* q)
+{
+   LH_Frame* levels = VG_(malloc)("lh.symbols.ip_levels",
+                                  q->n_levels * sizeof(LH_Frame));
+   const LH_Frame* old_outer = &e->levels[e->n - 1];
+   UInt k;
+   for (k = 0; k < q->n_levels; k++) {
+      LH_Frame* f = &levels[k];
+      const LH_DwarfLevel* d = &q->levels[k];
+      Bool outermost = k + 1 == q->n_levels;
+      VG_(memset)(f, 0, sizeof(*f));
+      f->address = e->levels[0].address;
+      f->inlined = !outermost;
+      /* The function really at ip keeps Valgrind's (symbol table) name,
+         as in every other Valgrind tool's output (DHAT's too), unless
+         Valgrind has none. */
+      if (outermost && old_outer->function
+          && VG_(strcmp)(old_outer->function, "UnknownInlinedFun") != 0)
+         f->function = VG_(strdup)("lh.symbols.fn", old_outer->function);
+      else if (d->function)
+         f->function = VG_(strdup)("lh.symbols.fn", d->function);
+      if (f->function) strip_rust_hash(f->function);
+      if (d->path) {
+         f->file = VG_(strdup)("lh.symbols.file", d->path);
+         f->line = d->line;
+         split_file_name(f);
+      }
+      if (old_outer->object)
+         f->object = VG_(strdup)("lh.symbols.obj", old_outer->object);
+      classify_frame(f);
+   }
+   for (k = 0; k < e->n; k++) free_frame_fields(&e->levels[k]);
+   VG_(free)(e->levels);
+   e->levels = levels;
+   e->n = q->n_levels;
 }
 
 /*------------------------------------------------------------*/
@@ -393,24 +477,80 @@ static Bool is_library_location(const HChar* file, const HChar* dir,
 
 typedef struct {
    XArray* ids;      /* of UInt: the site's frame ids */
-   DiEpoch ep;
+   XArray* pending;  /* of Addr: addresses seen for the first time */
 } LH_StackWalk;
 
+/* Pass 1: Valgrind's expansion of every address not seen before. */
+static void note_ip(UInt n, DiEpoch ep, Addr ip, void* opaque)
+{
+   LH_StackWalk* walk = opaque;
+   UWord key, value;
+   if (VG_(lookupFM)(ip_frames, &key, &value, ip)) return;
+   VG_(addToFM)(ip_frames, ip, (UWord)symbolise_ip(ep, ip));
+   VG_(addToXA)(walk->pending, &ip);
+}
+
+/* Pass 2: the DWARF's chains for the new addresses that want them, with
+   one run of the helper. */
+static void improve_from_dwarf(XArray* pending)
+{
+   Word i, n = VG_(sizeXA)(pending);
+   LH_DwarfQuery* queries;
+   LH_IpFrames** asked;
+   UInt n_queries = 0, q;
+   if (n == 0 || !VG_(clo_read_inline_info)) return;
+   queries = VG_(malloc)("lh.symbols.queries", n * sizeof(LH_DwarfQuery));
+   asked = VG_(malloc)("lh.symbols.asked", n * sizeof(LH_IpFrames*));
+   for (i = 0; i < n; i++) {
+      Addr ip = *(Addr*)VG_(indexXA)(pending, i);
+      UWord key, value;
+      LH_IpFrames* e;
+      VG_(lookupFM)(ip_frames, &key, &value, ip);
+      e = (LH_IpFrames*)value;
+      if (e->dwarf_asked || !wants_dwarf_names(e)) continue;
+      e->dwarf_asked = True;
+      queries[n_queries].ip = ip;
+      queries[n_queries].ep = e->ep;
+      asked[n_queries] = e;
+      n_queries++;
+   }
+   LH_(dwarf_names_resolve)(queries, n_queries);
+   for (q = 0; q < n_queries; q++) {
+      if (queries[q].n_levels > 0) replace_expansion(asked[q], &queries[q]);
+      LH_(dwarf_query_free)(&queries[q]);
+   }
+   VG_(free)(queries);
+   VG_(free)(asked);
+}
+
+/* Pass 3: numbering in first-use order. */
 static void add_ip_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
 {
    LH_StackWalk* walk = opaque;
    UWord key, value;
-   UInt first, count, k;
-   if (!VG_(lookupFM)(frames_by_ip, &key, &value, ip)) {
-      symbolise_ip(ep, ip);
-      VG_(lookupFM)(frames_by_ip, &key, &value, ip);
+   LH_IpFrames* e;
+   UInt first, k;
+   VG_(lookupFM)(ip_frames, &key, &value, ip);
+   e = (LH_IpFrames*)value;
+   if (VG_(lookupFM)(frames_by_ip, &key, &value, ip)) {
+      first = (UInt)value;
+   } else {
+      first = (UInt)VG_(sizeXA)(frames);
+      for (k = 0; k < e->n; k++) {
+         LH_Frame* f = &e->levels[k];
+         VG_(addToXA)(frames, &f);
+      }
+      VG_(addToFM)(frames_by_ip, ip, first);
    }
-   first = value >> 16;
-   count = value & 0xFFFF;
-   for (k = 0; k < count; k++) {
+   for (k = 0; k < e->n; k++) {
       UInt id = first + k;
       VG_(addToXA)(walk->ids, &id);
    }
+}
+
+static LH_Frame* frame_by_id(UInt id)
+{
+   return *(LH_Frame**)VG_(indexXA)(frames, id);
 }
 
 /* The innermost frame that is neither allocator nor library code; when
@@ -420,7 +560,7 @@ static Bool only_library_frames(const LH_Site* site)
 {
    UInt k;
    for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      LH_Frame* f = frame_by_id(site->frame_ids[k]);
       if (!f->machinery) return False;
    }
    return True;
@@ -435,15 +575,15 @@ static UInt choose_name_frame(const LH_Site* site)
 {
    UInt k;
    for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      LH_Frame* f = frame_by_id(site->frame_ids[k]);
       if (!f->machinery && f->function) return k;
    }
    for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      LH_Frame* f = frame_by_id(site->frame_ids[k]);
       if (!f->machinery) return k;
    }
    for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = VG_(indexXA)(frames, site->frame_ids[k]);
+      LH_Frame* f = frame_by_id(site->frame_ids[k]);
       if (f->function && !is_allocator_frame(f->function)) return k;
    }
    return 0;
@@ -452,21 +592,29 @@ static UInt choose_name_frame(const LH_Site* site)
 void LH_(frames_build)(LH_Site** sites, UInt n_sites)
 {
    UInt i;
+   LH_StackWalk walk;
+   if (ip_frames == NULL)
+      ip_frames = VG_(newFM)(VG_(malloc), "lh.symbols.ip_frames", VG_(free), NULL);
    if (frames == NULL) {
       frames = VG_(newXA)(VG_(malloc), "lh.symbols.frames", VG_(free),
-                          sizeof(LH_Frame));
+                          sizeof(LH_Frame*));
       frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
                                 NULL);
    }
+   /* Stops after main() unless --show-below-main=yes, as Valgrind's own
+      stack traces do. */
+   walk.pending = VG_(newXA)(VG_(malloc), "lh.symbols.pending", VG_(free),
+                             sizeof(Addr));
+   for (i = 0; i < n_sites; i++)
+      VG_(apply_ExeContext)(note_ip, &walk, sites[i]->ec);
+   improve_from_dwarf(walk.pending);
+   VG_(deleteXA)(walk.pending);
+
    for (i = 0; i < n_sites; i++) {
       LH_Site* site = sites[i];
-      LH_StackWalk walk;
       UInt k;
       walk.ids = VG_(newXA)(VG_(malloc), "lh.symbols.walk", VG_(free),
                             sizeof(UInt));
-      walk.ep  = VG_(get_ExeContext_epoch)(site->ec);
-      /* Stops after main() unless --show-below-main=yes, as Valgrind's
-         own stack traces do. */
       VG_(apply_ExeContext)(add_ip_frames, &walk, site->ec);
 
       if (site->frame_ids) VG_(free)(site->frame_ids);
@@ -483,23 +631,21 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
 }
 
 /* Frames are numbered in first-use order by the sites in the order given
-   to frames_build; the table keeps growing across dumps, so a later dump
-   renumbers from scratch. */
+   to frames_build; a later dump renumbers from scratch (the expansions
+   themselves are kept). */
 void LH_(frames_reset)(void)
 {
-   Word i;
    if (frames == NULL) return;
-   for (i = 0; i < VG_(sizeXA)(frames); i++) {
-      LH_Frame* f = VG_(indexXA)(frames, i);
-      if (f->function)  VG_(free)(f->function);
-      if (f->file)      VG_(free)(f->file);
-      if (f->directory) VG_(free)(f->directory);
-      if (f->object)    VG_(free)(f->object);
-   }
    VG_(deleteXA)(frames);
    VG_(deleteFM)(frames_by_ip, NULL, NULL);
    frames = NULL;
    frames_by_ip = NULL;
+}
+
+const LH_Frame* LH_(frame_at)(UInt frame_id)
+{
+   if (frames == NULL || frame_id >= VG_(sizeXA)(frames)) return NULL;
+   return frame_by_id(frame_id);
 }
 
 void LH_(frames_write_json)(LH_Json* j)
@@ -507,7 +653,7 @@ void LH_(frames_write_json)(LH_Json* j)
    Word i, n = frames ? VG_(sizeXA)(frames) : 0;
    LH_(json_array_begin)(j, "frames");
    for (i = 0; i < n; i++) {
-      LH_Frame* f = VG_(indexXA)(frames, i);
+      LH_Frame* f = frame_by_id(i);
       HChar address[32];
       LH_(json_object_begin)(j, NULL);
       LH_(json_string)(j, "function", f->function);
@@ -519,6 +665,7 @@ void LH_(frames_write_json)(LH_Json* j)
       VG_(sprintf)(address, "0x%lx", f->address);
       LH_(json_string)(j, "address", address);
       LH_(json_bool)(j, "inlined", f->inlined);
+      LH_(json_bool)(j, "library", f->machinery);
       LH_(json_object_end)(j);
    }
    LH_(json_array_end)(j);
@@ -532,7 +679,7 @@ void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size)
       VG_(snprintf)(buf, buf_size, "???");
       return;
    }
-   f  = VG_(indexXA)(frames, frame_id);
+   f  = frame_by_id(frame_id);
    fn = f->function ? f->function : "???";
    if (f->file && f->line)
       VG_(snprintf)(buf, buf_size, "%s (%s:%u)", fn, f->file, f->line);

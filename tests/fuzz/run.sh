@@ -25,7 +25,7 @@ if ! command -v clang >/dev/null; then
   summary; exit 1
 fi
 sources=("$top"/cli/profile.c "$top"/cli/metrics.c "$top"/cli/util.c \
-         "$top"/cli/match.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
+         "$top"/cli/match.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
          "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c)
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" $(pkg-config --cflags json-c) "$here/profile_fuzz.c" "${sources[@]}" \

@@ -38,6 +38,15 @@ check "installed cargo-lifeheap answers --version" \
   sh -c "'$bindir/cargo-lifeheap' lifeheap --version | grep -q '^cargo-lifeheap '"
 check "installed executable is the built one" \
   cmp -s "$dest$tooldir/lifeheap-$platform" "$top/tool/lifeheap-$platform"
+# The DWARF helper (docs/metrics.md, "Function names"): installed in lifeheap's
+# libexec directory, where the installed tool looks for it.
+helper=$(make -s -C "$top/cli" -f Makefile -f - print-helper <<'EOF_MAKE'
+print-helper:
+	@echo $(pkglibexecdir)/lifeheap-symbolize
+EOF_MAKE
+)
+check "installed: the DWARF helper in lifeheap's libexec directory" test -x "$dest$helper"
+check "installed: the tool looks for the helper there" grep -aq "$helper" "$dest$tooldir/lifeheap-$platform"
 
 prog="$TESTS_BUILD/install-leak"
 compile_c "$prog" "$top/tests/tool/progs/leak.c" || fail "build leak" "gcc failed"

@@ -306,6 +306,8 @@ for opt in $options; do
   case "$opt" in
     --lifeheap-out-file)
       for v in "" "%q{LH_NO_SUCH_VARIABLE}" "$out/no/dir/p.json"; do bad_option "$opt=$v"; done ;;
+    --lifeheap-symbolizer)
+      for v in "" abc relative/lifeheap-symbolize; do bad_option "$opt=$v"; done ;;
     --lifeheap-blocks)   # a file name: empty, a directory, a missing directory
       for v in "" "$out" "$out/no/dir/b" "%q{LH_NO_SUCH_VARIABLE}"; do bad_option "$opt=$v"; done ;;
     --lifeheap-dump-interval)

@@ -80,8 +80,10 @@ if gcc -O0 -fno-builtin -shared -fPIC -o "$bin/libnames.so" "$progs/names_lib.c"
   # the next named frame, never by "via ???".
   check_eq "names: summary 'via' skips unnamed frames" "1|1|0" \
     "$(grep -c '104 B .* lib_make (in [^)]*libnames.so) via lib_via_b (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c '88 B .* lib_make (in [^)]*libnames.so) via lib_via_a (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c 'via ???' "$out/names.log")"
-  check_eq "names: two sites parting only in unnamed frames: no 'allocated by ???'" "1|1|0" \
-    "$(grep -c '152 B .* lib_pair (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c '136 B .* lib_pair (in [^)]*libnames.so)$' "$out/names.log")|$(grep -c 'allocated by ???' "$out/names.log")"
+  # Their stacks read alike but for unnamed frames: labels stay unique by
+  # number, in the profile's order, never by "allocated by ???".
+  check_eq "names: two sites parting only in unnamed frames: numbered, no 'allocated by ???'" "1|1|0" \
+    "$(grep -c '152 B .* lib_pair (in [^)]*libnames.so) #1$' "$out/names.log")|$(grep -c '136 B .* lib_pair (in [^)]*libnames.so) #2$' "$out/names.log")|$(grep -c 'allocated by ???' "$out/names.log")"
 else
   fail "build names" "gcc or strip failed"
 fi
@@ -103,8 +105,10 @@ if g++ -O0 -g -fno-builtin -o "$bin/twins" "$progs/twins.cc"; then
   profile twins "$bin/twins"
   check_eq "twins: exits 0 under lifeheap" 0 "$?"
   line=$(grep -n 'SITE count' "$progs/twins.cc" | cut -d: -f1)
+  # The first function below the name frame whose name differs: the map's
+  # node comes from _M_get_node, the key's copy from _M_construct_node.
   check_eq "twins: node and key lines differ by what allocated them" "1|1" \
-    "$(grep -c "14.1 KiB .* 200 blocks  count_words() (twins.cc:$line), allocated by std::__new_allocator<std::_Rb_tree_node<" "$out/twins.log")|$(grep -c "6.3 KiB .* 200 blocks  count_words() (twins.cc:$line), allocated by void std::__cxx11::basic_string<.*_M_construct<char\*>" "$out/twins.log")"
+    "$(grep -c "14.1 KiB .* 200 blocks  count_words (twins.cc:$line), allocated by _Rb_tree::_M_get_node (stl_tree.h:[0-9]*)$" "$out/twins.log")|$(grep -c "6.3 KiB .* 200 blocks  count_words (twins.cc:$line), allocated by _Rb_tree::_M_construct_node (stl_tree.h:[0-9]*)$" "$out/twins.log")"
 else
   fail "build twins" "g++ failed"
 fi
@@ -155,8 +159,10 @@ check "summary: heap peak line" grep -Eq "Heap peak: +3.1 KiB in 3 blocks, at [0
 check "summary: live at exit line" grep -Eq "Live at exit: +3.1 KiB in 2 blocks" "$log"
 check "summary: top site named by its frame, told apart by its caller" \
   grep -Eq "2.9 KiB +94% +1 block +alloc_deep \(depths.c:[0-9]+\) via main \(depths.c:[0-9]+\)" "$log"
-check "summary: a site whose name is unique has no 'via'" \
-  grep -Eq "200 B +6% +1 block +alloc_middle \(depths.c:[0-9]+\)$" "$log"
+# alloc_middle has two sites (calls on lines 29 and 30): labels are unique
+# in the whole profile, so the one shown names its caller.
+check "summary: a site whose function has two sites names its caller" \
+  grep -Eq "200 B +6% +1 block +alloc_middle \(depths.c:[0-9]+\) via main \(depths.c:$(grep -n 'SITE call_middle \*/' "$progs/depths.c" | cut -d: -f1)\)$" "$log"
 check "summary: profile path" grep -q "Profile: $out/depths.json" "$log"
 
 profile noalloc "$bin/noalloc"
@@ -210,9 +216,15 @@ checks schema "$top/docs/lifeheap-profile.schema.json" "$out"/*.json
 # depend on how Valgrind's scheduler interleaved them)
 profile depths2 "$bin/depths"
 checks determinism "$out/depths.json" "$out/depths2.json"
+# The Rust runtime finds the main thread's stack through glibc's
+# pthread_getattr_np, which reads /proc/self/maps: with vgdb on, that file
+# lists vgdb's shared-memory file, whose name holds the pid, so the program
+# itself runs a few more instructions when its pid has more digits.  Both
+# runs therefore go without vgdb (docs/format.md, "Determinism").
 if [ -x "$bin/lhrust" ]; then
-  profile rust2 "$bin/lhrust"
-  checks determinism "$out/rust.json" "$out/rust2.json"
+  profile rust_novgdb1 "$bin/lhrust" --opts --vgdb=no --
+  profile rust_novgdb2 "$bin/lhrust" --opts --vgdb=no --
+  checks determinism "$out/rust_novgdb1.json" "$out/rust_novgdb2.json"
 fi
 
 # --- DHAT agrees per site (0-byte blocks excluded: DHAT makes them 1 byte)

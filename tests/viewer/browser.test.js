@@ -163,6 +163,42 @@ test('browser: call tree expands top-down and bottom-up, icicle drawn', async ()
   await page.close();
 });
 
+// rust_conns.json: tests/names/progs/conns.rs built with rustc -O -C debuginfo=1.
+test('browser: call tree and stack fold runtime and allocator frames by default', async () => {
+  const page = await loaded('rust_conns.json');
+  const profile = JSON.parse(fs.readFileSync(fixture('rust_conns.json'), 'utf8'));
+  await page.click('.tabs button[data-tab=tree]');
+  const labels = () => page.$$eval('.tree-row .label', (l) => l.map((e) => e.textContent));
+  assert.equal(await page.$eval('#tree-fold', (e) => e.checked), true);
+  // Top-down: under the C entry point, the program's own main right away.
+  assert.equal((await labels())[1], 'main (conns)');
+  await page.click('.tree-row:nth-child(2) .toggle');
+  assert.match((await labels())[2], /^conns::main \(conns\.rs:\d+\)( \[inlined\])?$/);
+  // Unfolded, the runtime's start-up frames come first.
+  await page.click('#tree-fold');
+  await page.click('.tree-row:nth-child(2) .toggle');
+  const runtime = (await labels())[2];
+  assert.ok(profile.frames.some((f) => f.library && runtime.startsWith(f.function + ' (')), runtime);
+  // Bottom-up, folded again: the constructor first, not alloc_zeroed.
+  await page.click('#tree-fold');
+  await page.selectOption('#tree-direction', 'bottom-up');
+  assert.match((await labels())[1], /^conns::ConnState::new \(conns\.rs:29\) \[inlined\]$/);
+  await page.click('#tree-fold');
+  assert.match((await labels())[1], /^alloc::alloc::alloc_zeroed \(alloc\.rs:\d+\)( \[inlined\])?$/);
+  // The selected (top) site's stack: library rows hidden until asked for.
+  await page.click('.tabs button[data-tab=sites]');
+  const site = profile.sites[0];
+  const own = site.stack.filter((f) => !profile.frames[f].library).length;
+  const visible = () => page.$$eval('#stack-table tr', (rows) => rows.filter((r) => r.offsetParent !== null).length - 1);
+  assert.equal(await page.$eval('#stack-fold', (e) => e.checked), true);
+  assert.equal(await visible(), own);
+  await page.click('#stack-fold');
+  assert.equal(await visible(), site.stack.length);
+  assert.equal(await text(page, '.detail-head .fn'), site.label);
+  noProblems(page);
+  await page.close();
+});
+
 test('browser: diff mode compares a baseline and a change', async () => {
   const page = await loaded('queue_fixed.json');
   assert.equal(await lib.openBaseline(page, fixture('queue_bad.json')), 'ready');

@@ -131,3 +131,49 @@ test('model: chunked JSON parsing gives exactly what JSON.parse gives', async ()
     await assert.rejects(LH.chunkedJson.parse(broken, tiny), (e) => e.message === expected, broken);
   }
 });
+
+// rust_conns.json and rust_conns_cgu1.json: real profiles of tests/names/progs/conns.rs
+// built with rustc -O -C debuginfo=1, and with -C codegen-units=1 as well.
+test('model: sites are named by their label; folding hides library frames', async () => {
+  const m = await LH.profile.load(text('rust_conns.json'), 'x');
+  const big = m.sites.findIndex((s) => s.total_bytes === 16 * 262144);
+  assert.match(m.siteName(big), /^ConnState::new \(conns\.rs:29\), allocated by vec::from_elem \(mod\.rs:\d+\)$/);
+  // Bottom-up: without folding the allocator's entry comes first; folded, the
+  // program's constructor.
+  const plain = LH.tree.forModel(m, 'bottom-up', false);
+  const firstPlain = plain.sortedChildren(plain.root, 'bytes_at_peak')[0];
+  assert.equal(firstPlain.frame.function, 'alloc::alloc::alloc_zeroed');
+  assert.equal(firstPlain.frame.library, true);
+  const folded = LH.tree.forModel(m, 'bottom-up', true);
+  const firstFolded = folded.sortedChildren(folded.root, 'bytes_at_peak')[0];
+  assert.equal(firstFolded.frame.function, 'conns::ConnState::new');
+  assert.equal(folded.value(firstFolded, 'bytes_at_peak'), 16 * 262144 + 16 * 4096);
+  // Top-down: under the C entry point `main`, the runtime's start-up frames unfolded;
+  // folded, the program's conns::main right away.
+  const second = (tree) => {
+    const root = tree.sortedChildren(tree.root, 'bytes_at_peak')[0];
+    assert.equal(root.frame.function, 'main');
+    return tree.sortedChildren(root, 'bytes_at_peak')[0].frame;
+  };
+  const secondPlain = second(LH.tree.forModel(m, 'top-down', false));
+  assert.equal(secondPlain.library, true, secondPlain.function);
+  assert.equal(second(LH.tree.forModel(m, 'top-down', true)).function, 'conns::main');
+  // A stack of library code only is kept whole.
+  const libraryOnly = m.frames.map((f, i) => i).filter((i) => m.frames[i].library).slice(0, 3);
+  assert.equal(libraryOnly.length, 3);
+  assert.equal(LH.tree.foldedStack(m.frames, libraryOnly), libraryOnly);
+});
+
+test('diff: two builds of the same Rust source match site for site', async () => {
+  const a = await LH.profile.load(text('rust_conns.json'), 'a');
+  const b = await LH.profile.load(text('rust_conns_cgu1.json'), 'b');
+  for (const [base, changed] of [[a, b], [b, a]]) {
+    const d = new LH.Diff(base, changed);
+    const statuses = [];
+    for (let r = 0; r < d.length; r++) statuses.push(d.status(r));
+    assert.equal(statuses.filter((s) => s !== 'both').length, 0, JSON.stringify(statuses));
+  }
+  assert.equal(LH.Diff.functionPath('<alloc::vec::Vec<u8>>::with_capacity'), 'alloc::vec::Vec::with_capacity');
+  assert.equal(LH.Diff.functionPath('alloc::vec::Vec<T,A>::with_capacity'), 'alloc::vec::Vec::with_capacity');
+  assert.equal(LH.Diff.functionPath('void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int const&)'), 'std::vector::_M_realloc_insert');
+});

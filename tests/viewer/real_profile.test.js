@@ -63,6 +63,15 @@ function cellOf(page, column) {
   }, column);
 }
 
+// The queue's site, named by its label in the profile (the text the tool's summary and
+// `lifeheap report` show): its function and its place.
+const queueLabel = (profile, file) => {
+  const site = profile.sites.find((s) => profile.frames[s.stack[s.name_frame]].function === 'queue_push_message');
+  const frame = profile.frames[site.stack[site.name_frame]];
+  assert.equal(site.label, 'queue_push_message (' + file + ':' + frame.line + ')');
+  return site.label;
+};
+
 test('real profile: header, top site and its finding', async () => {
   const page = await lib.newPage(browser);
   await lib.openViewer(page);
@@ -71,7 +80,7 @@ test('real profile: header, top site and its finding', async () => {
   assert.equal(await title(page, '[data-field=total] .card-value'), exact(bad.totals.bytes) + ' bytes');
   assert.equal(await text(page, '[data-field=findings] .card-value'), String(bad.findings.length));
   // Known by construction: the queued messages hold the peak.
-  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), queueLabel(bad, 'queue_unbounded.c'));
   assert.equal(await text(page, '.vrow.selected .name .loc'), 'queue_unbounded.c:' + bad.frames[bad.sites[0].stack[bad.sites[0].name_frame]].line);
   assert.equal((await cellOf(page, 'total_blocks')).title, '2,000');
   assert.equal((await cellOf(page, 'cross_thread_frees')).title, '2,000');
@@ -84,8 +93,8 @@ test('real profile: header, top site and its finding', async () => {
   const at = kinds.indexOf('Missing backpressure');
   assert.ok(at >= 0, 'findings: ' + kinds.join(', '));
   await page.click('.finding:nth-child(' + (at + 1) + ')');
-  assert.equal(await text(page, '.detail-head .fn'), 'queue_push_message');
-  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.detail-head .fn'), queueLabel(bad, 'queue_unbounded.c'));
+  assert.equal(await text(page, '.vrow.selected .name .fn'), queueLabel(bad, 'queue_unbounded.c'));
   await lib.screenshot(page, 'real-overview', { fullPage: true });
   assert.deepEqual(page.problems, []);
   await page.close();
@@ -99,7 +108,7 @@ test('real profile: diff of the unbounded queue against its bounded fix', async 
   const bytes = (n) => page.evaluate((v) => LH.format.bytes(v), n);
   assert.equal(await text(page, '[data-field=peak] .card-value'), (await bytes(bad.peak.bytes)) + ' → ' + (await bytes(fixed.peak.bytes)));
   // The biggest change is the queue: matched across runs, at peak down to a few messages.
-  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), queueLabel(fixed, 'queue_bounded.c'));
   const badSite = bad.sites.find((s) => bad.frames[s.stack[s.name_frame]].function === 'queue_push_message');
   const fixedSite = fixed.sites.find((s) => fixed.frames[s.stack[s.name_frame]].function === 'queue_push_message');
   const peakCell = await cellOf(page, 'bytes_at_peak');
@@ -132,7 +141,7 @@ test('real profile: `lifeheap view` writes a self-contained report that opens of
   await page.goto(lib.fileUrl(report));
   assert.equal(await lib.waitState(page, ['ready', 'error']), 'ready');
   assert.equal(await title(page, '[data-field=peak] .card-value'), exact(bad.peak.bytes) + ' bytes');
-  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), queueLabel(bad, 'queue_unbounded.c'));
   assert.deepEqual(page.problems, []); // no CSP violation, no request
   await page.close();
 });
@@ -172,7 +181,7 @@ test('real profile: `lifeheap view --baseline` writes a diff report that opens i
   const note = bad.sites.length + ' sites compared: 0 new, 0 gone, ' + bad.sites.length + ' in both.';
   assert.equal(await text(page, '.diff-note'), note);
   assert.equal(await cliDiffNote(cli, badFile, fixedFile), note);
-  assert.equal(await text(page, '.vrow.selected .name .fn'), 'queue_push_message');
+  assert.equal(await text(page, '.vrow.selected .name .fn'), queueLabel(fixed, 'queue_bounded.c'));
   const states = await page.$$eval('.finding', (l) => l.map((e) => e.querySelector('.finding-kind').textContent + ':' + e.querySelector('.badge.state').textContent));
   assert.ok(states.includes('Missing backpressure:resolved'), states.join(', '));
   await lib.screenshot(page, 'real-diff-report', { fullPage: true });

@@ -1,9 +1,15 @@
 // Baseline-vs-changed comparison. DOM-free.
 //
 // Sites are matched exactly as `lifeheap diff` matches them (cli/match.c), so the
-// viewer and the CLI agree: a site's identity is, per frame, the function and the source
-// file (the object when there is no file); addresses and lines are ignored, so a rebuild
-// or an edit that shifts lines still matches. Sites sharing an identity form a group
+// viewer and the CLI agree: a site's identity is, per frame, the function's path (without
+// generic arguments, parameters or return type: functionPath, as cli/names.c) and the
+// source file (the object when there is no file); addresses and lines are ignored, so a
+// rebuild or an edit that shifts lines still matches. Unnamed frames are left out; of
+// each run of `library` frames under the program's code only the outermost (the library
+// function the program called) stays, and the runtime's frames above the program's
+// outermost frame go, so two builds that inline the libraries differently still match.
+// A site left unpaired whose lines equal a paired site's of the same profile (code the
+// compiler duplicated) pairs with that site's counterpart too. Sites sharing an identity form a group
 // sorted by their line sequences; within a group, identical line sequences pair first,
 // then the rest pair in line order. A second round does the same over the sites still
 // unpaired with function names alone (code moved to another file). Unmatched sites are
@@ -16,15 +22,107 @@
 var LH = globalThis.LH = globalThis.LH || {};
 
 LH.Diff = (function () {
-  // Same identity as `lifeheap diff` (cli/match.c): per frame, the function and, in the
-  // first round, the source file (the object when there is no file); addresses and
-  // lines left out.
-  function identity(model, siteIndex, withPlaces) {
-    var out = '';
-    var stack = model.sites[siteIndex].stack;
+  // A function's path without generic arguments, parameters and return type
+  // ("<alloc::vec::Vec<u8>>::with_capacity" -> "alloc::vec::Vec::with_capacity"); the
+  // rules of cli/names.c.
+  function skipAngle(s, open) {
+    var depth = 0;
+    for (var i = open; i < s.length; i++) {
+      if (s[i] === '<') depth++;
+      else if (s[i] === '>' && s[i - 1] !== '-' && --depth === 0) return i + 1;
+    }
+    return s.length;
+  }
+  function findTopLevel(s, word) {
+    var depth = 0;
+    for (var i = 0; i + word.length <= s.length; i++) {
+      var c = s[i];
+      if (c === '<' || c === '(' || c === '[') depth++;
+      else if ((c === '>' && s[i - 1] !== '-') || c === ')' || c === ']') depth--;
+      else if (depth === 0 && s.substr(i, word.length) === word) return i;
+    }
+    return -1;
+  }
+  function splitSelf(inner, out) {
+    inner = inner.replace(/^[&* ]+/, '').replace(/^mut /, '').replace(/^const /, '');
+    if (inner.indexOf('impl ') === 0) {
+      inner = inner.slice(5);
+      var f = findTopLevel(inner, ' for ');
+      if (f >= 0) inner = inner.slice(f + 5);
+    }
+    var a = findTopLevel(inner, ' as ');
+    if (a >= 0) inner = inner.slice(0, a);
+    splitPath(inner, out);
+  }
+  function splitPath(s, out) {
+    var start = out.length, current = '', i = 0;
+    while (i < s.length) {
+      var c = s[i];
+      var isOperator = /^operator(?![A-Za-z0-9_])/.test(current);
+      if (c === ':' && s[i + 1] === ':' && !isOperator) { out.push(current); current = ''; i += 2; }
+      else if (isOperator) {
+        if (c === '(' && s[i + 1] === ')' && current === 'operator') { current += '()'; i += 2; }
+        else if (c === '(') break;
+        else { current += c; i++; }
+      } else if (c === '(') {
+        if (s.substr(i, 21) === '(anonymous namespace)') { current += '(anonymous namespace)'; i += 21; } else break;
+      } else if (c === '<') {
+        var close = skipAngle(s, i);
+        if (current === '') {
+          splitSelf(s.slice(i + 1, Math.max(i + 1, close - 1)), out);
+          i = close;
+          if (s[i] === ':' && s[i + 1] === ':') i += 2;
+        } else i = close;
+      } else if (c === '{') {
+        var depth = 0;
+        for (; i < s.length; i++) {
+          current += s[i];
+          if (s[i] === '{') depth++;
+          else if (s[i] === '}' && --depth === 0) { i++; break; }
+        }
+      } else if (c === ' ') { out.length = start; current = ''; i++; }
+      else { current += c; i++; }
+    }
+    if (current !== '') out.push(current);
+  }
+  function functionPath(name) {
+    var out = [];
+    splitPath(name, out);
+    return out.length ? out.join('::') : name;
+  }
+
+  function named(fr) { return !!fr.function && fr.function !== 'UnknownInlinedFun'; }
+  function programFrame(fr) { return named(fr) && fr.library !== true; }
+
+  // The stack positions that make a site's identity (see the top of the file).
+  function identityFrames(model, siteIndex) {
+    var stack = model.sites[siteIndex].stack, outermost = -1, kept = [];
+    for (var i = 0; i < stack.length; i++) if (programFrame(model.frames[stack[i]])) outermost = i;
     for (var k = 0; k < stack.length; k++) {
       var fr = model.frames[stack[k]];
-      out += (fr.function || '') + '\u001f' + (withPlaces ? fr.file || fr.object || '' : '') + '\u001e';
+      if (!named(fr)) continue;
+      if (outermost >= 0) {
+        if (k > outermost) break;
+        if (fr.library === true && !programFrame(model.frames[stack[k + 1]])) continue;
+      }
+      kept.push(stack[k]);
+    }
+    return kept;
+  }
+
+  function keptFrames(model, siteIndex) {
+    var cache = model._identityFrames || (model._identityFrames = []);
+    return cache[siteIndex] || (cache[siteIndex] = identityFrames(model, siteIndex));
+  }
+
+  // Same identity as `lifeheap diff` (cli/match.c): per identity frame, the function's
+  // path and, in the first round, the source file (the object when there is no file).
+  function identity(model, siteIndex, withPlaces) {
+    var out = '';
+    var frames = keptFrames(model, siteIndex);
+    for (var k = 0; k < frames.length; k++) {
+      var fr = model.frames[frames[k]];
+      out += functionPath(fr.function) + '\u001f' + (withPlaces ? fr.file || fr.object || '' : '') + '\u001e';
     }
     return out;
   }
@@ -34,9 +132,9 @@ LH.Diff = (function () {
     return line === null || line === undefined ? -1 : line;
   }
 
-  // Orders two sites of the same identity (hence the same stack length) by their lines.
+  // Orders two sites of the same identity (hence as many identity frames) by their lines.
   function compareLines(modelA, a, modelB, b) {
-    var sa = modelA.sites[a].stack, sb = modelB.sites[b].stack;
+    var sa = keptFrames(modelA, a), sb = keptFrames(modelB, b);
     for (var k = 0; k < sa.length && k < sb.length; k++) {
       var la = lineOf(modelA, sa[k]), lb = lineOf(modelB, sb[k]);
       if (la !== lb) return la < lb ? -1 : 1;
@@ -89,6 +187,17 @@ LH.Diff = (function () {
       var restBase = bs.filter(function (x) { return rowOfBaseSite[x] < 0; });
       var restChanged = cs.filter(function (x) { return rowOfChangedSite[x] < 0; });
       for (var k = 0; k < restBase.length && k < restChanged.length; k++) pair(restBase[k], restChanged[k]);
+      // 3. A duplicated code location: pairs with its twin's counterpart as well.
+      bs.forEach(function (b) {
+        if (rowOfBaseSite[b] >= 0) return;
+        var twin = bs.find(function (x) { return rowOfBaseSite[x] >= 0 && compareLines(base, b, base, x) === 0; });
+        if (twin !== undefined) { var r = rowOfBaseSite[twin]; pair(b, self.rowChanged[r]); }
+      });
+      cs.forEach(function (c) {
+        if (rowOfChangedSite[c] >= 0) return;
+        var twin = cs.find(function (x) { return rowOfChangedSite[x] >= 0 && compareLines(changed, c, changed, x) === 0; });
+        if (twin !== undefined) { var r = rowOfChangedSite[twin]; pair(self.rowBase[r], c); }
+      });
     }
     // Round 1 with source files, round 2 with function names alone (code moved to
     // another file, or two variants of a program in two files).
@@ -115,6 +224,8 @@ LH.Diff = (function () {
       if (this.rowBase[r] >= 0) this.rowOfBase[this.rowBase[r]] = r;
     }
   }
+
+  Diff.functionPath = functionPath;
 
   Diff.prototype.status = function (row) {
     if (this.rowBase[row] < 0) return 'new';

@@ -49,7 +49,12 @@ LH.Model = (function () {
     return this.frames[s.stack[s.name_frame]];
   };
 
+  // The tool's label (unique in the profile: "ConnState::new (prealloc.rs:20)"), the
+  // text its summary and `lifeheap report` show; profiles without labels: the name
+  // frame's function.
   Model.prototype.siteName = function (siteIndex) {
+    var label = this.sites[siteIndex].label;
+    if (typeof label === 'string' && label) return label;
     var f = this.nameFrame(siteIndex);
     if (!f) return '(empty stack)';
     return f.function || f.address;

@@ -14,6 +14,13 @@
 // grouped by Model.frameKey (function, file, line, object), not by address, so the same
 // tree code serves a diff: there an entry is a diff row and each node carries the
 // baseline's and the changed profile's sums.
+//
+// Folding (on by default in the views): frames the tool marks `library` (allocator,
+// runtime and standard-library code) are left out of each stack that has a frame of the
+// program's own, so the top-down tree starts at the program's outermost function
+// instead of a dozen runtime start-up frames, and the bottom-up tree at the program's
+// function that allocated instead of alloc_zeroed and RawVec internals. A stack of
+// library code only is kept whole. Profiles without `library` fold nothing.
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
 
@@ -47,12 +54,34 @@ LH.tree = (function () {
     return { perModel: perModel, frameOfKey: frameOfKey };
   }
 
-  function modelSource(model) {
+  // The stack without library frames, when it has a frame of the program's own.
+  function foldedStack(frames, stack) {
+    var own = 0;
+    for (var k = 0; k < stack.length; k++) if (frames[stack[k]].library !== true) own++;
+    if (own === stack.length || own === 0) return stack;
+    var out = [];
+    for (var j = 0; j < stack.length; j++) if (frames[stack[j]].library !== true) out.push(stack[j]);
+    return out;
+  }
+
+  // stack(model, siteIndex), folded or not, the folded ones computed once.
+  function stackOf(fold) {
+    if (!fold) return function (model, i) { return model.sites[i].stack; };
+    var cache = new Map();
+    return function (model, i) {
+      var perModel = cache.get(model);
+      if (!perModel) cache.set(model, perModel = []);
+      return perModel[i] || (perModel[i] = foldedStack(model.frames, model.sites[i].stack));
+    };
+  }
+
+  function modelSource(model, fold) {
     var interned = internFrames([model]);
     var keyOfFrame = interned.perModel[0];
+    var stackOfSite = stackOf(fold);
     return {
       count: model.sites.length,
-      stack: function (e) { return model.sites[e].stack; },
+      stack: function (e) { return stackOfSite(model, e); },
       keyOfFrame: function () { return keyOfFrame; },
       frameOfKey: interned.frameOfKey,
       changed: function (metric) { return model.column(metric); },
@@ -61,8 +90,9 @@ LH.tree = (function () {
     };
   }
 
-  function diffSource(diff) {
+  function diffSource(diff, fold) {
     var interned = internFrames([diff.base, diff.changed]);
+    var stackOfSite = stackOf(fold);
     var baseKeys = interned.perModel[0], changedKeys = interned.perModel[1];
     // Per-row value columns, aligned on diff rows; a missing side is 0.
     function aligned(model, rowIndex, metric) {
@@ -79,7 +109,7 @@ LH.tree = (function () {
       count: diff.length,
       stack: function (e) {
         var n = diff.namingSite(e);
-        return n.model.sites[n.index].stack;
+        return stackOfSite(n.model, n.index);
       },
       keyOfFrame: function (e) { return diff.rowChanged[e] >= 0 ? changedKeys : baseKeys; },
       frameOfKey: interned.frameOfKey,
@@ -176,7 +206,9 @@ LH.tree = (function () {
 
   return {
     METRICS: METRICS,
-    forModel: function (model, direction) { return new Tree(modelSource(model), direction); },
-    forDiff: function (diff, direction) { return new Tree(diffSource(diff), direction); },
+    // fold: leave library frames out (see the top of the file); off when not given.
+    forModel: function (model, direction, fold) { return new Tree(modelSource(model, fold), direction); },
+    forDiff: function (diff, direction, fold) { return new Tree(diffSource(diff, fold), direction); },
+    foldedStack: foldedStack,
   };
 })();

@@ -14,6 +14,7 @@ LH.CallTreeView = (function () {
     this.container = container;
     this.onSelect = options.onSelect;
     this.direction = 'top-down';
+    this.fold = true;
     this.metric = 'bytes_at_peak';
     this.data = null;
     this.tree = null;
@@ -28,6 +29,10 @@ LH.CallTreeView = (function () {
     var metricSelect = el('select', { attrs: { 'aria-label': 'Tree metric', id: 'tree-metric' } }, LH.tree.METRICS.map(function (m) {
       return el('option', { text: LH.metrics.byId[m].label + ' — ' + LH.metrics.byId[m].title, attrs: { value: m } });
     }));
+    var foldBox = el('input', { attrs: { type: 'checkbox', id: 'tree-fold', checked: 'checked' } });
+    var foldLabel = el('label', { attrs: { 'for': 'tree-fold', title: 'Leave out the allocator\'s, the runtime\'s and the standard libraries\' frames (marked "library" in the profile) from stacks that have frames of the program\'s own' } },
+      [foldBox, el('span', { text: ' Fold runtime and allocator frames' })]);
+    foldBox.addEventListener('change', function () { self.fold = foldBox.checked; self.rebuild(); });
     directionSelect.addEventListener('change', function () { self.direction = directionSelect.value; self.rebuild(); });
     metricSelect.addEventListener('change', function () { self.metric = metricSelect.value; self.renderAll(); });
     this.list = el('div', { className: 'tree-list', attrs: { role: 'tree', id: 'tree-list' } });
@@ -35,7 +40,7 @@ LH.CallTreeView = (function () {
     this.tooltip = el('div', { className: 'tooltip', attrs: { id: 'icicle-tooltip' } });
     this.tooltip.hidden = true;
     this.icicleWrap = el('div', { className: 'icicle-wrap' }, [this.canvas, this.tooltip]);
-    LH.dom.clear(container).appendChild(el('div', { className: 'toolbar' }, [directionSelect, metricSelect,
+    LH.dom.clear(container).appendChild(el('div', { className: 'toolbar' }, [directionSelect, metricSelect, foldLabel,
       el('span', { className: 'dim', text: 'Click ▸ to expand; click a box in the graph to zoom.' })]));
     container.appendChild(this.list);
     container.appendChild(el('h3', { text: 'Icicle graph' }));
@@ -75,7 +80,7 @@ LH.CallTreeView = (function () {
   };
 
   CallTreeView.prototype.rebuild = function () {
-    this.tree = this.data.mode === 'diff' ? LH.tree.forDiff(this.data.diff, this.direction) : LH.tree.forModel(this.data.model, this.direction);
+    this.tree = this.data.mode === 'diff' ? LH.tree.forDiff(this.data.diff, this.direction, this.fold) : LH.tree.forModel(this.data.model, this.direction, this.fold);
     this.expanded = new Set([this.tree.root]);
     this.icicleRoot = this.tree.root;
     this.renderAll();

@@ -32,7 +32,11 @@ LH.findingsView = (function () {
   function item(finding, siteModel, row, onSelect, state) {
     var severity = ['high', 'medium', 'low'].indexOf(finding.severity) >= 0 ? finding.severity : 'unknown';
     var evidence = finding.evidence && typeof finding.evidence === 'object' ? finding.evidence : {};
-    var siteLabel = siteModel ? siteModel.siteName(finding.site) + ' · ' + siteModel.siteLocation(finding.site) : '';
+    // A label already says where ("ConnState::new (conns.rs:29)"); older profiles' names
+    // get the location added.
+    var labelled = siteModel && siteModel.sites[finding.site] && typeof siteModel.sites[finding.site].label === 'string';
+    var siteLabel = !siteModel ? '' : labelled ? siteModel.siteName(finding.site)
+      : siteModel.siteName(finding.site) + ' · ' + siteModel.siteLocation(finding.site);
     var node = el('li', { className: 'finding severity-' + severity + (state ? ' state-' + state : ''),
       attrs: { tabindex: '0', 'data-row': row, role: 'button' } }, [
       el('div', { className: 'finding-head' }, [

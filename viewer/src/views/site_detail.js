@@ -96,24 +96,38 @@ LH.siteDetailView = (function () {
     return el('table', { className: 'kv metrics' }, [head].concat(body));
   }
 
+  // The site's stack; the frames the tool marks `library` (allocator, runtime and
+  // standard-library code) are folded away by default when the stack has frames of the
+  // program's own, with a control to show them.
   function stackTable(model, siteIndex) {
     var s = model.sites[siteIndex];
+    var shown = LH.tree.foldedStack(model.frames, s.stack);
+    var foldable = shown.length < s.stack.length;
     var rows = s.stack.map(function (fi, k) {
       var fr = model.frames[fi];
       var loc = fr.file ? fr.file + (fr.line !== null && fr.line !== undefined ? ':' + fr.line : '') : '—';
-      return el('tr', { className: k === s.name_frame ? 'name-frame' : '' }, [
+      var classes = (k === s.name_frame ? 'name-frame' : '') + (foldable && fr.library === true ? ' library-frame' : '');
+      return el('tr', { className: classes.trim() }, [
         el('td', { className: 'num', text: String(k) }),
         el('td', { className: 'fn', text: fr.function || '(unknown)', title: (fr.function || '') + (k === s.name_frame ? ' — this frame names the site' : '') }),
         el('td', { className: 'loc', text: loc, title: loc }),
         el('td', { className: 'dim', text: fr.directory || '—', title: fr.directory || '' }),
         el('td', { className: 'dim', text: fr.object || '—', title: fr.object || '' }),
         el('td', { className: 'dim mono', text: fr.address, title: fr.address }),
-        el('td', { text: fr.inlined ? 'inlined' : '' }),
+        el('td', { text: (fr.inlined ? 'inlined' : '') + (fr.library === true ? (fr.inlined ? ', ' : '') + 'library' : '') }),
       ]);
     });
-    return el('table', { className: 'stack' }, [el('tr', {}, ['#', 'function', 'file:line', 'directory', 'object', 'address', ''].map(function (h) {
+    var table = el('table', { className: 'stack' + (foldable ? ' folded' : ''), attrs: { id: 'stack-table' } }, [el('tr', {}, ['#', 'function', 'file:line', 'directory', 'object', 'address', ''].map(function (h) {
       return el('th', { text: h });
     }))].concat(rows));
+    if (!foldable) return table;
+    var box = el('input', { attrs: { type: 'checkbox', id: 'stack-fold', checked: 'checked' } });
+    box.addEventListener('change', function () { table.classList.toggle('folded', box.checked); });
+    var hidden = s.stack.length - shown.length;
+    return el('div', {}, [
+      el('label', { attrs: { 'for': 'stack-fold' } }, [box, el('span', { text: ' Fold runtime and allocator frames (' + hidden + ' of ' + s.stack.length + ')' })]),
+      table,
+    ]);
   }
 
   function findingBadges(model, siteIndex) {

@@ -1,0 +1,512 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_labels.c: one label per site, unique in the     ---*/
+/*--- profile, that every reader shows.                            ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   A site's label is its name frame (lh_symbols.c chooses it) as a reader
+   recognises it: the function's last path component with one qualifier,
+   the type or the module ("ConnState::new", "Session::Session",
+   "csv_rows::parse_row"), then the source position:
+
+      ConnState::new (prealloc.rs:20)
+
+   Demangled names carry what helps a compiler, not a reader: parameter
+   lists, generic arguments, return types, "<T as Trait>" and "<impl ...>"
+   wrappers; short_function_name keeps the path and drops the rest.
+
+   Labels are made unique among all the sites of the profile.  Sites that
+   share a label form a group, refined until its labels differ:
+
+     1. callers: the first distance d above the name frame at which the
+        group's frames read differently; each site with a frame there gets
+        " via <frame>", and the group splits by the new labels, each part
+        refined from d + 1 (one function called from two places);
+     2. when the callers read alike all the way, the frames below the name
+        frame: the nearest function below it whose name differs (the call
+        on that line that allocated: vec::from_elem or Vec::with_capacity
+        in one constructor; a std::map node by _Rb_tree::_M_get_node, its
+        key by _M_construct_node) gets ", allocated by <frame>"; when no
+        name differs, the nearest frame whose text differs; a further step
+        down adds " > <frame>", so the label reads as the call path;
+     3. when even those read alike (two calls on one line, with identical
+        stacks but for the code address), " #1", " #2"... in the profile's
+        site order.
+
+   A frame reads as "short name (file:line)", "short name (in object)" or
+   "???"; "via" and "allocated by" skip unnamed frames for the next named
+   one ("via ??? (in lib.so)" says nothing).  The labels are computed once, at output, after the frame table:
+   the summary, the findings' sentences, the profile ("label", see
+   docs/format.md) and so every reader (report, diff, viewer) show the same
+   text.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xarray.h"
+#include "lh_include.h"
+#include "lh_labels.h"
+
+/*------------------------------------------------------------*/
+/*--- Short function names                                 ---*/
+/*------------------------------------------------------------*/
+
+#define LH_MAX_COMPONENTS 64
+#define LH_COMPONENT_CHARS 256
+
+typedef struct {
+   HChar text[LH_MAX_COMPONENTS][LH_COMPONENT_CHARS];
+   UInt  n;
+} LH_Path;
+
+static Bool is_name_char(HChar c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Index just past the '>' that closes the '<' at s[open] ("->" inside,
+   as in Rust's "fn(&str) -> Box<str>", is not a bracket); the string's
+   end when unbalanced. */
+static SizeT skip_angle(const HChar* s, SizeT open)
+{
+   Int depth = 0;
+   SizeT i;
+   for (i = open; s[i]; i++) {
+      if (s[i] == '<') depth++;
+      else if (s[i] == '>' && !(i > 0 && s[i - 1] == '-')) {
+         depth--;
+         if (depth == 0) return i + 1;
+      }
+   }
+   return i;
+}
+
+/* Index of the first top-level occurrence of word in s[0, len), or -1. */
+static Int find_top_level(const HChar* s, SizeT len, const HChar* word)
+{
+   Int depth = 0;
+   SizeT i, wlen = VG_(strlen)(word);
+   for (i = 0; i + wlen <= len; i++) {
+      HChar c = s[i];
+      if (c == '<' || c == '(' || c == '[') depth++;
+      else if ((c == '>' && !(i > 0 && s[i - 1] == '-')) || c == ')' || c == ']')
+         depth--;
+      else if (depth == 0 && VG_(strncmp)(s + i, word, wlen) == 0)
+         return (Int)i;
+   }
+   return -1;
+}
+
+static void path_push(LH_Path* p, const HChar* text, SizeT len)
+{
+   if (p->n >= LH_MAX_COMPONENTS) return;
+   if (len >= LH_COMPONENT_CHARS) len = LH_COMPONENT_CHARS - 1;
+   VG_(memcpy)(p->text[p->n], text, len);
+   p->text[p->n][len] = 0;
+   p->n++;
+}
+
+static void split_path(const HChar* s, SizeT len, LH_Path* p);
+
+/* "<X as Trait>", "<X>" or "<impl Trait for X>": the path of X. */
+static void split_qualified_self(const HChar* inner, SizeT len, LH_Path* p)
+{
+   Int at;
+   while (len > 0 && (*inner == '&' || *inner == '*' || *inner == ' ')) {
+      inner++; len--;
+   }
+   if (len >= 4 && VG_(strncmp)(inner, "mut ", 4) == 0) { inner += 4; len -= 4; }
+   if (len >= 6 && VG_(strncmp)(inner, "const ", 6) == 0) { inner += 6; len -= 6; }
+   if (len >= 5 && VG_(strncmp)(inner, "impl ", 5) == 0) {
+      inner += 5; len -= 5;
+      at = find_top_level(inner, len, " for ");
+      if (at >= 0) { inner += at + 5; len -= at + 5; }
+   }
+   at = find_top_level(inner, len, " as ");
+   if (at >= 0) len = (SizeT)at;
+   split_path(inner, len, p);
+}
+
+/* Splits a demangled name into its path components, dropping generic
+   arguments, parameters and a C++ return type. */
+static void split_path(const HChar* s, SizeT len, LH_Path* p)
+{
+   HChar current[LH_COMPONENT_CHARS];
+   SizeT used = 0, i = 0;
+   while (i < len) {
+      HChar c = s[i];
+      Bool is_operator = used >= 8 && VG_(strncmp)(current, "operator", 8) == 0
+                         && (used == 8 || !is_name_char(current[8]));
+      if (c == ':' && i + 1 < len && s[i + 1] == ':' && !is_operator) {
+         path_push(p, current, used);
+         used = 0;
+         i += 2;
+      } else if (is_operator && c != ':') {
+         /* "operator()", "operator<<", "operator new": all of it */
+         if (c == '(' && !(i + 1 < len && s[i + 1] == ')')
+             && !(used == 8))
+            break;                                   /* the parameters */
+         if (used + 1 < sizeof current) current[used++] = c;
+         i++;
+         if (c == '(' && i < len && s[i] == ')') {
+            if (used + 1 < sizeof current) current[used++] = ')';
+            i++;
+         }
+      } else if (c == '(') {
+         if (VG_(strncmp)(s + i, "(anonymous namespace)", 21) == 0) {
+            SizeT k;
+            for (k = 0; k < 21 && used + 1 < sizeof current; k++)
+               current[used++] = s[i + k];
+            i += 21;
+         } else {
+            break;                                   /* the parameters */
+         }
+      } else if (c == '<') {
+         SizeT close = skip_angle(s, i);
+         if (close > len) close = len;
+         if (used == 0) {
+            /* Rust's "<X as Trait>::f", "<X>::f", "alloc::slice::<impl [T]>" */
+            SizeT inner_len = close > i + 1 ? close - i - 2 : 0;
+            split_qualified_self(s + i + 1, inner_len, p);
+            i = close;
+            if (i + 1 < len && s[i] == ':' && s[i + 1] == ':') i += 2;
+         } else {
+            i = close;                               /* generic arguments */
+         }
+      } else if (c == '{') {
+         /* "{closure#0}", "{{closure}}", "{impl#3}": kept whole */
+         Int depth = 0;
+         for (; i < len; i++) {
+            if (used + 1 < sizeof current) current[used++] = s[i];
+            if (s[i] == '{') depth++;
+            else if (s[i] == '}' && --depth == 0) { i++; break; }
+         }
+      } else if (c == ' ') {
+         /* A C++ return type ("void ns::f<int>(int)") ends at a top-level
+            space: what came before is not the name. */
+         p->n = 0;
+         used = 0;
+         i++;
+      } else {
+         if (used + 1 < sizeof current) current[used++] = c;
+         i++;
+      }
+   }
+   if (used > 0) path_push(p, current, used);
+}
+
+void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
+{
+   static LH_Path path;           /* big: not on the tool's small stack */
+   Int last, first;
+   UInt k;
+   SizeT used = 0;
+   path.n = 0;
+   split_path(function, VG_(strlen)(function), &path);
+   if (path.n == 0) {
+      VG_(snprintf)(out, size, "%s", function);
+      return;
+   }
+   /* The last component that is not a closure, with its qualifier. */
+   for (last = (Int)path.n - 1; last > 0; last--)
+      if (path.text[last][0] != '{') break;
+   first = last > 0 ? last - 1 : 0;
+   out[0] = 0;
+   for (k = (UInt)first; k < path.n; k++) {
+      Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
+                                k > (UInt)first ? "::" : "", path.text[k]);
+      if (wrote < 0 || used + wrote >= size) break;
+      used += wrote;
+   }
+}
+
+void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)
+{
+   const LH_Frame* f = LH_(frame_at)(frame_id);
+   HChar name[512];
+   if (f == NULL) { VG_(snprintf)(out, size, "???"); return; }
+   if (f->function) LH_(short_function_name)(f->function, name, sizeof name);
+   else VG_(strcpy)(name, "???");
+   if (f->file && f->line)
+      VG_(snprintf)(out, size, "%s (%s:%u)", name, f->file, f->line);
+   else if (f->object)
+      VG_(snprintf)(out, size, "%s (in %s)", name, f->object);
+   else
+      VG_(snprintf)(out, size, "%s", name);
+}
+
+/*------------------------------------------------------------*/
+/*--- Unique labels                                        ---*/
+/*------------------------------------------------------------*/
+
+static HChar** frame_texts = NULL;    /* by frame id, made on first use */
+static HChar** frame_names = NULL;    /* short names, "" when unnamed */
+static UInt    n_frame_texts = 0;
+
+static const HChar* frame_name(UInt frame_id)
+{
+   if (frame_id >= n_frame_texts) return "";
+   if (frame_names[frame_id] == NULL) {
+      const LH_Frame* f = LH_(frame_at)(frame_id);
+      HChar name[512];
+      name[0] = 0;
+      if (f && f->function) LH_(short_function_name)(f->function, name, sizeof name);
+      frame_names[frame_id] = VG_(strdup)("lh.labels.name", name);
+   }
+   return frame_names[frame_id];
+}
+
+/* The allocator's own entry points (malloc, operator new, Rust's
+   alloc::alloc and Global): every site passes through them, so they never
+   tell two sites apart. */
+static Bool is_allocator_primitive(UInt frame_id)
+{
+   static const HChar* const prefixes[] = {
+      "alloc::alloc::", "__rust_", "__rdl_", "__rg_", "operator new",
+      "operator delete", NULL
+   };
+   static const HChar* const exact[] = {
+      "malloc", "calloc", "realloc", "memalign", "posix_memalign",
+      "aligned_alloc", "valloc", "pvalloc", NULL
+   };
+   static LH_Path path;
+   HChar joined[512];
+   SizeT used = 0;
+   const LH_Frame* f = LH_(frame_at)(frame_id);
+   UInt k;
+   Int i;
+   if (f == NULL || f->function == NULL) return False;
+   path.n = 0;
+   split_path(f->function, VG_(strlen)(f->function), &path);
+   joined[0] = 0;
+   for (k = 0; k < path.n && used + 2 < sizeof joined; k++) {
+      Int wrote = VG_(snprintf)(joined + used, sizeof joined - used, "%s%s",
+                                k ? "::" : "", path.text[k]);
+      if (wrote < 0) break;
+      used += wrote;
+   }
+   for (i = 0; prefixes[i]; i++)
+      if (VG_(strncmp)(joined, prefixes[i], VG_(strlen)(prefixes[i])) == 0)
+         return True;
+   for (i = 0; exact[i]; i++)
+      if (VG_(strcmp)(joined, exact[i]) == 0) return True;
+   return False;
+}
+
+static const HChar* frame_text(UInt frame_id)
+{
+   if (frame_id >= n_frame_texts) return "???";
+   if (frame_texts[frame_id] == NULL) {
+      HChar text[1024];
+      LH_(frame_label_text)(frame_id, text, sizeof text);
+      frame_texts[frame_id] = VG_(strdup)("lh.labels.text", text);
+   }
+   return frame_texts[frame_id];
+}
+
+/* The text of the frame at a signed distance from the site's name frame
+   (positive: callers), NULL past either end of the stack. */
+static const HChar* text_at(const LH_Site* s, Int distance)
+{
+   Int k = (Int)s->name_frame + distance;
+   if (s->n_frames == 0 || k < 0 || k >= (Int)s->n_frames) return NULL;
+   return frame_text(s->frame_ids[k]);
+}
+
+/* The first frame with a name at distance d or further from the name frame
+   in the direction of d (callers when step is 1, callees when -1): "via
+   ??? (in lib.so)" would say nothing. */
+static const HChar* named_text_from(const LH_Site* s, Int d, Int step)
+{
+   for (;; d += step) {
+      Int k = (Int)s->name_frame + d;
+      if (s->n_frames == 0 || k < 0 || k >= (Int)s->n_frames) return NULL;
+      if (frame_name(s->frame_ids[k])[0] != 0
+          && VG_(strcmp)(frame_name(s->frame_ids[k]), "(below main)") != 0)
+         return frame_text(s->frame_ids[k]);
+   }
+}
+
+static void label_append(LH_Site* s, const HChar* a, const HChar* b)
+{
+   SizeT len = VG_(strlen)(s->label) + VG_(strlen)(a) + VG_(strlen)(b) + 1;
+   HChar* grown = VG_(malloc)("lh.labels.label", len);
+   VG_(sprintf)(grown, "%s%s%s", s->label, a, b);
+   VG_(free)(s->label);
+   s->label = grown;
+}
+
+static Int compare_by_label(const void* pa, const void* pb)
+{
+   const LH_Site* a = *(LH_Site* const*)pa;
+   const LH_Site* b = *(LH_Site* const*)pb;
+   Int order = VG_(strcmp)(a->label, b->label);
+   if (order != 0) return order;
+   return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
+}
+
+static void refine(LH_Site** group, UInt n, Int up, Int down);
+
+/* ", allocated by <frame>" the first time, then " > <frame>": the label
+   reads as the call path down from the name frame ("allocated by setlocale
+   (setlocale.c:337) > _nl_find_locale (findlocale.c:158)"). */
+static void append_callee(LH_Site* s, const HChar* text)
+{
+   label_append(s, VG_(strstr)(s->label, ", allocated by ") ? " > "
+                                                            : ", allocated by ",
+                text);
+}
+
+/* Sorts the group by label and refines each run of equal labels. */
+static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
+{
+   UInt start = 0, end;
+   VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_label);
+   while (start < n) {
+      for (end = start + 1; end < n; end++)
+         if (VG_(strcmp)(group[end]->label, group[start]->label) != 0) break;
+      if (end - start > 1) refine(group + start, end - start, up, down);
+      start = end;
+   }
+}
+
+/* Whether the group's frames at distance d do not all read alike;
+   *any: whether some site has a frame there. */
+static Bool differ_at(LH_Site** group, UInt n, Int d, Bool* any)
+{
+   const HChar* first = text_at(group[0], d);
+   Bool differ = False;
+   UInt i;
+   *any = first != NULL;
+   for (i = 1; i < n; i++) {
+      const HChar* t = text_at(group[i], d);
+      if (t) *any = True;
+      if ((t == NULL) != (first == NULL)
+          || (t && first && VG_(strcmp)(t, first) != 0))
+         differ = True;
+   }
+   return differ;
+}
+
+/* The short name of the frame e positions below the name frame, "" past
+   the innermost frame. */
+static const HChar* callee_name(const LH_Site* s, UInt e)
+{
+   if (e > s->name_frame) return "";
+   return frame_name(s->frame_ids[s->name_frame - e]);
+}
+
+/* Step 2 of the refinement (see the top of the file): the first distance
+   below the name frame where the group's functions differ by name (the
+   call on that line that allocated: vec::from_elem or Vec::with_capacity,
+   _Rb_tree::_M_get_node or _M_construct_node), skipping the allocator's
+   entry points and unnamed frames; 0 when there is none. */
+static UInt first_callee_difference(LH_Site** group, UInt n)
+{
+   UInt e, i, deepest = 0;
+   for (i = 0; i < n; i++)
+      if (group[i]->name_frame > deepest) deepest = group[i]->name_frame;
+   for (e = 1; e <= deepest; e++) {
+      const HChar* first = callee_name(group[0], e);
+      Bool differ = False, skip = True;
+      for (i = 0; i < n; i++) {
+         const HChar* name = callee_name(group[i], e);
+         if (name[0] && !is_allocator_primitive(group[i]->frame_ids[group[i]->name_frame - e]))
+            skip = False;
+         if (VG_(strcmp)(name, first) != 0) differ = True;
+      }
+      if (differ && !skip) return e;
+   }
+   return 0;
+}
+
+/* group: n >= 2 sites with one label; up/down: the first caller and
+   callee distances not yet compared. */
+static void refine(LH_Site** group, UInt n, Int up, Int down)
+{
+   Bool any;
+   UInt i;
+   Int d;
+   UInt e;
+   for (d = up; ; d++) {
+      if (differ_at(group, n, d, &any)) {
+         for (i = 0; i < n; i++) {
+            const HChar* t = named_text_from(group[i], d, 1);
+            if (t) label_append(group[i], " via ", t);
+         }
+         refine_runs(group, n, d + 1, down);
+         return;
+      }
+      if (!any) break;
+   }
+   if (down == 1 && (e = first_callee_difference(group, n)) > 0) {
+      for (i = 0; i < n; i++) {
+         if (e <= group[i]->name_frame
+             && callee_name(group[i], e)[0] != 0)
+            append_callee(group[i],
+                          frame_text(group[i]->frame_ids[group[i]->name_frame - e]));
+      }
+      refine_runs(group, n, up + (Int)0x40000000, down + 1);
+      return;
+   }
+   for (d = down; ; d++) {
+      if (differ_at(group, n, -d, &any)) {
+         for (i = 0; i < n; i++) {
+            const HChar* t = named_text_from(group[i], -d, -1);
+            if (t) append_callee(group[i], t);
+         }
+         /* The callers were all compared already. */
+         refine_runs(group, n, up + (Int)0x40000000, d + 1);
+         return;
+      }
+      if (!any) break;
+   }
+   /* Identical stacks as text: numbered in the profile's order. */
+   VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_label);
+   for (i = 0; i < n; i++) {
+      HChar number[16];
+      VG_(sprintf)(number, " #%u", i + 1);
+      label_append(group[i], number, "");
+   }
+}
+
+void LH_(labels_build)(LH_Site** sites, UInt n_sites)
+{
+   LH_Site** order;
+   UInt i, n_frames = 0;
+   for (i = 0; i < n_sites; i++) {
+      UInt k;
+      for (k = 0; k < sites[i]->n_frames; k++)
+         if (sites[i]->frame_ids[k] + 1 > n_frames)
+            n_frames = sites[i]->frame_ids[k] + 1;
+   }
+   n_frame_texts = n_frames;
+   frame_texts = VG_(calloc)("lh.labels.texts", n_frames + 1, sizeof(HChar*));
+   frame_names = VG_(calloc)("lh.labels.names", n_frames + 1, sizeof(HChar*));
+
+   for (i = 0; i < n_sites; i++) {
+      LH_Site* s = sites[i];
+      const HChar* base = text_at(s, 0);
+      if (s->label) VG_(free)(s->label);
+      s->label = VG_(strdup)("lh.labels.label", base ? base : "???");
+   }
+   order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
+   for (i = 0; i < n_sites; i++) order[i] = sites[i];
+   refine_runs(order, n_sites, 1, 1);
+   VG_(free)(order);
+
+   for (i = 0; i < n_frame_texts; i++) {
+      if (frame_texts[i]) VG_(free)(frame_texts[i]);
+      if (frame_names[i]) VG_(free)(frame_names[i]);
+   }
+   VG_(free)(frame_texts);
+   VG_(free)(frame_names);
+   frame_texts = NULL;
+   frame_names = NULL;
+   n_frame_texts = 0;
+}

@@ -1,0 +1,20 @@
+/* lh_labels.h: site labels (lh_labels.c).
+   lifeheap is free software: GPL-3.0-or-later. */
+#ifndef LH_LABELS_H
+#define LH_LABELS_H
+
+#include "pub_tool_basics.h"
+
+/* A function's name as a reader recognises it: its last path component
+   with one qualifier (the type or module), without parameters, generic
+   arguments or return type:
+     "<prealloc::ConnState>::new"            -> "ConnState::new"
+     "Session::Session(int)"                 -> "Session::Session"
+     "csv_rows::parse_row::{closure#0}"      -> "csv_rows::parse_row::{closure#0}"
+     "void std::vector<int>::push_back(int const&)" -> "vector::push_back" */
+void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size);
+
+/* "short name (file:line)", "short name (in object)" or "???". */
+void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size);
+
+#endif /* LH_LABELS_H */
