@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "finding_kinds.h"
 #include "util.h"
 
 const char check_usage[] =
@@ -78,7 +79,17 @@ int cmd_check(int argc, char **argv)
         case 'p': target = &max_peak; has_max_peak = true; break;
         case 'e': target = &max_end; has_max_end = true; break;
         case 's': target = &max_site; has_max_site = true; break;
-        case 'f': forbidden[forbidden_count++] = optarg; break;
+        case 'f':
+            if (!finding_kind_known(optarg)) {
+                fprintf(stderr, "lifeheap check: unknown finding kind '%s' "
+                                "for --forbid; one of: ",
+                        optarg);
+                finding_kinds_list(stderr);
+                free(forbidden);
+                return EXIT_USAGE;
+            }
+            forbidden[forbidden_count++] = optarg;
+            break;
         case 'h':
             free(forbidden);
             fputs(check_usage, stdout);

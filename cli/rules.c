@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding_kinds.h"
 #include "util.h"
 
 static bool parse_failure(const char *text, const char *reason)
@@ -77,12 +78,29 @@ bool rule_parse(const char *text, struct rule *rule)
         rule->finding_kind = text + 8;
         if (!*rule->finding_kind)
             return parse_failure(text, "missing finding kind");
+        if (!finding_kind_known(rule->finding_kind)) {
+            fprintf(stderr, "lifeheap diff: bad rule '%s': unknown finding "
+                            "kind '%s'; one of: ",
+                    text, rule->finding_kind);
+            finding_kinds_list(stderr);
+            return false;
+        }
         return true;
     }
     const char *metric_start = text;
     if (strncmp(text, "site:", 5) == 0) {
         rule->per_site = true;
         metric_start += 5;
+    }
+    /* "sites:peak_bytes>0", "findings:leak": a prefix that is not one of
+     * the two rule words would otherwise read as an unknown metric. */
+    size_t word_length = strcspn(metric_start, ":<>");
+    if (metric_start[word_length] == ':') {
+        fprintf(stderr, "lifeheap diff: bad rule '%s': unknown rule word "
+                        "'%.*s:'; one of: site:METRIC, finding:KIND, or a "
+                        "whole-run METRIC\n",
+                text, (int)word_length, metric_start);
+        return false;
     }
     size_t name_length = strcspn(metric_start, "<>");
     if (metric_start[name_length] == '\0')

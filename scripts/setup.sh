@@ -9,7 +9,8 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
 need=()
-for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev; do
+for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
+           librust-crossbeam-channel-dev; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 # Rust: cargo lifeheap and the Rust examples need cargo and rustc; a rustup

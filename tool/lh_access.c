@@ -59,11 +59,16 @@ void LH_(access_init)(void)
 void LH_(access_block_new)(LH_Block* b, Bool zeroed)
 {
    /* calloc's zero fill was done by the tool (lh_heap.c), not by the
-      program: it is not a write, so nothing more happens for 'zeroed'. */
+      program: it is not a write (no written bit, no count).  But the
+      block is initialised to its end, as the program asked, so its
+      initialised high-water mark, which unused capacity is measured from,
+      is its size (docs/metrics.md). */
    LH_BlockAccess* ba = &b->access;
    UInt shadow_index = ba->shadow_index;       /* the record's own index */
    VG_(memset)(ba, 0, sizeof(*ba));
    ba->shadow_index = shadow_index;
+   if (zeroed)
+      ba->written_high_water = b->req_size;
    ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    LH_(shadow_own)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    LH_(map_note_block_size)(&b->site->access, b->req_size);

@@ -26,7 +26,9 @@ struct LH_Json;
 typedef struct {
    struct LH_SiteMap* map;       /* the site's map, set at the first access */
    ULong last_access_time;       /* valid when accessed */
-   SizeT written_high_water;     /* 1 + highest offset ever written; 0 = none */
+   SizeT written_high_water;     /* 1 + highest offset ever written, or the
+                                    size for a block the allocator zeroed;
+                                    0 = none */
    /* Bytes whose "ever read" / "ever written" bit is set: equal to the
       block's size once every byte was, and then the access path need not
       touch the bits (lh_access.c, the access slots). */

@@ -8,29 +8,39 @@
    Findings are decided once, here, from the per-site figures that CORE
    (lh_sites.c), ACCESS (lh_access.c) and the timeline (lh_timeline.c) have
    gathered; the profile carries them and the CLI and viewer only render
-   them.  docs/findings.md explains every rule, its defaults and how to
-   tune it: keep it in step with this file.
+   them.  docs/findings.md states, for every kind, the property that
+   defines it, the evidence that proves it and the thresholds: keep it in
+   step with this file.  The sentences are written by lh_findings_text.c.
 
-   Every rule looks at one site at a time:
+   Every rule looks at one site at a time.  A site gets at most ONE memory
+   finding, the most specific cause that holds, tried in this order:
 
-     growth family (at most one of the three per site; needs the site's
-     growth, i.e. a significant site):
-       missing-backpressure  rising + long-lived blocks + freed by another
-                             thread than the one that allocated them
-       leak                  rising + still (mostly) live at exit
-       unbounded-growth      rising + long-lived blocks, no hand-off
-     oversized-preallocation large blocks whose bytes are mostly never read
-     unused-capacity         written high-water mark far below the size
-                             (not reported on a site that is already an
-                             oversized preallocation: same bytes, same cause)
-     short-lived-churn       many blocks living a tiny fraction of the run
-     realloc-growth          many reallocs per block copying many bytes
+     oversized-preallocation  large blocks whose bytes are mostly never read
+                              (the block's size is the cause: whatever else
+                              the site does, sizing it removes the bytes)
+     missing-backpressure     hand-off + waiting: blocks freed by another
+                              thread than the one that allocated them, many
+                              live at once, each waiting behind many others
+                              consumed before it (Little's law) and a
+                              noticeable share of the run, consumed one by
+                              one over time, not held at a ceiling
+     leak                     new highs through the site's allocating phase,
+                              still (mostly) live at exit
+     unused-capacity          initialised high-water mark far below the size
+     unbounded-growth         new highs through the allocating phase, long-
+                              lived blocks, freed in the end
 
-   Memory findings (all but churn and realloc growth) also need the bytes
-   they are about to reach --lifeheap-min-finding-bytes, so a program's
-   small incidental buffers (libc's stdout buffer, ...) never make a
-   finding.  Severity of a memory finding is the share of the global peak
-   the wasted or growing bytes represent.
+   and, independent of those (they cost time, not memory):
+
+     short-lived-churn        many blocks living a tiny fraction of the run
+     realloc-growth           many reallocs per block copying many bytes
+
+   A memory finding is material when its bytes reach
+   --lifeheap-min-finding-bytes, or reach --lifeheap-min-finding-share of the
+   global peak and at least --lifeheap-min-finding-floor bytes: a small
+   program's 64 KiB buffer that is a fifth of its heap counts, libc's 4 KiB
+   stdout buffer does not.  Severity of a memory finding is the share of the
+   global peak the wasted or growing bytes represent.
 */
 
 #include "pub_tool_basics.h"
@@ -44,6 +54,7 @@
 #include "lh_json.h"
 #include "lh_timeline.h"
 #include "lh_findings.h"
+#include "lh_findings_private.h"
 #include "lh_text.h"
 
 /*------------------------------------------------------------*/
@@ -51,9 +62,13 @@
 /*------------------------------------------------------------*/
 
 static Long   clo_min_finding_bytes         = 65536;
+static double clo_min_finding_share         = 0.1;
+static Long   clo_min_finding_floor         = 16384;
 static double clo_rising_fraction           = 0.4;
 static double clo_long_lived_fraction       = 0.05;
 static double clo_leak_exit_fraction        = 0.5;
+static Long   clo_queue_min_depth           = 100;
+static double clo_queue_max_occupancy       = 0.75;
 static Long   clo_large_block_bytes         = 65536;
 static double clo_never_read_fraction       = 0.9;
 static double clo_unused_capacity_fraction  = 0.5;
@@ -66,6 +81,8 @@ static Long   clo_growth_min_blocks         = 100;
 /* Fixed parts of the rules (docs/findings.md). */
 #define GROWTH_MIN_WINDOWS   8    /* fewer points since the first allocation:
                                      too short a history to call a trend */
+#define QUEUE_MIN_SPREAD     0.1  /* of the mean wait: the span of a queue's
+                                     frees; less is a release at teardown */
 #define SHARE_HIGH           0.25 /* of the peak: severity high */
 #define SHARE_MEDIUM         0.05 /* of the peak: severity medium */
 
@@ -133,10 +150,15 @@ Bool LH_(parse_count_option)(const HChar* arg, const HChar* name,
    return True;
 }
 
+
 Bool LH_(findings_process_option)(const HChar* arg)
 {
    if (LH_(parse_count_option)(arg, "--lifeheap-min-finding-bytes",
                        &clo_min_finding_bytes, 0, BYTES_MAX)) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-min-finding-share",
+                                     &clo_min_finding_share, 0, "0", 1, "1")) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-min-finding-floor",
+                       &clo_min_finding_floor, 0, BYTES_MAX)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-rising-fraction",
                                      &clo_rising_fraction, 0, "0", 1, "1")) {}
    else if (LH_(parse_count_option)(arg, "--lifeheap-growth-min-blocks",
@@ -145,6 +167,10 @@ Bool LH_(findings_process_option)(const HChar* arg)
                                      &clo_long_lived_fraction, 0, "0", 1, "1")) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-leak-exit-fraction",
                                      &clo_leak_exit_fraction, 0, "0", 1, "1")) {}
+   else if (LH_(parse_count_option)(arg, "--lifeheap-queue-min-depth",
+                       &clo_queue_min_depth, 1, BYTES_MAX)) {}
+   else if (LH_(parse_double_option)(arg, "--lifeheap-queue-max-occupancy",
+                                     &clo_queue_max_occupancy, 0, "0", 1, "1")) {}
    else if (LH_(parse_count_option)(arg, "--lifeheap-large-block-bytes",
                        &clo_large_block_bytes, 1, BYTES_MAX)) {}
    else if (LH_(parse_double_option)(arg, "--lifeheap-never-read-fraction",
@@ -171,16 +197,28 @@ void LH_(findings_print_usage)(void)
    LH_(timeline_print_usage)();
    VG_(printf)(
 "    findings (docs/findings.md explains each rule):\n"
-"    --lifeheap-min-finding-bytes=<n>         least bytes a memory finding\n"
-"                                             is about [65536]\n"
-"    --lifeheap-rising-fraction=<0..1>        growth: share of the site's life\n"
-"                                             its live bytes reach new highs [0.4]\n"
-"    --lifeheap-growth-min-blocks=<n>         growth and leak: least live blocks\n"
-"                                             at the site's max (at exit) [100]\n"
-"    --lifeheap-long-lived-fraction=<0..1>    growth: least mean block lifetime,\n"
-"                                             as a share of the run [0.05]\n"
+"    --lifeheap-min-finding-bytes=<n>         a memory finding's bytes are\n"
+"                                             always material from here [65536]\n"
+"    --lifeheap-min-finding-share=<0..1>      ... and from this share of the\n"
+"                                             peak [0.1]\n"
+"    --lifeheap-min-finding-floor=<n>         ... when at least this many [16384]\n"
+"    --lifeheap-rising-fraction=<0..1>        leak, growth: share of the site's\n"
+"                                             life its live bytes reach new\n"
+"                                             highs [0.4]\n"
+"    --lifeheap-growth-min-blocks=<n>         least live blocks at the site's max\n"
+"                                             (at exit for a leak); least blocks\n"
+"                                             handed off for a queue [100]\n"
+"    --lifeheap-long-lived-fraction=<0..1>    queue, unbounded growth: least mean\n"
+"                                             block lifetime, as a share of the\n"
+"                                             run [0.05]\n"
 "    --lifeheap-leak-exit-fraction=<0..1>     leak: least share of its max still\n"
 "                                             live at exit [0.5]\n"
+"    --lifeheap-queue-min-depth=<n>           missing backpressure: least number\n"
+"                                             of blocks consumed while a block\n"
+"                                             waits, on average [100]\n"
+"    --lifeheap-queue-max-occupancy=<0..1>    missing backpressure: above this\n"
+"                                             mean share of its max, a queue is\n"
+"                                             held at a bound [0.75]\n"
 "    --lifeheap-large-block-bytes=<n>         oversized preallocation: least\n"
 "                                             mean block size [65536]\n"
 "    --lifeheap-never-read-fraction=<0..1>    oversized preallocation: least\n"
@@ -200,10 +238,14 @@ void LH_(findings_write_options_json)(LH_Json* json)
 {
    LH_(timeline_write_options_json)(json);
    LH_(json_u64)(json, "min_finding_bytes", (ULong)clo_min_finding_bytes);
+   LH_(json_double)(json, "min_finding_share", clo_min_finding_share);
+   LH_(json_u64)(json, "min_finding_floor", (ULong)clo_min_finding_floor);
    LH_(json_double)(json, "rising_fraction", clo_rising_fraction);
    LH_(json_u64)(json, "growth_min_blocks", (ULong)clo_growth_min_blocks);
    LH_(json_double)(json, "long_lived_fraction", clo_long_lived_fraction);
    LH_(json_double)(json, "leak_exit_fraction", clo_leak_exit_fraction);
+   LH_(json_u64)(json, "queue_min_depth", (ULong)clo_queue_min_depth);
+   LH_(json_double)(json, "queue_max_occupancy", clo_queue_max_occupancy);
    LH_(json_u64)(json, "large_block_bytes", (ULong)clo_large_block_bytes);
    LH_(json_double)(json, "never_read_fraction", clo_never_read_fraction);
    LH_(json_double)(json, "unused_capacity_fraction",
@@ -217,45 +259,20 @@ void LH_(findings_write_options_json)(LH_Json* json)
                  (ULong)clo_realloc_min_copied_bytes);
 }
 
+double LH_(findings_churn_lifetime_fraction)(void)
+{
+   return clo_churn_lifetime_fraction;
+}
+
 /*------------------------------------------------------------*/
 /*--- Findings                                             ---*/
 /*------------------------------------------------------------*/
 
-typedef enum {   /* also the tie-break order when sorting */
-   Kind_MissingBackpressure,
-   Kind_UnboundedGrowth,
-   Kind_OversizedPreallocation,
-   Kind_UnusedCapacity,
-   Kind_Leak,
-   Kind_ShortLivedChurn,
-   Kind_ReallocGrowth
-} FindingKind;
-
-static const HChar* const kind_names[] = {
+const HChar* const LH_(finding_kind_names)[] = {
    "missing-backpressure", "unbounded-growth", "oversized-preallocation",
    "unused-capacity", "leak", "short-lived-churn", "realloc-growth"
 };
-
-typedef enum { Severity_Low, Severity_Medium, Severity_High } Severity;
-static const HChar* const severity_names[] = { "low", "medium", "high" };
-
-#define MAX_EVIDENCE 12
-
-typedef struct {
-   const HChar* name;
-   Bool         is_double;
-   ULong        count;
-   double       fraction;
-} Evidence;
-
-typedef struct {
-   FindingKind kind;
-   Severity    severity;
-   LH_Site*    site;
-   UInt        site_index;     /* = the site's id: position in sorted order */
-   UInt        n_evidence;
-   Evidence    evidence[MAX_EVIDENCE];
-} Finding;
+const HChar* const LH_(severity_names)[] = { "low", "medium", "high" };
 
 static Finding* findings;
 static UInt     n_findings;
@@ -297,7 +314,7 @@ static void add_fraction(Finding* f, const HChar* name, double value)
    f->n_evidence++;
 }
 
-static ULong evidence_count(const Finding* f, const HChar* name)
+ULong LH_(evidence_count)(const Finding* f, const HChar* name)
 {
    UInt i;
    for (i = 0; i < f->n_evidence; i++)
@@ -308,7 +325,7 @@ static ULong evidence_count(const Finding* f, const HChar* name)
    return 0;
 }
 
-static double evidence_fraction(const Finding* f, const HChar* name)
+double LH_(evidence_fraction)(const Finding* f, const HChar* name)
 {
    UInt i;
    for (i = 0; i < f->n_evidence; i++)
@@ -336,6 +353,17 @@ static Severity severity_for_share(ULong bytes)
    if (share >= SHARE_MEDIUM)
       return Severity_Medium;
    return Severity_Low;
+}
+
+/* Worth a memory finding: the absolute floor, or a share of the run's
+   peak with a small absolute minimum (a tiny program's 4 KiB stdio buffer
+   is a large share of its heap, and still nothing to fix). */
+static Bool material(ULong bytes)
+{
+   if (bytes >= (ULong)clo_min_finding_bytes)
+      return True;
+   return bytes >= (ULong)clo_min_finding_floor
+          && (double)bytes >= clo_min_finding_share * (double)LH_(peak_bytes);
 }
 
 /* Access figures over all the site's blocks: the retired ones plus the live
@@ -382,71 +410,77 @@ static void access_totals(const LH_Site* site, AccessTotals* t)
    t->bytes_read = LH_(access_site_bytes)(site, False);
 }
 
+/* Mean lifetime of the site's blocks, live ones counted up to now. */
+static double mean_lifetime(const LH_Site* site)
+{
+   return site->total_blocks == 0
+          ? 0.0 : (double)site->lifetime_sum / (double)site->total_blocks;
+}
+
 static double mean_lifetime_fraction(const LH_Site* site, ULong duration)
 {
-   if (site->total_blocks == 0 || duration == 0)
-      return 0.0;
-   return (double)site->lifetime_sum / (double)site->total_blocks
-          / (double)duration;
+   return duration == 0 ? 0.0 : mean_lifetime(site) / (double)duration;
+}
+
+/* How a site's blocks queue, by Little's law (mean number waiting =
+   arrival rate x mean wait).  All from O(1) counters of the site. */
+typedef struct {
+   double mean_wait;            /* instructions: the blocks' mean lifetime */
+   double free_interval;        /* instructions between two frees, on average */
+   double depth;                /* mean_wait / free_interval: blocks consumed
+                                   while a block waits (0: not measurable) */
+   ULong  free_span;            /* first free to last free */
+   double occupancy;            /* mean live blocks over the site's active
+                                   time, as a share of max_blocks */
+} QueueFigures;
+
+static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
+{
+   ULong active_end, active;
+   VG_(memset)(q, 0, sizeof *q);
+   q->mean_wait = mean_lifetime(site);
+   if (site->freed_blocks >= 2) {
+      q->free_span = site->last_free_time - site->first_free_time;
+      q->free_interval = (double)q->free_span
+                         / (double)(site->freed_blocks - 1);
+      if (q->free_interval > 0)
+         q->depth = q->mean_wait / q->free_interval;
+   }
+   /* Active from the first allocation to the last free, or to now when
+      blocks are still live. */
+   active_end = site->blocks_at_exit > 0 || site->freed_blocks == 0
+                ? now : site->last_free_time;
+   active = active_end > site->first_alloc_time
+            ? active_end - site->first_alloc_time : 0;
+   if (active > 0 && site->max_blocks > 0)
+      q->occupancy = (double)site->lifetime_sum / (double)active
+                     / (double)site->max_blocks;
 }
 
 /*------------------------------------------------------------*/
 /*--- The rules                                            ---*/
 /*------------------------------------------------------------*/
 
-/* missing-backpressure, leak, unbounded-growth: at most one per site. */
-static void check_growth(LH_Site* site, UInt index, ULong duration)
+/* Leak's and unbounded growth's shared question: did the site's live bytes
+   set new highs through its allocating phase (lh_timeline.c), over a
+   history long enough to call a trend?  (Both also ask for enough blocks
+   at the site's max: an accumulation, not a fixed set.) */
+static Bool rising(const LH_Growth* growth)
 {
-   const LH_Growth* growth = LH_(site_growth)(site);
-   double lifetime;
-   Bool   handoff;
-   Finding* f;
+   return growth != NULL && growth->windows >= GROWTH_MIN_WINDOWS
+          && growth->rising_fraction >= clo_rising_fraction;
+}
 
-   if (growth == NULL || growth->windows < GROWTH_MIN_WINDOWS)
-      return;
-   if (growth->rising_fraction < clo_rising_fraction)
-      return;
-   if (site->max_blocks < (ULong)clo_growth_min_blocks)
-      return;
-   lifetime = mean_lifetime_fraction(site, duration);
-   handoff = site->cross_thread_frees > 0
-             && 2 * site->cross_thread_frees >= site->freed_blocks;
-
-   if (handoff && lifetime >= clo_long_lived_fraction
-       && site->max_bytes >= (ULong)clo_min_finding_bytes) {
-      f = add_finding(Kind_MissingBackpressure,
-                      severity_for_share(site->max_bytes), site, index);
-   } else if (growth->end_to_max_ratio >= clo_leak_exit_fraction
-              && site->blocks_at_exit >= (ULong)clo_growth_min_blocks
-              && site->bytes_at_exit >= (ULong)clo_min_finding_bytes) {
-      f = add_finding(Kind_Leak, severity_for_share(site->bytes_at_exit),
-                      site, index);
-      add_count(f, "bytes_at_exit", site->bytes_at_exit);
-      add_count(f, "blocks_at_exit", site->blocks_at_exit);
-      add_fraction(f, "end_to_max_ratio", growth->end_to_max_ratio);
-      add_fraction(f, "first_alloc_fraction",
-                   ratio(site->first_alloc_time, duration));
-      add_fraction(f, "last_alloc_fraction",
-                   ratio(site->last_alloc_time, duration));
-      add_fraction(f, "rising_fraction", growth->rising_fraction);
-      add_count(f, "growth_windows", growth->windows);
-      add_fraction(f, "slope_bytes_per_million_instructions",
-                   growth->slope_bytes_per_million_instructions);
-      return;
-   } else if (!handoff && lifetime >= clo_long_lived_fraction
-              && site->max_bytes >= (ULong)clo_min_finding_bytes) {
-      f = add_finding(Kind_UnboundedGrowth,
-                      severity_for_share(site->max_bytes), site, index);
-   } else {
-      return;
-   }
-   /* missing-backpressure and unbounded-growth share their evidence. */
+static void add_growth_evidence(Finding* f, const LH_Site* site,
+                                const LH_Growth* growth, ULong duration)
+{
    add_fraction(f, "rising_fraction", growth->rising_fraction);
    add_count(f, "growth_windows", growth->windows);
    add_count(f, "max_bytes", site->max_bytes);
    add_count(f, "max_blocks", site->max_blocks);
    add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));
-   add_fraction(f, "mean_lifetime_fraction", lifetime);
+   add_fraction(f, "mean_lifetime_fraction",
+                mean_lifetime_fraction(site, duration));
    add_count(f, "freed_blocks", site->freed_blocks);
    add_count(f, "cross_thread_frees", site->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
@@ -455,54 +489,167 @@ static void check_growth(LH_Site* site, UInt index, ULong duration)
                 growth->slope_bytes_per_million_instructions);
 }
 
-/* oversized-preallocation, else unused-capacity. */
-static void check_capacity(LH_Site* site, UInt index)
+/* oversized-preallocation: big blocks whose bytes are mostly never read. */
+static Bool check_oversized(LH_Site* site, UInt index, const AccessTotals* a)
+{
+   ULong mean_block = site->total_bytes / site->total_blocks;
+   Finding* f;
+   if (a->measured_bytes == 0
+       || mean_block < (ULong)clo_large_block_bytes
+       || ratio(a->never_read, a->measured_bytes) < clo_never_read_fraction
+       || !material(a->at_peak_never_read))
+      return False;
+   f = add_finding(Kind_OversizedPreallocation,
+                   severity_for_share(a->at_peak_never_read), site, index);
+   add_count(f, "blocks", site->total_blocks);
+   add_count(f, "mean_block_bytes", mean_block);
+   add_count(f, "bytes_at_peak", a->at_peak_bytes);
+   add_count(f, "never_read_bytes_at_peak", a->at_peak_never_read);
+   add_count(f, "never_accessed_bytes_at_peak", a->at_peak_never_accessed);
+   add_count(f, "measured_bytes", a->measured_bytes);
+   add_count(f, "never_read_bytes", a->never_read);
+   add_count(f, "written_never_read_bytes", a->written_never_read);
+   add_count(f, "never_accessed_bytes", a->never_accessed);
+   add_count(f, "bytes_read", a->bytes_read);
+   add_fraction(f, "never_read_fraction",
+                ratio(a->never_read, a->measured_bytes));
+   return True;
+}
+
+/* missing-backpressure: hand-off plus waiting, whatever the shape of the
+   pile-up in time (docs/findings.md). */
+static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
+{
+   QueueFigures q;
+   Finding* f;
+   /* Hand-off: most freed blocks were freed by another thread. */
+   if (site->cross_thread_frees < (ULong)clo_growth_min_blocks
+       || 2 * site->cross_thread_frees < site->freed_blocks)
+      return False;
+   /* Many live at once, and material. */
+   if (site->max_blocks < (ULong)clo_growth_min_blocks
+       || !material(site->max_bytes))
+      return False;
+   queue_figures(site, duration, &q);
+   /* Waiting: a block waits while many others are consumed, and for a
+      noticeable share of the run.  The second keeps out a consumer that
+      keeps up but that Valgrind's default scheduler leaves without the CPU
+      for a time slice now and then: the producer runs ahead by a slice's
+      worth of messages (hundreds, each waiting behind hundreds), but they
+      wait a small share of a run of many slices. */
+   if (q.depth < (double)clo_queue_min_depth
+       || mean_lifetime_fraction(site, duration) < clo_long_lived_fraction)
+      return False;
+   /* Consumed one by one over time, not released together at the end:
+      results gathered by worker threads and freed by the main thread at
+      teardown wait long too, but nothing consumes them while they wait. */
+   if ((double)q.free_span < QUEUE_MIN_SPREAD * q.mean_wait)
+      return False;
+   /* Not held at a bound: a bounded queue under pressure sits at its
+      capacity (occupancy near 1); a pile-up rises and falls. */
+   if (q.occupancy > clo_queue_max_occupancy)
+      return False;
+   f = add_finding(Kind_MissingBackpressure,
+                   severity_for_share(site->max_bytes), site, index);
+   add_count(f, "max_bytes", site->max_bytes);
+   add_count(f, "max_blocks", site->max_blocks);
+   add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));
+   add_count(f, "mean_lifetime", (ULong)q.mean_wait);
+   add_fraction(f, "mean_lifetime_fraction",
+                mean_lifetime_fraction(site, duration));
+   add_count(f, "free_interval_time", (ULong)q.free_interval);
+   add_count(f, "queue_depth", (ULong)q.depth);
+   add_fraction(f, "free_span_fraction", ratio(q.free_span, duration));
+   add_fraction(f, "occupancy_fraction", q.occupancy);
+   add_count(f, "freed_blocks", site->freed_blocks);
+   add_count(f, "cross_thread_frees", site->cross_thread_frees);
+   add_count(f, "allocating_threads", site->allocating_threads);
+   add_count(f, "bytes_at_exit", site->bytes_at_exit);
+   return True;
+}
+
+/* leak: accumulating through the run and still held at exit. */
+static Bool check_leak(LH_Site* site, UInt index, ULong duration,
+                       const LH_Growth* growth)
+{
+   Finding* f;
+   if (!rising(growth)
+       || site->max_blocks < (ULong)clo_growth_min_blocks
+       || growth->end_to_max_ratio < clo_leak_exit_fraction
+       || site->blocks_at_exit < (ULong)clo_growth_min_blocks
+       || !material(site->bytes_at_exit))
+      return False;
+   f = add_finding(Kind_Leak, severity_for_share(site->bytes_at_exit),
+                   site, index);
+   add_count(f, "bytes_at_exit", site->bytes_at_exit);
+   add_count(f, "blocks_at_exit", site->blocks_at_exit);
+   add_fraction(f, "end_to_max_ratio", growth->end_to_max_ratio);
+   add_fraction(f, "first_alloc_fraction",
+                ratio(site->first_alloc_time, duration));
+   add_fraction(f, "last_alloc_fraction",
+                ratio(site->last_alloc_time, duration));
+   add_fraction(f, "rising_fraction", growth->rising_fraction);
+   add_count(f, "growth_windows", growth->windows);
+   add_fraction(f, "slope_bytes_per_million_instructions",
+                growth->slope_bytes_per_million_instructions);
+   return True;
+}
+
+/* unused-capacity: the initialised high-water mark far below the size. */
+static Bool check_unused(LH_Site* site, UInt index, const AccessTotals* a)
+{
+   ULong mean_block = site->total_bytes / site->total_blocks;
+   Finding* f;
+   if (a->measured_bytes == 0
+       || ratio(a->unused_capacity, a->measured_bytes)
+          < clo_unused_capacity_fraction
+       || !material(a->at_peak_unused_capacity))
+      return False;
+   f = add_finding(Kind_UnusedCapacity,
+                   severity_for_share(a->at_peak_unused_capacity),
+                   site, index);
+   add_count(f, "blocks", site->total_blocks);
+   add_count(f, "mean_block_bytes", mean_block);
+   add_count(f, "measured_bytes", a->measured_bytes);
+   add_count(f, "unused_capacity_bytes", a->unused_capacity);
+   add_fraction(f, "unused_capacity_fraction",
+                ratio(a->unused_capacity, a->measured_bytes));
+   add_count(f, "bytes_at_peak", a->at_peak_bytes);
+   add_count(f, "unused_capacity_bytes_at_peak", a->at_peak_unused_capacity);
+   return True;
+}
+
+/* unbounded-growth: accumulating through the run, long-lived blocks,
+   given back in the end (else it is a leak). */
+static Bool check_unbounded(LH_Site* site, UInt index, ULong duration,
+                            const LH_Growth* growth)
+{
+   Finding* f;
+   if (!rising(growth)
+       || site->max_blocks < (ULong)clo_growth_min_blocks
+       || mean_lifetime_fraction(site, duration) < clo_long_lived_fraction
+       || !material(site->max_bytes))
+      return False;
+   f = add_finding(Kind_UnboundedGrowth, severity_for_share(site->max_bytes),
+                   site, index);
+   add_growth_evidence(f, site, growth, duration);
+   return True;
+}
+
+/* At most one memory finding per site: the most specific cause first. */
+static void check_memory(LH_Site* site, UInt index, ULong duration)
 {
    AccessTotals a;
-   ULong mean_block;
-   Finding* f;
-
+   const LH_Growth* growth;
    if (site->total_blocks == 0)
       return;
    access_totals(site, &a);
-   if (a.measured_bytes == 0)
-      return;
-   mean_block = site->total_bytes / site->total_blocks;
-
-   if (mean_block >= (ULong)clo_large_block_bytes
-       && ratio(a.never_read, a.measured_bytes) >= clo_never_read_fraction
-       && a.at_peak_never_read >= (ULong)clo_min_finding_bytes) {
-      f = add_finding(Kind_OversizedPreallocation,
-                      severity_for_share(a.at_peak_never_read), site, index);
-      add_count(f, "blocks", site->total_blocks);
-      add_count(f, "mean_block_bytes", mean_block);
-      add_count(f, "bytes_at_peak", a.at_peak_bytes);
-      add_count(f, "never_read_bytes_at_peak", a.at_peak_never_read);
-      add_count(f, "never_accessed_bytes_at_peak", a.at_peak_never_accessed);
-      add_count(f, "measured_bytes", a.measured_bytes);
-      add_count(f, "never_read_bytes", a.never_read);
-      add_count(f, "written_never_read_bytes", a.written_never_read);
-      add_count(f, "never_accessed_bytes", a.never_accessed);
-      add_count(f, "bytes_read", a.bytes_read);
-      add_fraction(f, "never_read_fraction",
-                   ratio(a.never_read, a.measured_bytes));
-      return;
-   }
-   if (ratio(a.unused_capacity, a.measured_bytes)
-          >= clo_unused_capacity_fraction
-       && a.at_peak_unused_capacity >= (ULong)clo_min_finding_bytes) {
-      f = add_finding(Kind_UnusedCapacity,
-                      severity_for_share(a.at_peak_unused_capacity),
-                      site, index);
-      add_count(f, "blocks", site->total_blocks);
-      add_count(f, "mean_block_bytes", mean_block);
-      add_count(f, "measured_bytes", a.measured_bytes);
-      add_count(f, "unused_capacity_bytes", a.unused_capacity);
-      add_fraction(f, "unused_capacity_fraction",
-                   ratio(a.unused_capacity, a.measured_bytes));
-      add_count(f, "bytes_at_peak", a.at_peak_bytes);
-      add_count(f, "unused_capacity_bytes_at_peak", a.at_peak_unused_capacity);
-   }
+   growth = LH_(site_growth)(site);
+   if (check_oversized(site, index, &a)) return;
+   if (check_backpressure(site, index, duration)) return;
+   if (check_leak(site, index, duration, growth)) return;
+   if (check_unused(site, index, &a)) return;
+   (void)check_unbounded(site, index, duration, growth);
 }
 
 /* Blocks whose lifetime is certainly below the limit: whole histogram
@@ -597,183 +744,12 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
          emergency exception pool, allocated before main) names nothing
          the user can change: no finding. */
       if (site->runtime_only) continue;
-      check_growth(site, i, duration);
-      check_capacity(site, i);
+      check_memory(site, i, duration);
       check_churn(site, i, duration);
       check_realloc(site, i);
    }
    if (n_findings > 1)
       VG_(ssort)(findings, n_findings, sizeof *findings, compare_findings);
-}
-
-/*------------------------------------------------------------*/
-/*--- Sentences                                            ---*/
-/*------------------------------------------------------------*/
-
-/* The function of the site's name frame: the site's own code, never the
-   allocator or a generic wrapper (CORE chooses it, lh_symbols.c).  Without
-   a symbol: "an unnamed function in <object>". */
-static void site_function(const LH_Site* site, HChar* buf, SizeT size)
-{
-   HChar described[512];
-   HChar* suffix = NULL;
-   HChar* p;
-   /* The site's label (lh_labels.c) when the name frame has a name: the
-      text the summary, the report and the viewer show for the site. */
-   if (site->label != NULL && VG_(strncmp)(site->label, "???", 3) != 0) {
-      VG_(snprintf)(buf, size, "%s", site->label);
-      return;
-   }
-   if (site->n_frames == 0 || site->frame_ids == NULL
-       || site->name_frame >= site->n_frames) {
-      VG_(snprintf)(buf, size, "an unnamed function");
-      return;
-   }
-   /* frame_describe gives "function (file:line)", "function (in object)"
-      or "function"; the suffix starts at the last " (" (C++ names may hold
-      " (" themselves, as in "std::function<void (int)>"). */
-   LH_(frame_describe)(site->frame_ids[site->name_frame],
-                       described, sizeof described);
-   for (p = described; *p != '\0'; p++)
-      if (p[0] == ' ' && p[1] == '(')
-         suffix = p;
-   if (suffix != NULL)
-      *suffix = '\0';
-   if (!VG_STREQ(described, "???")) {
-      VG_(snprintf)(buf, size, "%s", described);
-      return;
-   }
-   if (suffix != NULL && VG_(strncmp)(suffix + 1, "(in ", 4) == 0) {
-      HChar* object = suffix + 5;
-      HChar* base = object;
-      SizeT  len;
-      for (p = object; *p != '\0'; p++)
-         if (*p == '/')
-            base = p + 1;
-      len = VG_(strlen)(base);
-      if (len > 0 && base[len - 1] == ')')
-         base[len - 1] = '\0';
-      VG_(snprintf)(buf, size, "an unnamed function in %s", base);
-      return;
-   }
-   VG_(snprintf)(buf, size, "an unnamed function");
-}
-
-static const HChar* plural(ULong n, const HChar* one, const HChar* many)
-{
-   return n == 1 ? one : many;
-}
-
-static void describe(const Finding* f, HChar* buf, SizeT size)
-{
-   HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32];
-   /* p1 may be a threshold (churn) rather than evidence: all are shown. */
-   const LH_Site* site = f->site;
-   site_function(site, fn, sizeof fn);
-
-   switch (f->kind) {
-   case Kind_MissingBackpressure:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "max_bytes"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
-      LH_(format_percent)(p2, sizeof p2,
-                     evidence_fraction(f, "mean_lifetime_fraction"));
-      VG_(snprintf)(buf, size,
-         "Blocks allocated in %s are freed by another thread, but they pile "
-         "up: the site's live bytes kept climbing to new highs during %s of "
-         "its life, to %s in %'llu %s, and a block lives %s of the run on "
-         "average - the consumer cannot keep up and nothing makes the "
-         "producer wait.",
-         fn, p1, b1, evidence_count(f, "max_blocks"),
-         plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
-      break;
-   case Kind_UnboundedGrowth:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "max_bytes"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
-      LH_(format_percent)(p2, sizeof p2,
-                     evidence_fraction(f, "mean_lifetime_fraction"));
-      VG_(snprintf)(buf, size,
-         "The live bytes allocated in %s kept climbing to new highs during "
-         "%s of the site's life, to %s in %'llu %s living %s of the run on "
-         "average: it grows as long as the run goes on or the input lasts; "
-         "if that is not intended, bound it (evict, stream, or free as you go).",
-         fn, p1, b1, evidence_count(f, "max_blocks"),
-         plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
-      break;
-   case Kind_Leak:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
-      VG_(snprintf)(buf, size,
-         "%s keeps allocating and never frees: %s in %'llu %s is still "
-         "live at exit after climbing to new highs during %s of the site's "
-         "life - an accumulation, not one-time initialisation.",
-         fn, b1, evidence_count(f, "blocks_at_exit"),
-         plural(evidence_count(f, "blocks_at_exit"), "block", "blocks"), p1);
-      break;
-   case Kind_OversizedPreallocation: {
-      ULong never_read = evidence_count(f, "never_read_bytes");
-      ULong never_accessed = evidence_count(f, "never_accessed_bytes");
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
-      LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
-      VG_(snprintf)(buf, size,
-         "%s preallocates %'llu %s of %s (%s live at the peak) and %s of "
-         "%s bytes are never read - %s: size %s to what is used.",
-         fn, evidence_count(f, "blocks"),
-         plural(evidence_count(f, "blocks"), "block", "blocks"), b1, b2, p1,
-         plural(evidence_count(f, "blocks"), "its", "their"),
-         2 * never_accessed >= never_read
-            ? "most are never touched at all"
-            : "most are written once, at initialisation, and never read",
-         plural(evidence_count(f, "blocks"), "it", "them"));
-      break;
-   }
-   case Kind_UnusedCapacity: {
-      ULong blocks = evidence_count(f, "blocks");
-      ULong measured = evidence_count(f, "measured_bytes");
-      ULong unused = evidence_count(f, "unused_capacity_bytes");
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
-      LH_(format_bytes)(b2, sizeof b2, blocks ? (measured - unused) / blocks : 0);
-      LH_(format_bytes)(b3, sizeof b3,
-                   evidence_count(f, "unused_capacity_bytes_at_peak"));
-      VG_(snprintf)(buf, size,
-         "%s allocates blocks of %s but writes only up to %s of each on "
-         "average: %s above the written high-water mark is held at the "
-         "peak for nothing.", fn, b1, b2, b3);
-      break;
-   }
-   case Kind_ShortLivedChurn:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "total_bytes"));
-      LH_(format_percent)(p1, sizeof p1, clo_churn_lifetime_fraction);
-      VG_(snprintf)(buf, size,
-         "%s allocates %'llu %s (%s in all), %'llu of them living less than "
-         "%'llu instructions (%s of the run): reuse one buffer instead of "
-         "allocating and freeing each time.",
-         fn, evidence_count(f, "total_blocks"),
-         plural(evidence_count(f, "total_blocks"), "block", "blocks"), b1,
-         evidence_count(f, "short_lived_blocks"),
-         evidence_count(f, "lifetime_limit"), p1);
-      break;
-   case Kind_ReallocGrowth:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
-      LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "max_bytes"));
-      /* Low severity is growth by doubling (copies below ten times the
-         final size): telling it to "grow geometrically" would be wrong. */
-      VG_(snprintf)(buf, size,
-         "%s grows %s with %'llu reallocs (%'llu per block), copying "
-         "%s to hold at most %s: %s",
-         fn, plural(evidence_count(f, "blocks"), "its buffer", "its buffers"),
-         evidence_count(f, "reallocs"),
-         evidence_count(f, "reallocs_per_block"), b1, b2,
-         f->severity == Severity_Low
-            ? "it already grows geometrically; reserve the final size up "
-              "front when it is known, to save the copies."
-            : "reserve the final size up front, or grow geometrically.");
-      break;
-   }
-   /* A sentence opens with the function's name; capitalise only our own
-      words ("an unnamed function"), never a program's identifier. */
-   if (VG_(strncmp)(buf, "an unnamed", 10) == 0)
-      buf[0] = 'A';
 }
 
 /*------------------------------------------------------------*/
@@ -787,11 +763,11 @@ void LH_(findings_write_json)(LH_Json* json)
    LH_(json_array_begin)(json, "findings");
    for (i = 0; i < n_findings; i++) {
       const Finding* f = &findings[i];
-      describe(f, sentence, sizeof sentence);
+      LH_(finding_describe)(f, sentence, sizeof sentence);
       LH_(json_object_begin)(json, NULL);
-      LH_(json_string)(json, "kind", kind_names[f->kind]);
+      LH_(json_string)(json, "kind", LH_(finding_kind_names)[f->kind]);
       LH_(json_u64)(json, "site", f->site_index);
-      LH_(json_string)(json, "severity", severity_names[f->severity]);
+      LH_(json_string)(json, "severity", LH_(severity_names)[f->severity]);
       LH_(json_string)(json, "summary", sentence);
       LH_(json_object_begin)(json, "evidence");
       for (e = 0; e < f->n_evidence; e++) {
@@ -824,9 +800,9 @@ void LH_(findings_print_summary)(UInt max)
       const Finding* f = &findings[i];
       const LH_Site* site = f->site;
       UInt k, last;
-      describe(f, sentence, sizeof sentence);
-      VG_(umsg)(" [%s] %s, site %u: %s\n", severity_names[f->severity],
-                kind_names[f->kind], f->site_index, sentence);
+      LH_(finding_describe)(f, sentence, sizeof sentence);
+      VG_(umsg)(" [%s] %s, site %u: %s\n", LH_(severity_names)[f->severity],
+                LH_(finding_kind_names)[f->kind], f->site_index, sentence);
       if (site->n_frames == 0 || site->frame_ids == NULL)
          continue;
       last = site->name_frame + SUMMARY_FRAMES_AFTER_NAME;
@@ -848,6 +824,7 @@ void LH_(findings_print_summary)(UInt max)
       }
    }
 }
+
 
 /*--------------------------------------------------------------------*/
 /*--- end                                          lh_findings.c ---*/

@@ -21,7 +21,7 @@
      lh_access.c     per-block access state, fold into sites (issue 3)
      lh_shadow.c     address -> block map (O(1)) and per-byte read/written bits
      lh_timeline.c   global and per-site live bytes over time, markers (issue 4)
-     lh_findings.c   the finding rules (issue 4)
+     lh_findings.c   the finding rules; lh_findings_text.c their sentences
      lh_symbols.c    frames: symbolisation, inline expansion, name frame
      lh_json.c       a small streaming JSON writer (escaping, numbers)
      lh_output.c     writing the profile file atomically, the stderr summary
@@ -113,6 +113,10 @@ struct LH_Site {
    ULong peak_seq_seen;         /* LH_(peak_seq) when last modified */
    ULong freed_blocks;
    ULong first_alloc_time, last_alloc_time;
+   /* When the site's first and latest block was freed (valid when
+      freed_blocks > 0): with freed_blocks, the rate its blocks are
+      consumed at (lh_findings.c, missing backpressure). */
+   ULong first_free_time, last_free_time;
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
    ULong allocating_threads;

@@ -251,6 +251,9 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    site->curr_blocks--;
    site->curr_bytes -= size;
    site->freed_blocks++;
+   if (site->freed_blocks == 1)
+      site->first_free_time = LH_(now);
+   site->last_free_time = LH_(now);
    site->freed_lifetime_sum += lifetime;
    if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
    if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;

@@ -553,15 +553,28 @@ static LH_Frame* frame_by_id(UInt id)
    return *(LH_Frame**)VG_(indexXA)(frames, id);
 }
 
-/* The innermost frame that is neither allocator nor library code; when
-   the whole stack is library code (a runtime's own start-up allocations),
-   the innermost frame that is not an allocator function; else frame 0. */
+/* A frame with neither an object nor a function is no code at all: the
+   unwinder ran past the outermost real frame (_start) into whatever the
+   stack holds.  Such a frame never stands for the user's code. */
+static Bool is_garbage_frame(const LH_Frame* f)
+{
+   return f->function == NULL && f->object == NULL;
+}
+
+/* Code the user owns: neither allocator nor library code, nor garbage. */
+static Bool is_user_frame(const LH_Frame* f)
+{
+   return !f->machinery && !is_garbage_frame(f);
+}
+
+/* A site none of whose frames is the user's code (a runtime's own
+   start-up pool, allocated before main; or below _start): no finding. */
 static Bool only_library_frames(const LH_Site* site)
 {
    UInt k;
    for (k = 0; k < site->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->frame_ids[k]);
-      if (!f->machinery) return False;
+      if (is_user_frame(f)) return False;
    }
    return True;
 }
@@ -580,7 +593,7 @@ static UInt choose_name_frame(const LH_Site* site)
    }
    for (k = 0; k < site->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->frame_ids[k]);
-      if (!f->machinery) return k;
+      if (is_user_frame(f)) return k;
    }
    for (k = 0; k < site->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->frame_ids[k]);

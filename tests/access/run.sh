@@ -149,7 +149,7 @@ fi
 
 if profile zeroed; then
   expect zeroed make_zeroed bytes_written=0 bytes_read=40 never_written_bytes=400 \
-    unused_capacity_bytes=400 never_read_bytes=360 map.reads=ones:0-40
+    unused_capacity_bytes=0 never_read_bytes=360 map.reads=ones:0-40
 fi
 
 if profile peak; then

@@ -256,6 +256,19 @@ for rule in 'peak_bytes' 'peak_bytes>' 'peak_bytes>>1' 'nonsense>1' 'peak_bytes>
             'site:duration>1' 'finding:' 'peak_bytes>+x%' 'peak_bytes>1XB' 'peak_bytes>-'; do
   expect_exit "bad rule '$rule' is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on "$rule"
 done
+# A typo in a gate must not pass: an unknown kind, metric or rule word is a
+# usage error that names the word and lists the valid ones.
+expect_exit "diff --fail-on finding:leaks (no such kind) is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on finding:leaks
+expect_grep "diff names the unknown kind" "unknown finding kind 'leaks'; one of: missing-backpressure, leak, unbounded-growth, oversized-preallocation, unused-capacity, short-lived-churn, realloc-growth, any" "$work/err"
+check_eq "diff prints nothing on stdout for a bad kind" 0 "$(wc -c <"$work/out")"
+expect_exit "diff --fail-on finding:Leak (case matters) is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on finding:Leak
+expect_exit "diff --fail-on site:peak_byte>0 is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on 'site:peak_byte>0'
+expect_grep "diff names the unknown metric and the valid ones" "unknown site metric 'peak_byte'; one of: .*peak_bytes" "$work/err"
+expect_exit "diff --fail-on findings:leak (rule word) is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on 'findings:leak'
+expect_grep "diff names the unknown rule word" "unknown rule word 'findings:'; one of: site:METRIC, finding:KIND" "$work/err"
+expect_exit "diff --fail-on sites:peak_bytes>0 (rule word) is a usage error" 2 "$lifeheap" diff "$base" "$new" --fail-on 'sites:peak_bytes>0'
+expect_grep "diff names the unknown rule word sites:" "unknown rule word 'sites:'" "$work/err"
+expect_exit "diff --fail-on finding:leak (a real kind) holds" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:leak
 
 #--- check ----------------------------------------------------------------------
 expect_exit "check --max-peak 300KiB fails (306.1 KiB)" 1 "$lifeheap" check "$base" --max-peak 300KiB
@@ -269,6 +282,11 @@ check_eq "check names only offending sites" 1 "$(grep -c '^FAIL site' "$work/out
 expect_exit "check --forbid missing-backpressure fails" 1 "$lifeheap" check "$base" --forbid missing-backpressure
 expect_exit "check --forbid leak holds" 0 "$lifeheap" check "$base" --forbid leak
 expect_exit "check --forbid any fails on new.json" 1 "$lifeheap" check "$new" --forbid any
+expect_exit "check --forbid leaks (no such kind) is a usage error" 2 "$lifeheap" check "$base" --forbid leaks
+expect_grep "check names the unknown kind and the valid ones" "unknown finding kind 'leaks' for --forbid; one of: missing-backpressure, leak, unbounded-growth, oversized-preallocation, unused-capacity, short-lived-churn, realloc-growth, any" "$work/err"
+check_eq "check prints no verdict for a bad kind" 0 "$(wc -c <"$work/out")"
+expect_exit "check: a bad kind after a good one is still a usage error" 2 "$lifeheap" check "$base" --forbid leak --forbid backpressure
+expect_grep "check names the second, bad kind" "unknown finding kind 'backpressure'" "$work/err"
 expect_exit "check bad size" 2 "$lifeheap" check "$base" --max-peak 12parsecs
 expect_exit "check negative size" 2 "$lifeheap" check "$base" --max-peak -1
 expect_exit "check without budget" 2 "$lifeheap" check "$base"

@@ -7,8 +7,11 @@ findings.  Exit status 0 when every assertion holds; otherwise prints why.
         a finding of KIND on the site named by FUNCTION (its name frame),
         whose summary names FUNCTION, with evidence FIELD compared by OP
         (= == >= <= > <) to VALUE; FIELD may also be site.<field>
-  check.py no-finding PROFILE [KIND]        no finding (of KIND)
-  check.py no-finding-on PROFILE FUNCTION   no finding on FUNCTION's sites
+  check.py no-finding PROFILE [KIND [FUNCTION]]
+        no finding (of KIND; 'any': of any kind); with FUNCTION, that function must name a site
+        (a negative check first proves the site it is about exists)
+  check.py no-finding-on PROFILE FUNCTION   no finding on FUNCTION's sites,
+        of which there is at least one
   check.py count PROFILE N                  exactly N findings
   check.py markers PROFILE                  marks.c's markers (see there)
 
@@ -134,7 +137,15 @@ def check_no_finding(p, kind):
     return [f"unexpected findings: {found}"] if found else []
 
 
+def check_site_exists(p, function):
+    if not any(function_of(p, s) == function for s in p["sites"]):
+        return [f"no site named {function}"]
+    return []
+
+
 def check_no_finding_on(p, function):
+    if check_site_exists(p, function):
+        return check_site_exists(p, function)
     found = [f["kind"] for f in p["findings"]
              if function_of(p, p["sites"][f["site"]]) == function]
     return [f"unexpected findings on {function}: {found}"] if found else []
@@ -174,7 +185,10 @@ def main(argv):
     elif command == "finding":
         errors = check_finding(p, argv[3], argv[4], argv[5:])
     elif command == "no-finding":
-        errors = check_no_finding(p, argv[3] if len(argv) > 3 else None)
+        kind = argv[3] if len(argv) > 3 and argv[3] != "any" else None
+        errors = check_no_finding(p, kind)
+        if len(argv) > 4:
+            errors += check_site_exists(p, argv[4])
     elif command == "no-finding-on":
         errors = check_no_finding_on(p, argv[3])
     elif command == "count":

@@ -1,6 +1,8 @@
-/* calloc's zero fill is not a program write.  calloc(100, 4), then 40
-   bytes read.  Expected per site "make_zeroed": written 0, read 40, never
-   written 400, unused capacity 400, never read 360. */
+/* calloc's zero fill is not a program write, but it initialises the
+   block: calloc(100, 4), then 40 bytes read.  Expected per site
+   "make_zeroed": written 0, read 40, never written 400, unused capacity 0
+   (the written high-water mark of a zeroed block is its size), never read
+   360. */
 #include <stdlib.h>
 
 static char* make_zeroed(void)
