@@ -7,7 +7,11 @@
  *   cargo_build.c    talking to cargo: `cargo metadata` for the workspace
  *                    and its targets, then the build, whose JSON messages
  *                    say which executables were built
- *   cargo_process.c  starting programs and waiting for them
+ *   cargo_process.c  starting programs and waiting for them, and small
+ *                    helpers
+ *
+ * It is linked on its own, apart from the lifeheap command's files: it
+ * talks to lifeheap only by running it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,6 +33,18 @@ const char *target_kind_name(enum target_kind kind);
 /* True when a target.kind entry of cargo's is of that kind: a library is
  * "lib", "rlib", "dylib", "cdylib", "staticlib" or "proc-macro". */
 bool kind_matches(enum target_kind kind, const char *cargo_kind);
+
+/* Exit statuses of cargo lifeheap's own (docs/cli.md); otherwise it
+ * returns the program's or cargo's. */
+enum { CARGO_EXIT_OK = 0, CARGO_EXIT_USAGE = 2 };
+
+/* Writes `text` to stderr with control characters shown as '?', so a
+ * hostile name cannot move the cursor or clear the screen. */
+void print_safely(const char *text);
+
+/* The directory holding this program (from /proc/self/exe); false when it
+ * cannot be read. */
+bool own_directory(char *buffer, size_t size);
 
 /* malloc and strdup that end the program (exit status 2, with a message)
  * when memory runs out. */

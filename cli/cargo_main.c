@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include "cargo.h"
-#include "util.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"
@@ -85,7 +84,7 @@ static int usage_error(const char *format, const char *detail)
     fprintf(stderr, "cargo lifeheap: ");
     fprintf(stderr, format, detail);
     fprintf(stderr, "\n(see cargo lifeheap --help)\n");
-    return EXIT_USAGE;
+    return CARGO_EXIT_USAGE;
 }
 
 /*--- The command line ---------------------------------------------------*/
@@ -179,11 +178,11 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
         }
         if (strcmp(argument, "-h") == 0 || strcmp(argument, "--help") == 0) {
             fputs(usage_text, stdout);
-            return EXIT_OK;
+            return CARGO_EXIT_OK;
         }
         if (strcmp(argument, "-V") == 0 || strcmp(argument, "--version") == 0) {
             printf("cargo-lifeheap %s\n", PACKAGE_VERSION);
-            return EXIT_OK;
+            return CARGO_EXIT_OK;
         }
         for (int s = 0; s < 4 && !matched; s++) {
             matched = match_option(argc, argv, &i, selectors[s], 0, true, &value);
@@ -293,7 +292,7 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
 static bool find_lifeheap(char *path, size_t size)
 {
     char directory[4096];
-    if (executable_directory(directory, sizeof directory)) {
+    if (own_directory(directory, sizeof directory)) {
         snprintf(path, size, "%s/lifeheap", directory);
         if (access(path, X_OK) == 0)
             return true;
@@ -407,7 +406,7 @@ static bool write_report(const char *lifeheap, const char *profile,
         rewind(messages);
         while (fgets(line, sizeof line, messages)) {
             line[strcspn(line, "\n")] = '\0';
-            print_text(stderr, line);
+            print_safely(line);
             fputc('\n', stderr);
         }
     }
@@ -486,10 +485,10 @@ static int profile_artifact(const struct command_line *options,
     }
 
     fprintf(stderr, "cargo lifeheap: profiling ");
-    print_text(stderr, artifact->executable);
+    print_safely(artifact->executable);
     for (int i = 0; i < options->program_argument_count; i++) {
         fputc(' ', stderr);
-        print_text(stderr, options->program_arguments[i]);
+        print_safely(options->program_arguments[i]);
     }
     fputc('\n', stderr);
 
@@ -506,11 +505,11 @@ static int profile_artifact(const struct command_line *options,
         if (!options->no_html)
             have_report = write_report(lifeheap, profile, report);
         fprintf(stderr, "cargo lifeheap: profile:     ");
-        print_text(stderr, profile);
+        print_safely(profile);
         fprintf(stderr, "\n");
         if (have_report) {
             fprintf(stderr, "cargo lifeheap: HTML report: ");
-            print_text(stderr, report);
+            print_safely(report);
             fprintf(stderr, "\n");
             if (options->open_report)
                 open_report(report);
@@ -520,7 +519,7 @@ static int profile_artifact(const struct command_line *options,
         }
     } else if (status != 127) {
         fprintf(stderr, "cargo lifeheap: the run wrote no profile to ");
-        print_text(stderr, profile);
+        print_safely(profile);
         fprintf(stderr, "\n");
     }
     free(profile);
@@ -585,7 +584,7 @@ int main(int argc, char **argv)
             choose_artifact(&options, &workspace, &built);
         status = artifact ? profile_artifact(&options, &workspace, artifact,
                                              lifeheap)
-                          : EXIT_USAGE;
+                          : CARGO_EXIT_USAGE;
     }
     free_artifacts(&built);
     free_workspace(&workspace);

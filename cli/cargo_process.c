@@ -1,5 +1,6 @@
 /* cargo-lifeheap: starting programs (cargo, lifeheap) and waiting for
- * them, and the small lists the command builds its argvs in.
+ * them, the small lists the command builds its argvs in, and the helpers
+ * for printing names and finding the program's own directory.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -36,6 +37,25 @@ bool kind_matches(enum target_kind kind, const char *cargo_kind)
         if (strcmp(cargo_kind, library_kinds[i]) == 0)
             return true;
     return false;
+}
+
+void print_safely(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
+}
+
+bool own_directory(char *buffer, size_t size)
+{
+    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
+    if (length <= 0 || (size_t)length >= size - 1)
+        return false;
+    buffer[length] = '\0';
+    char *slash = strrchr(buffer, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return true;
 }
 
 static void out_of_memory(void)

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "cargo.h"
-#include "util.h"
 
 bool packages_understood(const struct command_line *options,
                          const struct workspace *workspace)
@@ -88,14 +87,14 @@ int no_such_target(const struct command_line *options,
                             : "";
     if (options->request.kind == TARGET_LIB) {
         fprintf(stderr, "cargo lifeheap: no library%s\n", where);
-        return EXIT_USAGE;
+        return CARGO_EXIT_USAGE;
     }
     fprintf(stderr, "cargo lifeheap: no %s target named '", kind);
-    print_text(stderr, options->request.target_name);
+    print_safely(options->request.target_name);
     fprintf(stderr, "'%s; the %s targets are:\n", where, kind);
     if (list_targets(options, workspace, options->request.kind) == 0)
         fprintf(stderr, "  (none)\n");
-    return EXIT_USAGE;
+    return CARGO_EXIT_USAGE;
 }
 
 static void print_artifact(const struct workspace *workspace,
@@ -151,7 +150,7 @@ const struct artifact *choose_artifact(const struct command_line *options,
     } else if (count == 0 && options->request.target_name) {
         fprintf(stderr, "cargo lifeheap: cargo built no executable for %s '",
                 kind);
-        print_text(stderr, options->request.target_name);
+        print_safely(options->request.target_name);
         fprintf(stderr, "'\n");
     } else if (count == 0) {
         fprintf(stderr, "cargo lifeheap: no binary to run; choose a target "
@@ -168,7 +167,7 @@ const struct artifact *choose_artifact(const struct command_line *options,
             print_artifact(workspace, chosen[i]);
     } else if (options->request.target_name) {
         fprintf(stderr, "cargo lifeheap: several packages have %s '", kind);
-        print_text(stderr, options->request.target_name);
+        print_safely(options->request.target_name);
         fprintf(stderr, "'; choose one with -p:\n");
         for (size_t i = 0; i < count; i++)
             print_artifact(workspace, chosen[i]);
