@@ -209,11 +209,12 @@ void format_metric(const struct metric *metric, bool available, double value,
         format_size(value, buffer, size);
         break;
     case UNIT_PERCENT_OF_RUN:
-        snprintf(buffer, size, "%.1f%%", value);
+        format_share(value / 100.0, buffer, size);
         break;
     case UNIT_COUNT:
     case UNIT_INSTRUCTIONS:
-        snprintf(buffer, size, "%.0f", value);
+        format_count(value <= 0 ? 0 : (unsigned long long)(value + 0.5),
+                     buffer, size);
         break;
     }
 }

@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 lifeheap=${LIFEHEAP:-$top/cli/lifeheap}
 if [ ! -x "$lifeheap" ]; then
   lifeheap=$TESTS_BUILD/lifeheap-cli
-  gcc -O2 -g -Wall -Wextra $(pkg-config --cflags json-c) -o "$lifeheap" \
+  gcc -O2 -g -Wall -Wextra -I"$top/common" $(pkg-config --cflags json-c) -o "$lifeheap" \
     "$top"/cli/*.c $(pkg-config --libs json-c) -lm -pthread || { fail build "cannot compile cli"; summary; exit 1; }
 fi
 
@@ -145,11 +145,11 @@ check_eq "report text: a site named '???' gets the summary's hint, once, under t
 (cd "$profiles" && "$lifeheap" report readable.json --top 3) >"$work/top3.txt"
 check_eq "report --top 3: no 'via' when the twin is not a top site" \
   "site 2: app::parse_row::{{closure}} (app.rs:49)" "$(grep '^site 2:' "$work/top3.txt")"
-# Notes: 393,120 B copied = 383.9 KiB; 94,968 B unused = 92.7 KiB = 24.2% of
-# 393,216; 196,608 B untouched = 192.0 KiB = 75.0% of 262,144; 3,000
+# Notes: 393,120 B copied = 383.9 KiB; 94,968 B unused = 92.7 KiB = 24% of
+# 393,216; 196,608 B untouched = 192.0 KiB = 75% of 262,144; 3,000
 # reallocs / 2,000 blocks, 20,000 B = 19.5 KiB; 19,600 B / 2,000 blocks = 9.8 B.
 check_eq "report text: notes by site" \
-  "site 0|note: grown by 12 reallocs, 383.9 KiB copied|note: 92.7 KiB (24.2%) of it never written (unused capacity)|site 1|note: 192.0 KiB (75.0%) of it never read nor written|site 2|site 3|note: grown by 3000 reallocs (1.5 per block), 19.5 KiB copied|note: 9.8 B per block on average: glibc's malloc takes at least 32 B for each|site 4|site 5|site 6|site 7" \
+  "site 0|note: grown by 12 reallocs, 383.9 KiB copied|note: 92.7 KiB (24%) of it never written (unused capacity)|site 1|note: 192.0 KiB (75%) of it never read nor written|site 2|site 3|note: grown by 3000 reallocs (1.5 per block), 19.5 KiB copied|note: 9.8 B per block on average: glibc's malloc takes at least 32 B for each|site 4|site 5|site 6|site 7" \
   "$(grep -E '^site [0-9]|^  note:' "$work/readable.txt" | sed 's/^  //; s/^\(site [0-9]\):.*/\1/' | paste -sd'|')"
 # At the thresholds: site 1 copied 16,383 B (no note) and has 16 KiB unused,
 # under a tenth of its 256 KiB (no note); site 2 has exactly 24 B per block
@@ -161,12 +161,12 @@ check_eq "report text: 16 KiB copied by one realloc is a note" \
 jq '.sites[1].access.at_peak.unused_capacity_bytes = 26215' "$profiles/readable.json" >"$work/unused.json"
 "$lifeheap" report "$work/unused.json" >"$work/unused.txt"
 check_eq "report text: unused capacity from a tenth of the site's bytes; untouched said when over twice that" \
-  "  note: 25.6 KiB (10.0%) of it never written (unused capacity)|  note: 192.0 KiB (75.0%) of it never read nor written" \
+  "  note: 25.6 KiB (10%) of it never written (unused capacity)|  note: 192.0 KiB (75%) of it never read nor written" \
   "$(grep -A2 '^site 1:' "$work/unused.txt" | tail -2 | paste -sd'|')"
 jq '.sites[1].access.at_peak.unused_capacity_bytes = 26214' "$profiles/readable.json" >"$work/unused.json"
 "$lifeheap" report "$work/unused.json" >"$work/unused.txt"
 check_eq "report text: unused capacity under a tenth is no note" \
-  "  note: 192.0 KiB (75.0%) of it never read nor written|  at the peak" \
+  "  note: 192.0 KiB (75%) of it never read nor written|  at the peak" \
   "$(grep -A2 '^site 1:' "$work/unused.txt" | tail -2 | sed 's/^\(  at the peak\).*/\1/' | paste -sd'|')"
 
 #--- collapsed ----------------------------------------------------------------
