@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -149,14 +150,27 @@ static void report_profiles(const char *record_path, const char *name_given)
     size_t length = 0;
     char *record = read_run_record(record_path, &length);
     const char *first_written = NULL;
+    bool went_elsewhere = false;
     for (size_t at = 0; record && at < length; at += strlen(record + at) + 1) {
         const char *path = record + at;
         bool seen = false;
         for (size_t before = 0; before < at; before += strlen(record + before) + 1)
             if (strcmp(record + before, path) == 0)
                 seen = true;
-        if (seen || !*path || !is_regular_file(path))
+        struct stat info;
+        if (seen || !*path)
             continue;
+        if (!is_regular_file(path)) {
+            if (stat(path, &info) == 0 && !S_ISDIR(info.st_mode)) {
+                /* A device or a FIFO: written through, not kept as a file. */
+                fprintf(stderr, "lifeheap: the profile went to ");
+                print_text(stderr, shown_path(path, name_given));
+                fprintf(stderr, ", which is not a regular file: nothing to "
+                                "report on later\n");
+                went_elsewhere = true;
+            }
+            continue;
+        }
         fprintf(stderr, "lifeheap: profile written to ");
         print_text(stderr, shown_path(path, name_given));
         fprintf(stderr, "\n");
@@ -170,6 +184,8 @@ static void report_profiles(const char *record_path, const char *name_given)
         fprintf(stderr, "   (or: lifeheap view ");
         print_text(stderr, shown);
         fprintf(stderr, ")\n");
+    } else if (went_elsewhere) {
+        /* said above */
     } else if (record) {
         fprintf(stderr, "lifeheap: no profile at ");
         print_text(stderr, shown_path(record, name_given));

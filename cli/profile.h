@@ -1,10 +1,11 @@
 /* The in-memory profile model every subcommand uses.
  *
- * profile_load() reads a lifeheap profile (docs/format.md) with json-c,
- * validates it and copies what the CLI needs into these plain structs, then
- * drops the json-c tree: commands never touch JSON directly, and a profile
+ * profile_load() reads a lifeheap profile (docs/format.md) with json-c, one
+ * frame or site at a time, validates it and copies what the CLI needs into
+ * these plain structs: commands never touch JSON directly, and a profile
  * that loads is one the commands can trust (indices in range, counts
- * non-negative and at most 2^53 - 1, strings valid UTF-8).
+ * non-negative and at most 2^53 - 1, strings valid UTF-8, the relations of
+ * docs/profile-rules.json).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -136,6 +137,9 @@ struct profile {
     uint64_t total_bytes_read, total_bytes_written;
     bool has_total_realloc_growth;
     uint64_t total_realloc_growth_bytes;
+    /* Frees and reallocs of pointers that were not live blocks (0 when
+     * the profile predates the count). */
+    uint64_t total_invalid_frees, total_invalid_reallocs;
 
     uint64_t peak_bytes, peak_blocks, peak_time;
     uint64_t exit_bytes, exit_blocks;
@@ -166,6 +170,14 @@ struct profile *profile_load(const char *path, char *error, size_t error_size);
  * in error messages. */
 struct profile *profile_parse(const char *name, const char *data, size_t size,
                               char *error, size_t error_size);
+
+/* profile_parse() choosing how: with `split_arrays` false the document is
+ * always parsed whole (json-c's tree of all of it), as it was before the
+ * reader parsed frames and sites one by one. The two must give the same
+ * profile or the same error; the fuzz target compares them. */
+struct profile *profile_parse_with(const char *name, const char *data,
+                                   size_t size, bool split_arrays, char *error,
+                                   size_t error_size);
 
 void profile_free(struct profile *profile);
 

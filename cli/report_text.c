@@ -436,6 +436,13 @@ static void print_header(FILE *out, const struct profile *profile,
     format_size((double)profile->total_bytes_read, a, sizeof a);
     format_size((double)profile->total_bytes_written, c, sizeof c);
     fprintf(out, "access     %s read, %s written\n", a, c);
+    if (profile->total_invalid_frees || profile->total_invalid_reallocs)
+        fprintf(out, "invalid    %llu %s, %llu %s of pointers that were not "
+                     "live heap blocks (ignored)\n",
+                (unsigned long long)profile->total_invalid_frees,
+                profile->total_invalid_frees == 1 ? "free" : "frees",
+                (unsigned long long)profile->total_invalid_reallocs,
+                profile->total_invalid_reallocs == 1 ? "realloc" : "reallocs");
     fprintf(out, "sites      %zu (top %zu by %s)\n", profile->site_count, shown,
             sort->name);
     fprintf(out, "findings   %zu\n", profile->finding_count);

@@ -10,7 +10,7 @@ cd "$top"
 
 need=()
 for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
-           librust-crossbeam-channel-dev; do
+           librust-crossbeam-channel-dev time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && LIFEHEAP_SETUP_VIEWER=1

@@ -46,6 +46,7 @@
 #include "lh_blocks.h"
 
 static Bool warned_unknown_free = False;
+static Bool warned_unknown_realloc = False;
 
 /*------------------------------------------------------------*/
 /*--- Threads                                              ---*/
@@ -173,11 +174,14 @@ static void free_block(ThreadId tid, void* p)
 {
    LH_Block* b = LH_(find_block)((Addr)p);
    if (b == NULL) {
-      /* Not ours (a wild or double free): leave the memory alone. */
+      /* Not ours (a wild or double free): leave the memory alone, count
+         it, and say so the first time (the count is in the summary). */
+      LH_(invalid_frees)++;
       if (!warned_unknown_free) {
          warned_unknown_free = True;
          VG_(umsg)("lifeheap: warning: free of %p, which is not a live heap "
-                   "block (double or invalid free); ignored\n", p);
+                   "block (double or invalid free); ignored (the summary "
+                   "counts them all)\n", p);
       }
       return;
    }
@@ -269,7 +273,16 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    if ((SSizeT)new_size < 0) return NULL;
 
    b = LH_(find_block)((Addr)p_old);
-   if (b == NULL) return NULL;                 /* not a live block */
+   if (b == NULL) {                            /* not a live block */
+      LH_(invalid_reallocs)++;
+      if (!warned_unknown_realloc) {
+         warned_unknown_realloc = True;
+         VG_(umsg)("lifeheap: warning: realloc of %p, which is not a live "
+                   "heap block (freed or invalid); NULL returned (the "
+                   "summary counts them all)\n", p_old);
+      }
+      return NULL;
+   }
    old_size    = b->req_size;
    old_payload = b->payload;
 

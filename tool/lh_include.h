@@ -164,6 +164,10 @@ extern ULong LH_(peak_seq);
 extern ULong LH_(total_blocks), LH_(total_bytes), LH_(total_frees);
 extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
              LH_(total_realloc_bytes_copied), LH_(total_realloc_growth_bytes);
+/* Frees (free, delete, realloc(p, 0)) and reallocs of a pointer that is
+   not a live heap block (double, wild or interior frees): ignored, and
+   counted (totals.invalid_frees, totals.invalid_reallocs). */
+extern ULong LH_(invalid_frees), LH_(invalid_reallocs);
 
 /* Sites are created on first use; lookup is O(1) on average. */
 void     LH_(sites_init)(void);

@@ -46,8 +46,9 @@ Bool LH_(dump_monitor_command)(ThreadId tid, const HChar* command);
 
 /* lh_fork.c */
 void LH_(fork_init)(void);
-/* The program is about to exec 'program' (lh_main.c's syscall hook). */
-void LH_(before_exec)(const HChar* program);
+/* The program is about to exec 'program' with the NULL-terminated 'argv'
+   (lh_main.c's syscall hook; "" when the name is unreadable). */
+void LH_(before_exec)(const HChar* program, const HChar** argv);
 
 /* lh_custom_alloc.c */
 Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret);
