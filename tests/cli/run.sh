@@ -221,6 +221,20 @@ else
   fail "dhat: dh_view.js check" "needs node and $dh_view"
 fi
 
+#--- the metrics table ------------------------------------------------------------
+# cli/metrics_table.inc is generated from docs/metrics.json (the table the viewer's
+# columns come from too): it must be what the generator makes of the JSON today.
+if python3 "$top/scripts/gen-metrics-table.py" "$work/metrics_table.inc" 2>"$work/gen.err"; then
+  expect_same "metrics: cli/metrics_table.inc is in step with docs/metrics.json" \
+    "$work/metrics_table.inc" "$top/cli/metrics_table.inc"
+else
+  fail "metrics: cli/metrics_table.inc is in step with docs/metrics.json" "$(head -c 300 "$work/gen.err")"
+fi
+# Every metric of the table is known to the CLI, in the table's order.
+check_eq "metrics: the CLI's site metrics are the table's, in its order" \
+  "$(jq -r '[.[] | select(.name != null and .site != null) | .name] | join(", ")' "$top/docs/metrics.json")" \
+  "$("$lifeheap" report --sort no-such-metric "$profiles/base.json" 2>&1 | sed -n 's/.*; one of: //p' | head -1)"
+
 #--- diff -----------------------------------------------------------------------
 (cd "$profiles" && "$lifeheap" diff base.json new.json) >"$work/diff.txt"
 expect_same "diff text golden" "$expected/diff_base_new.txt" "$work/diff.txt"

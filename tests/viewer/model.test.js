@@ -9,7 +9,8 @@ const path = require('path');
 
 const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
 // What viewer/build.js builds in before model/profile.js.
-globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'profile-rules.json'), 'utf8')) };
+globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'profile-rules.json'), 'utf8')),
+  metricTable: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'metrics.json'), 'utf8')) };
 for (const m of ['format', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const FIXTURES = path.join(__dirname, 'fixtures');
