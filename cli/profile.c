@@ -615,6 +615,25 @@ static void read_site(struct loader *loader, json_object *value,
                          && require_bool(loader, value, "runtime_only");
     site->label = present(value, "label")
                       ? optional_string(loader, value, "label") : NULL;
+    /* The identity across runs (docs/format.md, "Site identity across
+       runs"); absent from profiles of older lifeheap versions. */
+    if (present(value, "match_key")) {
+        site->match_key = require_string(loader, value, "match_key");
+        json_object *lines = require_array(loader, value, "match_lines");
+        site->match_lines_len = json_object_array_length(lines);
+        site->match_lines = checked_calloc(loader, site->match_lines_len + 1,
+                                           sizeof *site->match_lines);
+        for (size_t i = 0; i < site->match_lines_len; i++)
+            site->match_lines[i] = integer_value(
+                loader, json_object_array_get_idx(lines, i), "match_lines[]");
+        size_t key_lines = 0;
+        for (const char *c = site->match_key; *c; c++)
+            key_lines += *c == '\n';
+        if (key_lines != site->match_lines_len)
+            fail(loader, "sites[%zu].match_lines: %zu lines for a match_key "
+                         "of %zu frames", index, site->match_lines_len,
+                 key_lines);
+    }
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
         fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
@@ -1111,6 +1130,8 @@ void profile_free(struct profile *profile)
     for (size_t i = 0; i < profile->site_count; i++) {
         free(profile->sites[i].stack);
         free(profile->sites[i].label);
+        free(profile->sites[i].match_key);
+        free(profile->sites[i].match_lines);
         free(profile->sites[i].access.offset_accesses);
         free(profile->sites[i].timeline_live_bytes);
     }

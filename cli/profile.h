@@ -76,6 +76,12 @@ struct site {
     size_t name_frame;    /* index into stack; 0 when the stack is empty */
     bool runtime_only;    /* only allocator/library frames (absent: false) */
     char *label;          /* the tool's unique label; NULL in older profiles */
+    /* The site's identity across runs, one "function path\tplace\n" line
+     * per kept frame, and those frames' lines (docs/format.md); NULL in
+     * older profiles. */
+    char *match_key;
+    uint64_t *match_lines;
+    size_t match_lines_len;
     uint64_t total_blocks, total_bytes;
     uint64_t bytes_at_peak, blocks_at_peak;
     uint64_t max_bytes, max_blocks, max_time;

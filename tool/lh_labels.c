@@ -61,6 +61,11 @@
 typedef struct {
    HChar text[LH_MAX_COMPONENTS][LH_COMPONENT_CHARS];
    UInt  n;
+   /* A top-level space (a C++ return type before it) forgets the
+      components of the split in progress only, not those of the enclosing
+      path ("f::<<T>::g::{closure#0}, ()>" keeps "f"); the labels forget
+      all of them (their text is in profiles already written). */
+   Bool  keep_outer_on_space;
 } LH_Path;
 
 static Bool is_name_char(HChar c)
@@ -138,6 +143,7 @@ static void split_path(const HChar* s, SizeT len, LH_Path* p)
 {
    HChar current[LH_COMPONENT_CHARS];
    SizeT used = 0, i = 0;
+   UInt start_n = p->n;
    while (i < len) {
       HChar c = s[i];
       Bool is_operator = used >= 8 && VG_(strncmp)(current, "operator", 8) == 0
@@ -189,7 +195,7 @@ static void split_path(const HChar* s, SizeT len, LH_Path* p)
       } else if (c == ' ') {
          /* A C++ return type ("void ns::f<int>(int)") ends at a top-level
             space: what came before is not the name. */
-         p->n = 0;
+         p->n = p->keep_outer_on_space ? start_n : 0;
          used = 0;
          i++;
       } else {
@@ -207,6 +213,7 @@ void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
    UInt k;
    SizeT used = 0;
    path.n = 0;
+   path.keep_outer_on_space = False;
    split_path(function, VG_(strlen)(function), &path);
    if (path.n == 0) {
       VG_(snprintf)(out, size, "%s", function);
@@ -220,6 +227,27 @@ void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
    for (k = (UInt)first; k < path.n; k++) {
       Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
                                 k > (UInt)first ? "::" : "", path.text[k]);
+      if (wrote < 0 || used + wrote >= size) break;
+      used += wrote;
+   }
+}
+
+void LH_(function_path)(const HChar* function, HChar* out, SizeT size)
+{
+   static LH_Path path;           /* big: not on the tool's small stack */
+   UInt k;
+   SizeT used = 0;
+   path.n = 0;
+   path.keep_outer_on_space = True;
+   split_path(function, VG_(strlen)(function), &path);
+   if (path.n == 0) {
+      VG_(snprintf)(out, size, "%s", function);
+      return;
+   }
+   out[0] = 0;
+   for (k = 0; k < path.n; k++) {
+      Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
+                                k > 0 ? "::" : "", path.text[k]);
       if (wrote < 0 || used + wrote >= size) break;
       used += wrote;
    }

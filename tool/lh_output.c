@@ -31,6 +31,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_vki.h"
 #include "lh_include.h"
+#include "lh_match_key.h"
 #include "lh_text.h"
 #include "lh_outfile.h"
 
@@ -194,6 +195,7 @@ static void write_site(LH_Json* j, LH_Site* s)
    LH_(json_array_end)(j);
    LH_(json_u64)(j, "name_frame", s->name_frame);
    LH_(json_string)(j, "label", s->label);
+   LH_(match_key_write_json)(j, s);
    LH_(json_bool)(j, "runtime_only", s->runtime_only);
    LH_(json_u64)(j, "total_blocks", s->total_blocks);
    LH_(json_u64)(j, "total_bytes", s->total_bytes);

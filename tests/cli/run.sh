@@ -764,4 +764,7 @@ expect_exit "run without a program" 2 "$lifeheap" run --out x.json --
 #--- end to end: the queue story with the real tool -----------------------------
 . "$here/e2e.sh"
 
+#--- site identity across runs: the tool's keys and the CLI's ---------------------
+. "$here/match_keys.sh"
+
 summary
