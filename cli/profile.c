@@ -617,15 +617,18 @@ static void read_site(struct loader *loader, json_object *value,
                       ? optional_string(loader, value, "label") : NULL;
     /* The identity across runs (docs/format.md, "Site identity across
        runs"); absent from profiles of older lifeheap versions. */
-    if (present(value, "match_key")) {
+    if (present(value, "match_key") || present(value, "match_lines")) {
         site->match_key = require_string(loader, value, "match_key");
         json_object *lines = require_array(loader, value, "match_lines");
         site->match_lines_len = json_object_array_length(lines);
         site->match_lines = checked_calloc(loader, site->match_lines_len + 1,
                                            sizeof *site->match_lines);
-        for (size_t i = 0; i < site->match_lines_len; i++)
+        for (size_t i = 0; i < site->match_lines_len; i++) {
+            char key[48];
+            snprintf(key, sizeof key, "match_lines[%zu]", i);
             site->match_lines[i] = integer_value(
-                loader, json_object_array_get_idx(lines, i), "match_lines[]");
+                loader, json_object_array_get_idx(lines, i), key);
+        }
         size_t key_lines = 0;
         for (const char *c = site->match_key; *c; c++)
             key_lines += *c == '\n';
