@@ -280,6 +280,14 @@ static void read_run(struct loader *loader, json_object *root)
     profile->pid = (int64_t)require_count(loader, run, "pid");
     profile->duration = require_count(loader, run, "duration");
     profile->threads = require_count(loader, run, "threads");
+    /* Only the DHAT export needs it: tolerated when absent. */
+    json_object *options = member(run, "options");
+    json_object *num_callers = options && json_object_is_type(options,
+                                                              json_type_object)
+                                   ? member(options, "num_callers") : NULL;
+    if (num_callers && json_object_is_type(num_callers, json_type_int) &&
+        json_object_get_int64(num_callers) > 0)
+        profile->num_callers = (uint64_t)json_object_get_int64(num_callers);
     profile->complete = require_bool(loader, run, "complete");
     /* Only worded in the text report: tolerated when absent or odd. */
     json_object *dump_reason = member(run, "dump_reason");
@@ -554,6 +562,54 @@ static void read_access(struct loader *loader, json_object *site_object,
     a->at_peak_unused_capacity_bytes = require_count(loader, at_peak,
                                                      "unused_capacity_bytes");
     read_offset_accesses(access, a);
+    json_object *block_size = member(access, "block_size");
+    if (block_size) {
+        a->has_block_size = true;
+        a->block_size = require_count(loader, access, "block_size");
+    }
+}
+
+/* zero_size_blocks and allocator_frames: written since they exist, so
+ * optional (older profiles, hand-written ones). */
+static void read_zero_size_and_allocator(struct loader *loader,
+                                         json_object *value,
+                                         struct site *site, size_t index)
+{
+    json_object *zero = member(value, "zero_size_blocks");
+    if (zero) {
+        set_path(loader, "sites[%zu].zero_size_blocks", index);
+        if (!json_object_is_type(zero, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(zero));
+        set_path(loader, "sites[%zu].zero_size_blocks.", index);
+        site->has_zero_size = true;
+        site->zero_size_total = require_count(loader, zero, "total");
+        site->zero_size_at_peak = require_count(loader, zero, "at_peak");
+        site->zero_size_at_exit = require_count(loader, zero, "at_exit");
+    }
+    json_object *frames = member(value, "allocator_frames");
+    if (!frames)
+        return;
+    set_path(loader, "sites[%zu].", index);
+    frames = require_array(loader, value, "allocator_frames");
+    size_t count = json_object_array_length(frames);
+    site->allocator_frames = checked_calloc(loader, count ? count : 1,
+                                            sizeof *site->allocator_frames);
+    for (size_t i = 0; i < count; i++) {
+        json_object *frame = json_object_array_get_idx(frames, i);
+        set_path(loader, "sites[%zu].allocator_frames[%zu]", index, i);
+        if (!json_object_is_type(frame, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(frame));
+        set_path(loader, "sites[%zu].allocator_frames[%zu].", index, i);
+        site->allocator_frames[i].address = require_string(loader, frame,
+                                                           "address");
+        site->allocator_frame_count = i + 1;
+        site->allocator_frames[i].function = optional_string(loader, frame,
+                                                             "function");
+        site->allocator_frames[i].object = optional_string(loader, frame,
+                                                           "object");
+    }
 }
 
 static void read_growth(struct loader *loader, json_object *site_object,
@@ -679,6 +735,7 @@ static void read_site(struct loader *loader, json_object *value,
        the viewer checks it, so both readers refuse the same profiles. */
     require_array(loader, lifetime, "histogram");
 
+    read_zero_size_and_allocator(loader, value, site, index);
     read_access(loader, value, site, index);
     read_growth(loader, value, site, index);
     read_site_timeline(loader, value, site, index);
@@ -1136,6 +1193,12 @@ void profile_free(struct profile *profile)
         free(profile->sites[i].match_key);
         free(profile->sites[i].match_lines);
         free(profile->sites[i].access.offset_accesses);
+        for (size_t k = 0; k < profile->sites[i].allocator_frame_count; k++) {
+            free(profile->sites[i].allocator_frames[k].address);
+            free(profile->sites[i].allocator_frames[k].function);
+            free(profile->sites[i].allocator_frames[k].object);
+        }
+        free(profile->sites[i].allocator_frames);
         free(profile->sites[i].timeline_live_bytes);
     }
     free(profile->sites);

@@ -53,6 +53,18 @@ struct site_access {
      * bytes; NULL otherwise. */
     uint16_t *offset_accesses;
     size_t offset_access_count;
+    /* The one size every block of the site had ("block_size"), accessed
+     * or not; absent in older profiles, null when sizes differed. */
+    bool has_block_size;
+    uint64_t block_size;
+};
+
+/* A frame of lifeheap's preload (malloc, realloc, operator new...) that
+ * the site's allocations went through ("allocator_frames"). */
+struct allocator_frame {
+    char *address;
+    char *function;       /* NULL when unknown */
+    char *object;         /* the preload's path; NULL when unknown */
 };
 
 /* DHAT keeps per-offset access counts for blocks of at most 1,024 bytes. */
@@ -96,6 +108,11 @@ struct site {
     uint64_t realloc_growth_bytes;
     uint64_t first_alloc_time, last_alloc_time;
     uint64_t allocating_threads, cross_thread_frees;
+    /* Blocks of 0 bytes ("zero_size_blocks"; absent in older profiles). */
+    bool has_zero_size;
+    uint64_t zero_size_total, zero_size_at_peak, zero_size_at_exit;
+    struct allocator_frame *allocator_frames;   /* innermost first */
+    size_t allocator_frame_count;
     bool has_access;      /* false when the profile has no access data */
     struct site_access access;
     bool has_growth;      /* growth is null for non-significant sites */
@@ -130,6 +147,7 @@ struct profile {
     int64_t pid;
     uint64_t duration;
     uint64_t threads;
+    uint64_t num_callers;       /* run.options.num_callers; 0 when absent */
     enum exit_status exit_status;
     int64_t exit_code;          /* code or signal number */
     char *exit_signal_name;     /* NULL unless EXIT_STATUS_SIGNAL */

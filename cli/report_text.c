@@ -567,9 +567,15 @@ static void print_site_details(FILE *out, const struct profile *profile,
         format_size((double)access->at_peak_never_read_bytes, b, sizeof b);
         format_size((double)access->at_peak_unused_capacity_bytes, c,
                     sizeof c);
-        fprintf(out, "  of the %s live at the peak: never read %s, unused "
-                     "capacity %s\n",
-                a, b, c);
+        if (access->measured_bytes == 0 && access->at_peak_bytes > 0)
+            /* a custom allocator's blocks: their bytes count on the pool's
+               own block (docs/reliability.md) */
+            fprintf(out, "  %s live at the peak, accesses not measured "
+                         "(custom allocator)\n", a);
+        else
+            fprintf(out, "  of the %s live at the peak: never read %s, "
+                         "unused capacity %s\n",
+                    a, b, c);
     }
     if (site->has_growth) {
         format_share(site->growth.rising_fraction, a, sizeof a);

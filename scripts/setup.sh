@@ -9,7 +9,9 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
 need=()
-for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
+# libc6-dbg: glibc's symbol table, so that Valgrind redirects glibc's internal
+# string calls (strdup's copy) to the byte-exact replacements (docs/metrics.md)
+for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
            librust-crossbeam-channel-dev time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done

@@ -60,7 +60,35 @@ feed_checks() {
   done < <(python3 "$script" "$@" 2>&1 || echo "FAIL $(basename "$script") $1: exited with an error")
 }
 
+# Every lifeheap profile a suite writes (anywhere under $TESTS_OUT, however
+# it ran the tool) is checked by tests/access/invariants.py when the suite
+# ends: the schema, map sums, never-* relations, totals, and the sites'
+# at_peak.bytes summing to peak.bytes.  Files newer than the mark made here
+# are the suite's own.
+LH_SUITE_MARK="$TESTS_OUT/.suite-start.$$"
+touch "$LH_SUITE_MARK"
+
+# A suite whose JSON files are not the tool's (the fuzzer's corpus of
+# hand-written and mutated profiles) says so before its summary.
+profiles_not_the_tools() { rm -f "$LH_SUITE_MARK"; }
+
+check_every_profile() {
+  local profiles why
+  [ -f "$LH_SUITE_MARK" ] || return 0
+  profiles=$(find "$TESTS_OUT" -type f -name '*.json' -newer "$LH_SUITE_MARK" | sort)
+  rm -f "$LH_SUITE_MARK"
+  [ -n "$profiles" ] || return 0
+  # shellcheck disable=SC2086
+  if why=$(python3 "$TESTS_TOP/tests/access/invariants.py" --profiles-only $profiles 2>&1); then
+    pass "every profile written: at_peak sums to peak, map sums, never-* relations, totals, schema"
+  else
+    fail "every profile written: at_peak sums to peak, map sums, never-* relations, totals, schema" \
+      "$(echo "$why" | tr '\n' ';')"
+  fi
+}
+
 summary() {
+  check_every_profile
   echo "$LH_PASSED passed, $LH_FAILED failed"
   [ "$LH_FAILED" -eq 0 ]
 }

@@ -227,6 +227,12 @@ static void write_site(LH_Json* j, LH_Site* s)
    LH_(json_u64)(j, "last_alloc_time", s->last_alloc_time);
    LH_(json_u64)(j, "allocating_threads", s->allocating_threads);
    LH_(json_u64)(j, "cross_thread_frees", s->cross_thread_frees);
+   LH_(json_object_begin)(j, "zero_size_blocks");
+   LH_(json_u64)(j, "total", s->zero_size_total);
+   LH_(json_u64)(j, "at_peak", s->zero_size_at_peak);
+   LH_(json_u64)(j, "at_exit", s->zero_size_at_exit);
+   LH_(json_object_end)(j);
+   LH_(allocator_frames_write_json)(j, s);
    LH_(access_write_site_json)(j, s);
    LH_(site_timeline_write_json)(j, s);
    LH_(json_object_end)(j);

@@ -6,8 +6,11 @@
 # bytes_written; never_accessed <= never_read, never_written; written
 # but never read <= measured - never_written; unused capacity <= never
 # written; first-access delay + idle before free <= the lifetimes' sum;
-# at-peak figures <= at_peak.bytes = bytes_at_peak (sites without
-# realloc); totals equal the sums over the sites.  Validates each profile against docs/lifeheap-profile.schema.json
+# at-peak figures <= at_peak.bytes = bytes_at_peak, so the sites'
+# at_peak.bytes sum to peak.bytes (each block counted with its size at the
+# peak, however it was resized or freed afterwards); totals equal the sums
+# over the sites.  Files that are not lifeheap profiles (DHAT's, a test's
+# deliberately damaged copy) are skipped with --profiles-only.  Validates each profile against docs/lifeheap-profile.schema.json
 # when the jsonschema module is installed.  Exit status 0 when all hold.
 # SPDX-License-Identifier: GPL-3.0-or-later
 import json
@@ -30,7 +33,7 @@ def check(path):
         pass
     except Exception as e:  # jsonschema.ValidationError and friends
         errors.append(f"schema: {str(e).splitlines()[0]}")
-    total_read = total_written = 0
+    total_read = total_written = at_peak_sum = 0
     for site in profile["sites"]:
         a = site["access"]
         where = f"site {site['id']}"
@@ -61,10 +64,13 @@ def check(path):
                   "unused_capacity_bytes"):
             if p[k] > p["bytes"]:
                 errors.append(f"{where}: at_peak.{k} > at_peak.bytes")
-        # (a block resized after the peak contributes its size when folded)
-        if site["reallocs"] == 0 and p["bytes"] != site["bytes_at_peak"]:
+        if p["bytes"] != site["bytes_at_peak"]:
             errors.append(f"{where}: at_peak.bytes {p['bytes']} != bytes_at_peak "
                           f"{site['bytes_at_peak']}")
+        at_peak_sum += p["bytes"]
+    if at_peak_sum != profile["peak"]["bytes"]:
+        errors.append(f"sum of the sites' at_peak.bytes {at_peak_sum} != peak.bytes "
+                      f"{profile['peak']['bytes']}")
     t = profile["totals"]
     if (t["bytes_read"], t["bytes_written"]) != (total_read, total_written):
         errors.append(f"totals {t['bytes_read']}/{t['bytes_written']} != sums over sites "
@@ -72,9 +78,24 @@ def check(path):
     return errors
 
 
+def is_profile(path):
+    """A complete lifeheap profile (not DHAT's output, not a file a test
+    damaged or cut short on purpose)."""
+    try:
+        with open(path) as f:
+            profile = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return (isinstance(profile, dict) and isinstance(profile.get("sites"), list)
+            and isinstance(profile.get("peak"), dict) and "run" in profile)
+
+
 def main():
     bad = 0
-    for path in sys.argv[1:]:
+    paths = sys.argv[1:]
+    if paths and paths[0] == "--profiles-only":
+        paths = [p for p in paths[1:] if is_profile(p)]
+    for path in paths:
         for e in check(path):
             print(f"{os.path.basename(path)}: {e}")
             bad += 1

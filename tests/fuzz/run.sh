@@ -93,4 +93,5 @@ else
   fail "fuzz the block file reader" "exit $status; see $findings/blocks-fuzz.log: $(grep -m1 -E 'ERROR|SUMMARY' "$findings/blocks-fuzz.log")"
 fi
 rm -f /tmp/lifeheap-blocks-fuzz.*
+profiles_not_the_tools   # the corpora: hand-written and mutated profiles
 summary

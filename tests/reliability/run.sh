@@ -52,7 +52,7 @@ wait_for() {
 no_temp_files() { [ -z "$(find "$1" -name '*.tmp-*' 2>/dev/null)" ]; }
 
 # --- build
-for p in crash fork execd threads64 server pool sighandler scale; do
+for p in crash fork execd threads64 server pool sighandler scale hostile_requests; do
   compile_c "$bin/$p" "$progs/$p.c" || fail "build $p" "gcc failed"
 done
 if [ ! -x "$bin/uncaught" ] || [ "$progs/uncaught.cc" -nt "$bin/uncaught" ]; then
@@ -377,6 +377,35 @@ checks pool "$out/pool.json" valid \
   site:mp_user.reallocs=1 site:mp_user.realloc_growth_bytes=20 site:mp_user.bytes_at_exit=0 \
   site:mp_user.max_bytes=400 site:pool_user.max_bytes=240
 check "pool: no warning for correct requests" bash -c "! grep -q 'lifeheap: warning' '$out/pool.log'"
+# A custom site's bytes count at the peak (400 for the mempool's, 128 for the
+# bump allocator's, as bytes_at_peak), its accesses are not measured: the
+# report says so rather than "of the 0 B live at the peak".
+checks pool "$out/pool.json" site:mp_user.access.at_peak.bytes=400 \
+  site:mp_user.bytes_at_peak=400 site:pool_user.access.at_peak.bytes=128 \
+  site:pool_user.bytes_at_peak=128 site:pool_user.access.measured_bytes=0
+"$top/cli/lifeheap" report "$out/pool.json" >"$out/pool.report" 2>&1
+check_eq "pool: the report says custom sites' accesses are not measured" \
+  "400 B live at the peak, accesses not measured (custom allocator);128 B live at the peak, accesses not measured (custom allocator)" \
+  "$(grep -o '[0-9][0-9]* B live at the peak, accesses not measured (custom allocator)' "$out/pool.report" | tr '\n' ';' | sed 's/;$//')"
+check "pool: no \"of the 0 B live at the peak\"" bash -c "! grep -q 'of the 0 B live at the peak' '$out/pool.report'"
+
+# --- requests that cannot be honoured: alignments past Valgrind's 16 MiB,
+# impossible sizes, custom blocks past the address space or 2^53
+run_quiet hostile_requests --lifeheap-out-file="$out/hostile_requests.json" "$bin/hostile_requests"
+check_eq "hostile requests: the program runs to its end" 0 "$status"
+check_eq "hostile requests: each fails as the program can see" \
+  "memalign 1 GiB: NULL;aligned_alloc 32 MiB: NULL;posix_memalign 1 TiB: ENOMEM;malloc 2^62: NULL;calloc overflow: NULL;realloc 2^50: NULL;still running: g" \
+  "$(tr '\n' ';' <"$out/hostile_requests.stdout" | sed 's/;$//')"
+check "hostile requests: the alignment is explained once" \
+  test "$(grep -c "lifeheap: warning: an allocation asked for 1073741824-byte alignment; Valgrind's allocator serves at most 16777216" "$out/hostile_requests.log")" -eq 1
+check "hostile requests: the custom block's size is explained once" \
+  test "$(grep -c 'lifeheap: warning: VALGRIND_MALLOCLIKE_BLOCK of 9223372036854775808 bytes .* larger than the address space' "$out/hostile_requests.log")" -eq 1
+check "hostile requests: no assertion, no panic" \
+  bash -c "! grep -qi 'impossible\|assert\|panic' '$out/hostile_requests.log'"
+checks hostile_requests "$out/hostile_requests.json" valid totals.blocks=3 totals.bytes=174 \
+  site:kept.total_bytes=64 site:grown.total_bytes=10 site:grown.reallocs=0 \
+  site:custom_ok.total_bytes=100 site:custom_ok.reallocs=0 site:custom_ok.freed_blocks=1 \
+  nosite:custom_huge peak.bytes=174
 
 # --- a program linked with jemalloc: malloc is replaced, jemalloc's own API is not
 if [ -e /usr/include/jemalloc/jemalloc.h ] && [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.a ]; then
