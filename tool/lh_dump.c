@@ -147,16 +147,26 @@ static HChar* expanded_path = NULL;
    an exec'd program under --trace-children) do not interleave. */
 static void record_profile_path(const HChar* path)
 {
+   static Bool recorded = False;
    SysRes sr;
    SizeT len;
    if (run_record_file == NULL) return;
    sr = VG_(open)(run_record_file,
                   VKI_O_CREAT | VKI_O_WRONLY | VKI_O_APPEND, 0600);
+   if (sr_isError(sr) && !recorded) {
+      /* At start-up (the first expansion): a bad name stops the run before
+         the program runs, as a bad --lifeheap-out-file does. */
+      VG_(fmsg)("lifeheap: cannot append to the run record '%s': %s "
+                "(--lifeheap-run-record)\n", run_record_file,
+                LH_(errno_text)(sr_Err(sr)));
+      VG_(exit)(1);
+   }
    if (sr_isError(sr)) {
       VG_(umsg)("lifeheap: warning: cannot append to the run record '%s'\n",
                 run_record_file);
       return;
    }
+   recorded = True;
    len = VG_(strlen)(path) + 1;             /* with its NUL */
    if (VG_(write)((Int)sr_Res(sr), path, len) != (Int)len)
       VG_(umsg)("lifeheap: warning: cannot append to the run record '%s'\n",

@@ -206,23 +206,28 @@ static void split_path(const HChar* s, SizeT len, LH_Path* p)
    if (used > 0) path_push(p, current, used);
 }
 
-void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
+/* The function's path components joined by "::": all of them (whole) or
+   the last that is not a closure with its qualifier; the name itself when
+   it has no path. */
+static void write_path(const HChar* function, Bool whole, HChar* out,
+                       SizeT size)
 {
    static LH_Path path;           /* big: not on the tool's small stack */
-   Int last, first;
+   Int last, first = 0;
    UInt k;
    SizeT used = 0;
    path.n = 0;
-   path.keep_outer_on_space = False;
+   path.keep_outer_on_space = whole;
    split_path(function, VG_(strlen)(function), &path);
    if (path.n == 0) {
       VG_(snprintf)(out, size, "%s", function);
       return;
    }
-   /* The last component that is not a closure, with its qualifier. */
-   for (last = (Int)path.n - 1; last > 0; last--)
-      if (path.text[last][0] != '{') break;
-   first = last > 0 ? last - 1 : 0;
+   if (!whole) {
+      for (last = (Int)path.n - 1; last > 0; last--)
+         if (path.text[last][0] != '{') break;
+      first = last > 0 ? last - 1 : 0;
+   }
    out[0] = 0;
    for (k = (UInt)first; k < path.n; k++) {
       Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
@@ -232,25 +237,14 @@ void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
    }
 }
 
+void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
+{
+   write_path(function, False, out, size);
+}
+
 void LH_(function_path)(const HChar* function, HChar* out, SizeT size)
 {
-   static LH_Path path;           /* big: not on the tool's small stack */
-   UInt k;
-   SizeT used = 0;
-   path.n = 0;
-   path.keep_outer_on_space = True;
-   split_path(function, VG_(strlen)(function), &path);
-   if (path.n == 0) {
-      VG_(snprintf)(out, size, "%s", function);
-      return;
-   }
-   out[0] = 0;
-   for (k = 0; k < path.n; k++) {
-      Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
-                                k > 0 ? "::" : "", path.text[k]);
-      if (wrote < 0 || used + wrote >= size) break;
-      used += wrote;
-   }
+   write_path(function, True, out, size);
 }
 
 void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)
