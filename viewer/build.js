@@ -22,6 +22,9 @@ const UPLOT_DIR = path.join(HERE, 'node_modules', 'uplot');
 // The consistency rules of a profile, shared with the CLI (cli/profile_rules.c), built
 // in as a module of their own just before model/profile.js, which enforces them.
 const RULES = path.join(HERE, '..', 'docs', 'profile-rules.json');
+// The metrics table (docs/metrics.json), shared with the CLI (cli/metrics_table.inc is
+// generated from it), built in as LH.metricTable just before model/metrics.js.
+const METRIC_TABLE = path.join(HERE, '..', 'docs', 'metrics.json');
 
 function read(p) { return fs.readFileSync(p, 'utf8'); }
 function sha256(text) { return "'sha256-" + crypto.createHash('sha256').update(text, 'utf8').digest('base64') + "'"; }
@@ -33,8 +36,11 @@ const uplotVersion = JSON.parse(read(path.join(UPLOT_DIR, 'package.json'))).vers
 const viewerVersion = JSON.parse(read(path.join(HERE, 'package.json'))).version;
 const rulesModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.profileRules = " +
   JSON.stringify(JSON.parse(read(RULES))) + ';\n';
+const metricTableModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.metricTable = " +
+  JSON.stringify(JSON.parse(read(METRIC_TABLE))) + ';\n';
 const script = '/* lifeheap viewer ' + viewerVersion + ' — GPL-3.0-or-later. Built from viewer/src by build.js. */\n' +
   MODULES.map((m) => (m === 'model/profile.js' ? '/* ---- docs/profile-rules.json ---- */\n' + rulesModule + '\n' : '') +
+    (m === 'model/metrics.js' ? '/* ---- docs/metrics.json ---- */\n' + metricTableModule + '\n' : '') +
     '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
 const uplotScript = read(path.join(UPLOT_DIR, 'dist', 'uPlot.iife.min.js'))
   .replace(/\n?\/\/# sourceMappingURL=.*\s*$/, '\n');

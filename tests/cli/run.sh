@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 lifeheap=${LIFEHEAP:-$top/cli/lifeheap}
 if [ ! -x "$lifeheap" ]; then
   lifeheap=$TESTS_BUILD/lifeheap-cli
-  gcc -O2 -g -Wall -Wextra $(pkg-config --cflags json-c) -o "$lifeheap" \
+  gcc -O2 -g -Wall -Wextra -I"$top/common" $(pkg-config --cflags json-c) -o "$lifeheap" \
     "$top"/cli/*.c $(pkg-config --libs json-c) -lm -pthread || { fail build "cannot compile cli"; summary; exit 1; }
 fi
 
@@ -215,6 +215,20 @@ if [ -f "$dh_view" ] && command -v node >/dev/null; then
 else
   fail "dhat: dh_view.js check" "needs node and $dh_view"
 fi
+
+#--- the metrics table ------------------------------------------------------------
+# cli/metrics_table.inc is generated from docs/metrics.json (the table the viewer's
+# columns come from too): it must be what the generator makes of the JSON today.
+if python3 "$top/scripts/gen-metrics-table.py" "$work/metrics_table.inc" 2>"$work/gen.err"; then
+  expect_same "metrics: cli/metrics_table.inc is in step with docs/metrics.json" \
+    "$work/metrics_table.inc" "$top/cli/metrics_table.inc"
+else
+  fail "metrics: cli/metrics_table.inc is in step with docs/metrics.json" "$(head -c 300 "$work/gen.err")"
+fi
+# Every metric of the table is known to the CLI, in the table's order.
+check_eq "metrics: the CLI's site metrics are the table's, in its order" \
+  "$(jq -r '[.[] | select(.name != null and .site != null) | .name] | join(", ")' "$top/docs/metrics.json")" \
+  "$("$lifeheap" report --sort no-such-metric "$profiles/base.json" 2>&1 | sed -n 's/.*; one of: //p' | head -1)"
 
 #--- diff -----------------------------------------------------------------------
 (cd "$profiles" && "$lifeheap" diff base.json new.json) >"$work/diff.txt"
@@ -680,17 +694,25 @@ expect_exit "view --baseline from standard input" 0 sh -c "LIFEHEAP_VIEWER_DIR=\
 check_eq "view --baseline -: unnamed baseline element" 1 "$(grep -c '<script type="application/json" id="lifeheap-baseline">' "$work/out")"
 
 #--- run ------------------------------------------------------------------------
-# A fake valgrind records its arguments and VALGRIND_LIB, writes a profile
-# where --lifeheap-out-file says, and exits with the client's status.
+# A fake valgrind records its arguments (but the run record's temporary
+# name) and VALGRIND_LIB, writes a profile where --lifeheap-out-file says,
+# appends its absolute path and a NUL to the run record as the tool does, and
+# exits with the client's status.
 fake=$work/fake-valgrind
 cat >"$fake" <<'EOF'
 #!/bin/sh
-echo "args: $*" >"$FAKE_LOG"
+out=lifeheap.out.$$.json record=
+for a in "$@"; do case $a in
+  --lifeheap-out-file=*) out=${a#--lifeheap-out-file=} ;;
+  --lifeheap-run-record=*) record=${a#--lifeheap-run-record=} ;;
+esac; done
+echo "args: $*" | sed 's/ --lifeheap-run-record=[^ ]*//' >"$FAKE_LOG"
 echo "lib: ${VALGRIND_LIB:-unset}" >>"$FAKE_LOG"
-out=lifeheap.out.$$.json
-for a in "$@"; do case $a in --lifeheap-out-file=*) out=${a#--lifeheap-out-file=} ;; esac; done
+echo "record: ${record:-none}" >>"$FAKE_LOG"
 out=$(echo "$out" | sed "s/%p/$$/g")
 echo '{}' >"$out"
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
+[ -n "$record" ] && printf '%s\0' "$out" >>"$record"
 exit "${FAKE_STATUS:-0}"
 EOF
 chmod +x "$fake"
@@ -714,6 +736,15 @@ check_eq "run: strict thread turns by default" "args: --tool=lifeheap --fair-sch
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --fair-sched=no -- ./prog) >/dev/null 2>&1
 check_eq "run: the user's --fair-sched wins" "args: --tool=lifeheap --fair-sched=no ./prog" "$(head -1 "$FAKE_LOG")"
 expect_grep "run finds the default pid-named profile" "profile written to lifeheap.out.[0-9]*.json" "$work/err"
+fake_record=$(sed -n 's/^record: //p' "$FAKE_LOG")
+case $fake_record in
+  */lifeheap-run.*) if [ -e "$fake_record" ]; then
+      fail "run removes its run record" "$fake_record is left behind"
+    else pass "run removes its run record"; fi ;;
+  *) fail "run passes a run record" "record: $fake_record" ;;
+esac
+(cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --out "$work/abs.json" -- ./prog) >/dev/null 2>"$work/err"
+expect_grep "run shows an absolute --out as given" "profile written to $work/abs.json$" "$work/err"
 # Build-tree detection: a lifeheap binary whose ../tool/vglib holds a tool.
 mkdir -p "$work/tree/cli" "$work/tree/tool/vglib"
 cp "$lifeheap" "$work/tree/cli/lifeheap"
@@ -726,7 +757,13 @@ check_eq "run relies on the installed tool otherwise" "lib: unset" "$(sed -n 2p 
 expect_exit "run with a missing valgrind exits 127" 127 env LIFEHEAP_VALGRIND="$work/no-valgrind" "$lifeheap" run -- ./prog
 expect_exit "run without a program" 2 "$lifeheap" run --out x.json --
 
+#--- run with the real tool: the names the tool expanded -------------------------
+. "$here/run_names.sh"
+
 #--- end to end: the queue story with the real tool -----------------------------
 . "$here/e2e.sh"
+
+#--- site identity across runs: the tool's keys and the CLI's ---------------------
+. "$here/match_keys.sh"
 
 summary

@@ -439,7 +439,7 @@ bad_option() {   # OPTION=VALUE
   if grep -Eq "impossible happened|Process terminating|Assertion" "$out/badopt.log"; then
     fail "$name" "crashed: $(grep -Em1 'impossible|terminating|Assertion' "$out/badopt.log")"; return
   fi
-  if grep -Eq "Bad option|Unknown option|Invalid|cannot write the profile|cannot write the block file|--lifeheap-out-file" "$out/badopt.log"; then
+  if grep -Eq "Bad option|Unknown option|Invalid|cannot write the profile|cannot write the block file|--lifeheap-out-file|--lifeheap-run-record" "$out/badopt.log"; then
     pass "$name"
   else
     fail "$name" "no error message: $(head -c 200 "$out/badopt.log")"
@@ -454,6 +454,8 @@ for opt in $options; do
       for v in "" "%q{LH_NO_SUCH_VARIABLE}" "$out/no/dir/p.json"; do bad_option "$opt=$v"; done ;;
     --lifeheap-symbolizer)
       for v in "" abc relative/lifeheap-symbolize; do bad_option "$opt=$v"; done ;;
+    --lifeheap-run-record)   # a file name: empty, a directory, a missing directory
+      for v in "" "$out" "$out/no/dir/r"; do bad_option "$opt=$v"; done ;;
     --lifeheap-blocks)   # a file name: empty, a directory, a missing directory
       for v in "" "$out" "$out/no/dir/b" "%q{LH_NO_SUCH_VARIABLE}"; do bad_option "$opt=$v"; done ;;
     --lifeheap-dump-interval)

@@ -9,16 +9,17 @@ const path = require('path');
 
 const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
 // What viewer/build.js builds in before model/profile.js.
-globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'profile-rules.json'), 'utf8')) };
+globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'profile-rules.json'), 'utf8')),
+  metricTable: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'metrics.json'), 'utf8')) };
 for (const m of ['format', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const FIXTURES = path.join(__dirname, 'fixtures');
 const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
 
 test('model: formats sizes human-readable with exact figures', () => {
-  assert.equal(LH.format.bytes(235904), '230 KiB');
+  assert.equal(LH.format.bytes(235904), '230.4 KiB');
   assert.equal(LH.format.bytes(512), '512 B');
-  assert.equal(LH.format.bytes(3672544), '3.50 MiB');
+  assert.equal(LH.format.bytes(3672544), '3.5 MiB');
   assert.equal(LH.format.exactBytes(235904), '235,904 bytes');
   assert.equal(LH.format.percent(0.6), '60%');
   assert.equal(LH.format.argv(['./a', 'b c']), "./a 'b c'");
