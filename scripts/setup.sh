@@ -8,10 +8,18 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
+# Everything the build and the test suites use: a test whose toolchain is
+# missing fails rather than skips, so every toolchain is installed here
+# (g++ and rustc/cargo for the C++ and Rust test programs, clang for the
+# fuzz targets, jq and python3-jsonschema for the checks).
 need=()
 for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
-           librust-crossbeam-channel-dev; do
+           librust-crossbeam-channel-dev jq; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+done
+# rustc and cargo may come from rustup rather than Debian: only install when absent.
+for tool in rustc cargo; do
+  command -v "$tool" >/dev/null || need+=("$tool")
 done
 [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && LIFEHEAP_SETUP_VIEWER=1
 want_viewer=${LIFEHEAP_SETUP_VIEWER:-0}

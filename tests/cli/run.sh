@@ -9,7 +9,7 @@
 # budgets, every kind of bad input, `view` with a fake viewer, `run` with a
 # fake valgrind, and the end-to-end queue story with the real tool.
 #
-# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed".
+# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"

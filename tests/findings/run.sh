@@ -40,7 +40,7 @@ check_py() {
 profile_example() {
   local name=$1; shift
   if [ ! -x "$examples/$name" ]; then
-    fail "$name: profile" "examples/$name is not built (run make at the top)"; return 1
+    fail "$name: profile" "examples/$name is not built (scripts/setup.sh installs the toolchains and builds it)"; return 1
   fi
   if ! run_lifeheap "$out/$name.json" "$@" "$examples/$name" >/dev/null; then
     fail "$name: profile" "lifeheap or the program failed, see $out/$name.json.log"; return 1
@@ -71,9 +71,8 @@ if gcc -O1 -g -Wall -Wextra -Wno-unused-parameter $unit_flags -I"$TESTS_TOP/tool
   unit_end=
   while IFS= read -r line; do
     case $line in
-      "PASS "*) pass "${line#PASS }" ;;
-      "FAIL "*) name=${line#FAIL }; fail "${name%%: *}" "${name#*: }" ;;
       "exit "*) unit_end=$line ;;
+      *) count_line "$line" || echo "$line" ;;
     esac
   done < <("$bin/timeline_unit" 2>&1; echo "exit $?")
   [ "$unit_end" = "exit 0" ] || fail "timeline unit" "the unit test ended with $unit_end"
@@ -106,13 +105,11 @@ for sched in default fair; do
   profile_example queue_bounded $sched_opt &&
     check_py "queue_bounded [$sched]: no missing-backpressure" \
       no-finding "$out/queue_bounded.json" missing-backpressure queue_push_message
-  if [ -x "$examples/queue_unbounded_rs" ]; then
-    profile_example queue_unbounded_rs $sched_opt &&
-      check_py "queue_unbounded_rs [$sched]: missing-backpressure on queue_push_message" \
-        finding "$out/queue_unbounded_rs.json" missing-backpressure queue_unbounded::queue_push_message \
-        site.total_blocks = 2000  site.total_bytes = 8192000  max_blocks '>=' 300 \
-        cross_thread_frees = 2000  queue_depth '>=' 100
-  fi
+  profile_example queue_unbounded_rs $sched_opt &&
+    check_py "queue_unbounded_rs [$sched]: missing-backpressure on queue_push_message" \
+      finding "$out/queue_unbounded_rs.json" missing-backpressure queue_unbounded::queue_push_message \
+      site.total_blocks = 2000  site.total_bytes = 8192000  max_blocks '>=' 300 \
+      cross_thread_frees = 2000  queue_depth '>=' 100
 done
 
 if profile_example prealloc_oversized; then
@@ -229,7 +226,9 @@ profile_example well_behaved &&
     "$(grep -c '== Findings: none\.$' "$out/well_behaved.json.log")"
 
 # --- C++: libstdc++'s start-up pool (library code only) is no finding -------
-if command -v g++ >/dev/null; then
+if ! command -v g++ >/dev/null; then
+  fail "cxx_vector: build" "g++ is not installed (scripts/setup.sh installs it)"
+else
   if g++ -O0 -g -o "$bin/cxx_vector" "$here/progs/cxx_vector.cc" &&
      run_lifeheap "$out/cxx_vector.json" "$bin/cxx_vector" >/dev/null; then
     check_py "cxx_vector: no finding on libstdc++'s emergency pool" no-finding "$out/cxx_vector.json"
@@ -249,19 +248,19 @@ print(pool[0] if len(pool) == 1 else pool, mine[0] if len(mine) == 1 else mine)'
   fi
 fi
 
-# --- Rust examples, when rustc built them ----------------------------------
-if [ -x "$examples/prealloc_oversized_rs" ]; then
-  profile_example prealloc_oversized_rs &&
-    check_py "prealloc_oversized_rs: oversized-preallocation on Connection::new" \
-      finding "$out/prealloc_oversized_rs.json" oversized-preallocation prealloc_oversized::Connection::new \
-      blocks = 64  mean_block_bytes = 262144  bytes_at_peak = 16777216
-fi
+# --- Rust examples (make builds them with the rustc scripts/setup.sh installs)
+profile_example prealloc_oversized_rs &&
+  check_py "prealloc_oversized_rs: oversized-preallocation on Connection::new" \
+    finding "$out/prealloc_oversized_rs.json" oversized-preallocation prealloc_oversized::Connection::new \
+    blocks = 64  mean_block_bytes = 262144  bytes_at_peak = 16777216
 
-# --- USERS.md story 4: a 1 MB CSV into Vec<Vec<String>>, and the lean form ---
+# --- A 1 MB CSV into Vec<Vec<String>>, and the lean form -------------------
 # examples/csv_rows.rs and csv_rows_lean.rs derive every number below from
 # csv_sample.csv (12,427 lines of 8 fields, 1,000,738 bytes).
-if [ -x "$examples/csv_rows_rs" ] && [ -x "$examples/csv_rows_lean_rs" ] &&
-   [ -f "$examples/csv_sample.csv" ]; then
+if ! [ -x "$examples/csv_rows_rs" ] || ! [ -x "$examples/csv_rows_lean_rs" ] ||
+   ! [ -f "$examples/csv_sample.csv" ]; then
+  fail "csv_rows: profile" "examples/csv_rows_rs, csv_rows_lean_rs or csv_sample.csv is not built (scripts/setup.sh installs rustc and builds them)"
+else
   if run_lifeheap "$out/csv_rows.json" "$examples/csv_rows_rs" "$examples/csv_sample.csv" \
        >"$out/csv_rows.stdout" &&
      run_lifeheap "$out/csv_rows_lean.json" "$examples/csv_rows_lean_rs" \
@@ -572,10 +571,8 @@ fi
 corpus_end=
 while IFS= read -r line; do
   case $line in
-    "PASS "*) pass "${line#PASS }" ;;
-    "FAIL "*) name=${line#FAIL }; fail "${name%%: *}" "${name#*: }" ;;
     "exit "*) corpus_end=$line ;;
-    *) echo "$line" ;;
+    *) count_line "$line" || echo "$line" ;;
   esac
 done < <(nice -n 5 "$here/corpus/run.sh" 2>&1; echo "exit $?")
 case $corpus_end in

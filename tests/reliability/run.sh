@@ -235,7 +235,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k,ro tmpfs "$mnt" 2>/dev/null;
   expect_startup_error readonly "read-only file system" "$mnt/p.json"
   umount "$mnt"
 else
-  echo "SKIP read-only directory: needs root and tmpfs mounts"
+  skip "read-only directory" "needs root and tmpfs mounts"
 fi
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
   # The program fills the disk after the start-up check; the write at exit fails.
@@ -246,7 +246,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; th
   check "disk full: no profile and no partial file" test -z "$(ls "$mnt" | grep -v '^fill$')"
   umount "$mnt"
 else
-  echo "SKIP disk full: needs root and tmpfs mounts"
+  skip "disk full" "needs root and tmpfs mounts"
 fi
 
 # --- custom allocators (valgrind.h client requests)
@@ -282,7 +282,7 @@ if [ -e /usr/include/jemalloc/jemalloc.h ] && [ -e /usr/lib/x86_64-linux-gnu/lib
   check_eq "jemalloc-static: exit status" 0 "$status"
   checks jemalloc-static "$out/jemalloc-static.json" valid totals.blocks=0
 else
-  echo "SKIP jemalloc: libjemalloc-dev is not installed"
+  fail "jemalloc" "libjemalloc-dev is not installed (scripts/setup.sh installs it)"
 fi
 
 # --- bad options: Valgrind's error, exit status 1, never a crash
