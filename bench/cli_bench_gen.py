@@ -5,7 +5,8 @@ filled, 8-frame stacks over a shared frame table, per-site access data.
 
 usage: cli_bench_gen.py OUT SITES SEED
 SEED 0 is the baseline; another seed perturbs the numbers, drops 5% of the
-sites and adds 5% new ones, as a changed build would.
+sites and adds 5% new ones, as a changed build would. The figures obey the
+consistency rules (docs/profile-rules.json), which the CLI enforces.
 """
 import json
 import random
@@ -46,7 +47,8 @@ for i in range(site_count):
         "id": 0, "stack": stack, "name_frame": 0,
         "total_blocks": blocks, "total_bytes": total,
         "bytes_at_peak": live, "blocks_at_peak": live // size,
-        "max_bytes": live + size, "max_blocks": live // size + 1, "max_time": base.randrange(duration),
+        "max_bytes": min(total, live + size), "max_blocks": min(blocks, live // size + 1),
+        "max_time": base.randrange(duration),
         "bytes_at_exit": live // 4, "blocks_at_exit": live // 4 // size,
         "freed_blocks": blocks - live // 4 // size,
         "lifetime": {"sum": blocks * 1000, "min": 10, "max": 100000,
@@ -72,7 +74,8 @@ if seed:
     for j in range(site_count // 20):                # new sites in the changed run
         stack = [frame(f"new_code::function_{j}", 10)] + [frame(functions[0], 1)]
         sites.append(dict(sites[0], stack=stack, total_bytes=4096, total_blocks=1,
-                          bytes_at_peak=4096, blocks_at_peak=1, max_bytes=4096, max_blocks=1))
+                          bytes_at_peak=4096, blocks_at_peak=1, max_bytes=4096, max_blocks=1,
+                          bytes_at_exit=0, blocks_at_exit=0, freed_blocks=1))
 sites.sort(key=lambda s: (-s["bytes_at_peak"], -s["total_bytes"]))
 for i, s in enumerate(sites):
     s["id"] = i

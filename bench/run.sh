@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Runs each benchmark workload natively and under --tool=none, memcheck, dhat
-# and lifeheap, side by side in one run, and prints wall time, peak RSS and
-# lifeheap's ratios to none and to DHAT. See bench/README.md.
+# Runs each benchmark workload natively and under --tool=none, memcheck, dhat,
+# massif, heaptrack and lifeheap, side by side in one run, and prints wall
+# time, CPU time, peak RSS and lifeheap's ratios to none, memcheck and DHAT.
+# See bench/README.md.
 set -euo pipefail
 
 usage() {
@@ -14,15 +15,19 @@ usage: bench/run.sh [options]
   --quick           1 run and smaller inputs (a smoke test, not a measurement)
   --only LIST       comma-separated workloads; a name or its prefix before '-'
                     (e.g. "bintree" selects bintree-12, bintree-14, bintree-16)
-  --tools LIST      comma-separated subset of native,none,memcheck,dhat,lifeheap
-                    (default: all five)
+  --tools LIST      comma-separated subset of
+                    native,none,memcheck,dhat,massif,heaptrack,lifeheap
+                    (default: all seven)
   --md FILE         also write the tables as markdown to FILE
   --cell-budget S   stop repeating one cell once its runs add up to S seconds
                     (default 120; 0 = always do all runs)
+  --run-timeout S   stop a single run after S seconds of wall time and mark
+                    the cell "timeout" (default 600; 0 = no limit)
   -h, --help        this text
 
-Workloads: bintree-12 bintree-14 bintree-16 liveheap-1k liveheap-32k
-           liveheap-512k csvparse compute python-json sqlite3
+Workloads: bintree-12 bintree-14 bintree-16 bintree-walk-14 bintree-walk-16
+           liveheap-1k liveheap-32k liveheap-512k hashmap handoff steady
+           csvparse compute python-json sqlite3
 EOF
 }
 
@@ -33,15 +38,16 @@ die() {
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$BENCH_DIR/.." && pwd)
-ALL_TOOLS="native none memcheck dhat lifeheap"
+ALL_TOOLS="native none memcheck dhat massif heaptrack lifeheap"
 
 runs=3
 runs_given=0
 quick=0
 only=""
-tools_list="native,none,memcheck,dhat,lifeheap"
+tools_list="native,none,memcheck,dhat,massif,heaptrack,lifeheap"
 md_file=""
 cell_budget=120
+run_timeout=600
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -51,6 +57,7 @@ while [ $# -gt 0 ]; do
         --tools) [ $# -ge 2 ] || die "--tools needs a value"; tools_list=$2; shift 2 ;;
         --md) [ $# -ge 2 ] || die "--md needs a value"; md_file=$2; shift 2 ;;
         --cell-budget) [ $# -ge 2 ] || die "--cell-budget needs a value"; cell_budget=$2; shift 2 ;;
+        --run-timeout) [ $# -ge 2 ] || die "--run-timeout needs a value"; run_timeout=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option: $1" ;;
     esac
@@ -58,6 +65,7 @@ done
 
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "--runs must be a positive integer, not '$runs'"
 [[ "$cell_budget" =~ ^[0-9]+$ ]] || die "--cell-budget must be a whole number of seconds, not '$cell_budget'"
+[[ "$run_timeout" =~ ^[0-9]+$ ]] || die "--run-timeout must be a whole number of seconds, not '$run_timeout'"
 if [ "$quick" = 1 ] && [ "$runs_given" = 0 ]; then
     runs=1
 fi
@@ -85,14 +93,22 @@ wants_tool() {
 # minutes on a 2-core machine; DHAT at depth 16 is most of it.
 if [ "$quick" = 1 ]; then
     bintree_depths=(10 12)
+    walk_depths=(10 12)
     liveheap_sizes=(1k 32k); liveheap_ops=200000
+    hashmap_keys=30000; hashmap_lookups=300000
+    handoff_pairs=2; handoff_items=20000
+    steady_live=1000; steady_steps=200000
     csv_rows=30000; csv_batch_rows=8000
     compute_size=200000; compute_passes=5
     json_records=2000; json_rounds=2
     sqlite_rows=20000
 else
     bintree_depths=(12 14 16)
+    walk_depths=(14 16)
     liveheap_sizes=(1k 32k 512k); liveheap_ops=2000000   # ops >= 4 x live
+    hashmap_keys=300000; hashmap_lookups=3000000
+    handoff_pairs=4; handoff_items=100000
+    steady_live=1000; steady_steps=2000000
     csv_rows=150000; csv_batch_rows=40000     # 1.8M fields, 480k live at the peak
     compute_size=1000000; compute_passes=20
     json_records=6000; json_rounds=3
@@ -101,8 +117,9 @@ fi
 
 workloads=()
 for depth in "${bintree_depths[@]}"; do workloads+=("bintree-$depth"); done
+for depth in "${walk_depths[@]}"; do workloads+=("bintree-walk-$depth"); done
 for size in "${liveheap_sizes[@]}"; do workloads+=("liveheap-$size"); done
-workloads+=(csvparse compute python-json sqlite3)
+workloads+=(hashmap handoff steady csvparse compute python-json sqlite3)
 
 selected=()
 if [ -z "$only" ]; then
@@ -112,7 +129,7 @@ else
     for wanted in "${only_names[@]}"; do
         matched=0
         for name in "${workloads[@]}"; do
-            if [ "$name" = "$wanted" ] || [ "${name%%-*}" = "$wanted" ]; then
+            if [ "$name" = "$wanted" ] || [[ "$name" == "$wanted"-* ]]; then
                 case " ${selected[*]} " in *" $name "*) ;; *) selected+=("$name") ;; esac
                 matched=1
             fi
@@ -154,6 +171,14 @@ if wants_tool lifeheap; then
     fi
 fi
 
+if wants_tool heaptrack && ! command -v heaptrack >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "bench: heaptrack missing; installing Debian's heaptrack package" >&2
+        { apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=300 heaptrack; } >&2 || true
+    fi
+    command -v heaptrack >/dev/null || note "heaptrack is not installed and could not be installed; its column is skipped"
+fi
+
 # python3 must be the interpreter itself: a wrapper script (pyenv's shim)
 # would put bash, not python, under Valgrind (children are not traced).
 python_bin=""
@@ -189,11 +214,15 @@ fi
 # when the workload cannot run here (its reason was already noted).
 workload_command() {
     case "$1" in
+        bintree-walk-*) workload_argv=("$BUILD/bintree_walk" "${1#bintree-walk-}") ;;
         bintree-*) workload_argv=("$BUILD/bintree" "${1#bintree-}") ;;
         liveheap-*)
             local live=${1#liveheap-}
             live=${live%k}
             workload_argv=("$BUILD/liveheap" "$((live * 1000))" "$liveheap_ops") ;;
+        hashmap) workload_argv=("$BUILD/hashmap" "$hashmap_keys" "$hashmap_lookups") ;;
+        handoff) workload_argv=("$BUILD/handoff" "$handoff_pairs" "$handoff_items") ;;
+        steady) workload_argv=("$BUILD/steady" "$steady_live" "$steady_steps") ;;
         csvparse) workload_argv=("$BUILD/csvparse" "$work_dir/input.csv" "$csv_batch_rows") ;;
         compute) workload_argv=("$BUILD/compute" "$compute_size" "$compute_passes") ;;
         python-json)
@@ -212,6 +241,11 @@ tool_command() {
         native) tool_prefix=() ;;
         none|memcheck) tool_prefix=(valgrind "--tool=$1") ;;
         dhat) tool_prefix=(valgrind --tool=dhat "--dhat-out-file=$profile_dir/dhat.out") ;;
+        massif) tool_prefix=(valgrind --tool=massif "--massif-out-file=$profile_dir/massif.out") ;;
+        # heaptrack is not a Valgrind tool: it preloads a library into the
+        # program and pipes its events to heaptrack_interpret, a second
+        # process; runstat's figures cover both (the program's children).
+        heaptrack) tool_prefix=(heaptrack -o "$profile_dir/heaptrack") ;;
         lifeheap)
             local options=(--tool=lifeheap "--lifeheap-out-file=$profile_dir/lifeheap.json")
             if [ -x "$REPO_ROOT/scripts/run-lifeheap" ]; then
@@ -236,10 +270,23 @@ run_cell_once() {
     tool_command "$tool"
     printf 'bench: %-12s %-9s run %d/%d: ' "$name" "$tool" "$rep" "$runs" >&2
     rm -f "$report"
-    "$BUILD/runstat" "$report" "${tool_prefix[@]}" "${workload_argv[@]}" \
+    local limit=()
+    [ "$run_timeout" -gt 0 ] && limit=(timeout -s KILL "$run_timeout")
+    "$BUILD/runstat" "$report" "${limit[@]}" "${tool_prefix[@]}" "${workload_argv[@]}" \
         < /dev/null > "$stdout_file" 2> "$stderr_file" || true
     rm -f "$profile_dir"/*
+    if [ "$tool" = heaptrack ]; then
+        # heaptrack prints its own lines on stdout around the program's
+        awk '/^heaptrack output will be written to|^\/usr\/lib\/heaptrack\/|^starting application, this might take some time|^Heaptrack finished!|^  heaptrack --analyze/ { skip_blank = 1; next }
+             skip_blank && /^$/ { skip_blank = 0; next } { skip_blank = 0; print }' \
+            "$stdout_file" > "$stdout_file.program" && mv "$stdout_file.program" "$stdout_file"
+    fi
     read -r status wall maxrss_kib cpu 2>/dev/null < "$report" || status=helper
+    if [ "$status" = 137 ] && [ "$run_timeout" -gt 0 ]; then
+        echo "stopped after $run_timeout s" >&2
+        printf '%s\t%s\t-\t-\t-\ttimeout >%ss\n' "$name" "$tool" "$run_timeout" >> "$results"
+        return 1
+    fi
     if [ "$status" != 0 ]; then
         echo "FAILED (status $status); last lines of its stderr:" >&2
         tail -n 5 "$stderr_file" | sed 's/^/    /' >&2
@@ -275,6 +322,10 @@ for name in "${selected[@]}"; do
         failed[$tool]=0
         if [ "$tool" = lifeheap ] && [ "$lifeheap_ready" = 0 ]; then
             printf '%s\t%s\t-\t-\t-\tnot built\n' "$name" "$tool" >> "$results"
+            failed[$tool]=1
+        fi
+        if [ "$tool" = heaptrack ] && ! command -v heaptrack >/dev/null; then
+            printf '%s\t%s\t-\t-\t-\tnot installed\n' "$name" "$tool" >> "$results"
             failed[$tool]=1
         fi
     done

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -220,6 +221,7 @@ int cmd_run(int argc, char **argv)
 
     if (status != 127) {
         char path[4096];
+        struct stat info;
         /* Valgrind keeps the pid of the process it was started as. */
         expand_file_name(out_option ? out_option : "lifeheap.out.%p.json",
                          child, path, sizeof path);
@@ -231,6 +233,12 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "   (or: lifeheap view ");
             print_text(stderr, path);
             fprintf(stderr, ")\n");
+        } else if (stat(path, &info) == 0 && !S_ISDIR(info.st_mode)) {
+            /* A device or a FIFO: written through, not kept as a file. */
+            fprintf(stderr, "lifeheap: the profile went to ");
+            print_text(stderr, path);
+            fprintf(stderr, ", which is not a regular file: nothing to "
+                            "report on later\n");
         } else {
             fprintf(stderr, "lifeheap: no profile at ");
             print_text(stderr, path);

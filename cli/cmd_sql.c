@@ -10,7 +10,8 @@
  *   lifeheap sql blocks.bin -o heap.db                a killed run without a
  *                                                     profile: blocks only
  *
- * The database is written to "DB.tmp-<pid>" beside DB and renamed over it
+ * The database is written to "DB.tmp-<pid>-<n>" beside DB (created with
+ * O_EXCL|O_NOFOLLOW, output_file.c) and renamed over it
  * when complete, so DB is either the old file or the whole new one; DB
  * must be a regular file if it exists (or a new name).
  *
@@ -32,6 +33,7 @@
 
 #include "block_file.h"
 #include "commands.h"
+#include "output_file.h"
 #include "sql_build.h"
 #include "util.h"
 
@@ -375,15 +377,20 @@ int cmd_sql(int argc, char **argv)
         if (!load_inputs(&in))
             goto done;
         if (output) {
-            size_t size = strlen(output) + 32;
-            temporary = malloc(size);
-            if (!temporary)
+            /* Created empty and exclusively (never an existing file nor a
+               planted symlink), then opened by SQLite as a new database. */
+            int fd = output_exclusive_temporary(output, &temporary);
+            if (fd < 0) {
+                fprintf(stderr, "lifeheap: cannot create a temporary file "
+                                "beside %s: %s\n", output, strerror(errno));
                 goto done;
-            snprintf(temporary, size, "%s.tmp-%ld", output, (long)getpid());
-            unlink(temporary);
+            }
+            close(fd);
         }
-        if (sqlite3_open(temporary ? temporary : ":memory:", &db) !=
-            SQLITE_OK) {
+        if (sqlite3_open_v2(temporary ? temporary : ":memory:", &db,
+                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                SQLITE_OPEN_NOFOLLOW,
+                            NULL) != SQLITE_OK) {
             fprintf(stderr, "lifeheap: %s: %s\n",
                     temporary ? temporary : "in-memory database",
                     sqlite3_errmsg(db));

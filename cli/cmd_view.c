@@ -39,6 +39,7 @@
 #include <strings.h>
 
 #include "commands.h"
+#include "output_file.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -618,35 +619,25 @@ static const char *display_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* The page through output_file.c: atomically for a regular file, written
+ * through for a device or a FIFO, never replacing what -o names. */
 static bool write_output(const char *path, const struct buffer *head,
-                         const struct buffer *meta, const struct buffer *tail)
+                         const struct buffer *meta, const struct buffer *tail,
+                         char *error, size_t error_size)
 {
-    if (strcmp(path, "-") == 0) {
-        fwrite(head->data, 1, head->length, stdout);
-        fwrite(meta->data ? meta->data : "", 1, meta->length, stdout);
-        fwrite(tail->data ? tail->data : "", 1, tail->length, stdout);
-        return fflush(stdout) == 0;
-    }
-    /* Write then rename, so a reader never sees half a report. */
-    size_t size = strlen(path) + 16;
-    char *temporary = malloc(size);
-    if (!temporary)
+    struct output_file out;
+    if (!output_open(&out, path)) {
+        snprintf(error, error_size, "%s", out.error);
         return false;
-    snprintf(temporary, size, "%s.tmp", path);
-    FILE *stream = fopen(temporary, "wb");
-    bool ok = stream != NULL;
-    if (ok) {
-        fwrite(head->data, 1, head->length, stream);
-        fwrite(meta->data ? meta->data : "", 1, meta->length, stream);
-        fwrite(tail->data ? tail->data : "", 1, tail->length, stream);
-        ok = !ferror(stream);
-        ok &= fclose(stream) == 0;
-        ok = ok && rename(temporary, path) == 0;
-        if (!ok)
-            remove(temporary);
     }
-    free(temporary);
-    return ok;
+    fwrite(head->data, 1, head->length, out.stream);
+    fwrite(meta->data ? meta->data : "", 1, meta->length, out.stream);
+    fwrite(tail->data ? tail->data : "", 1, tail->length, out.stream);
+    if (!output_commit(&out)) {
+        snprintf(error, error_size, "%s", out.error);
+        return false;
+    }
+    return true;
 }
 
 int cmd_view(int argc, char **argv)
@@ -747,9 +738,15 @@ int cmd_view(int argc, char **argv)
         append_text(&meta, "\">");
         free(policy.data);
     }
-    if (meta.failed || !write_output(output, &head, &meta, &tail)) {
-        fprintf(stderr, "lifeheap view: cannot write %s: %s\n", output,
-                strerror(errno));
+    char write_error[4500];
+    if (meta.failed) {
+        fprintf(stderr, "lifeheap view: cannot write %s: out of memory\n",
+                output);
+        goto done;
+    }
+    if (!write_output(output, &head, &meta, &tail, write_error,
+                      sizeof write_error)) {
+        fprintf(stderr, "lifeheap view: %s\n", write_error);
         goto done;
     }
     if (strcmp(output, "-") != 0)

@@ -3,21 +3,31 @@
  * Validation failures longjmp back to profile_parse(), so each field read is
  * one line and the error message names the exact field
  * ("sites[12].stack[3]: frame index 99 out of range (12 frames)").
- * Everything the model holds is copied out of the json-c tree, which is
- * released before returning: on a 100 MB profile the tree is several times
- * the size of the model.
+ * Everything the model holds is copied out of json-c trees, never of the
+ * whole document at once: json_split.c finds the elements of the "frames"
+ * and "sites" arrays, json-c parses the rest (those arrays left empty) and
+ * then each element on its own, which is read and released, so memory is
+ * the text, the model and one element's tree (a whole tree is about 12
+ * times the text). A document json_split() finds irregular, or that does
+ * not parse that way, is parsed whole: its error message is the authority.
+ * The consistency rules of docs/profile-rules.json are checked last
+ * (profile_rules.c).
  *
- * Fields from the later issues (access, growth, findings, timeline) may be
- * absent or null; every field of the foundation (issue 2) is required.
+ * Fields added after the first profiles (access, growth, findings, timeline)
+ * may be absent or null; every field of the foundation (header, run, totals,
+ * peak, at_exit, frames, sites) is required.
  * Unknown fields are ignored, as the format requires.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "profile.h"
+#include "json_split.h"
+#include "profile_rules.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +41,15 @@ struct loader {
     const char *name;
     struct profile *profile;
     char path[256];   /* JSON path of the object being read, for messages */
+    /* The document's text (after a byte order mark) and, when json_split()
+     * found its "frames" and "sites" elements, where they are: each is then
+     * parsed on its own (element_tokener) and released once read. */
+    const char *data;
+    size_t size;
+    struct json_split split;
+    json_tokener *element_tokener;
+    json_object *element;   /* the element being read (freed on error) */
+    bool split_arrays;      /* false: always parse the whole document */
 };
 
 static void fail(struct loader *loader, const char *format, ...)
@@ -206,14 +225,20 @@ static void set_path(struct loader *loader, const char *format, ...)
 static void read_header(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
+    if (present(root, "dhatFileVersion"))
+        fail(loader, "not a lifeheap profile (it is a DHAT profile: open it "
+                     "in DHAT's dh_view.html)");
     json_object *format = member(root, "format");
     if (!format || !json_object_is_type(format, json_type_string) ||
         strcmp(json_object_get_string(format), "lifeheap-profile") != 0)
         fail(loader, "not a lifeheap profile (\"format\" is not "
                      "\"lifeheap-profile\")");
     json_object *version = member(root, "format_version");
-    if (!version || !json_object_is_type(version, json_type_int))
-        fail(loader, "format_version: missing or not an integer");
+    if (!present(root, "format_version"))
+        fail(loader, "format_version: missing");
+    if (!json_object_is_type(version, json_type_int))
+        fail(loader, "format_version: expected an integer, found %s",
+             type_name(version));
     profile->format_version = json_object_get_int64(version);
     if (profile->format_version != PROFILE_FORMAT_VERSION)
         fail(loader, "format_version %lld is not supported (this lifeheap "
@@ -255,6 +280,14 @@ static void read_run(struct loader *loader, json_object *root)
     profile->pid = (int64_t)require_count(loader, run, "pid");
     profile->duration = require_count(loader, run, "duration");
     profile->threads = require_count(loader, run, "threads");
+    /* Only the DHAT export needs it: tolerated when absent. */
+    json_object *options = member(run, "options");
+    json_object *num_callers = options && json_object_is_type(options,
+                                                              json_type_object)
+                                   ? member(options, "num_callers") : NULL;
+    if (num_callers && json_object_is_type(num_callers, json_type_int) &&
+        json_object_get_int64(num_callers) > 0)
+        profile->num_callers = (uint64_t)json_object_get_int64(num_callers);
     profile->complete = require_bool(loader, run, "complete");
     /* Only worded in the text report: tolerated when absent or odd. */
     json_object *dump_reason = member(run, "dump_reason");
@@ -312,6 +345,12 @@ static void read_totals(struct loader *loader, json_object *root)
         profile->total_realloc_growth_bytes =
             require_count(loader, totals, "realloc_growth_bytes");
     }
+    if (present(totals, "invalid_frees"))
+        profile->total_invalid_frees =
+            require_count(loader, totals, "invalid_frees");
+    if (present(totals, "invalid_reallocs"))
+        profile->total_invalid_reallocs =
+            require_count(loader, totals, "invalid_reallocs");
 
     set_path(loader, "%s", "");
     json_object *peak = require_object(loader, root, "peak");
@@ -327,13 +366,75 @@ static void read_totals(struct loader *loader, json_object *root)
     profile->exit_blocks = require_count(loader, at_exit, "blocks");
 }
 
-/* Element `index` of the array `name`, which must be an object; leaves the
- * error path at "name[index]." for the element's members. */
+static json_object *parse_whole(struct loader *loader, const char *data,
+                                size_t size);
+
+/* The split array of the top-level array `name`, or NULL when the document
+ * was parsed whole. */
+static const struct json_split_array *split_array(struct loader *loader,
+                                                  const char *name)
+{
+    if (!loader->split.usable)
+        return NULL;
+    for (int a = 0; a < JSON_SPLIT_ARRAYS; a++)
+        if (strcmp(loader->split.arrays[a].key, name) == 0 &&
+            loader->split.arrays[a].found)
+            return &loader->split.arrays[a];
+    return NULL;
+}
+
+/* How many elements the top-level array `name` (read as `array`) has. */
+static size_t element_count(struct loader *loader, json_object *array,
+                            const char *name)
+{
+    const struct json_split_array *split = split_array(loader, name);
+    return split ? split->count : json_object_array_length(array);
+}
+
+/* Element `index` of the split array, parsed from its own text. A syntax
+ * error there is reported as the whole document's parse reports it. */
+static json_object *parse_element(struct loader *loader,
+                                  const struct json_split_array *split,
+                                  size_t index)
+{
+    const char *text = loader->data + split->starts[index];
+    size_t length = split->ends[index] - split->starts[index];
+    json_tokener *tokener = loader->element_tokener;
+    json_tokener_reset(tokener);
+    json_object *value = NULL;
+    enum json_tokener_error status = json_tokener_continue;
+    size_t done = 0;
+    while (done < length && status == json_tokener_continue) {
+        size_t chunk = length - done > (1u << 30) ? (1u << 30) : length - done;
+        value = json_tokener_parse_ex(tokener, text + done, (int)chunk);
+        status = json_tokener_get_error(tokener);
+        done += status == json_tokener_continue
+                    ? chunk
+                    : json_tokener_get_parse_end(tokener);
+    }
+    if (status == json_tokener_success && done == length)
+        return value;
+    if (value)
+        json_object_put(value);
+    /* The authority on a broken document is the parse of all of it. */
+    json_object *whole = parse_whole(loader, loader->data, loader->size);
+    json_object_put(whole);
+    fail(loader, "invalid JSON near byte %zu: %s", split->starts[index] + done,
+         json_tokener_error_desc(status));
+}
+
+/* Element `index` of the top-level array `name` (`array` in the tree), which
+ * must be an object; leaves the error path at "name[index]." for the
+ * element's members. Give it back with release_element(). */
 static json_object *array_element_object(struct loader *loader,
                                          json_object *array, const char *name,
                                          size_t index)
 {
-    json_object *value = json_object_array_get_idx(array, index);
+    const struct json_split_array *split = split_array(loader, name);
+    json_object *value = split ? parse_element(loader, split, index)
+                               : json_object_get(
+                                     json_object_array_get_idx(array, index));
+    loader->element = value;
     set_path(loader, "%s[%zu]", name, index);
     if (!json_object_is_type(value, json_type_object))
         fail(loader, "%s: expected an object, found %s", loader->path,
@@ -342,12 +443,19 @@ static json_object *array_element_object(struct loader *loader,
     return value;
 }
 
+static void release_element(struct loader *loader)
+{
+    if (loader->element)
+        json_object_put(loader->element);
+    loader->element = NULL;
+}
+
 static void read_frames(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
     set_path(loader, "%s", "");
     json_object *frames = require_array(loader, root, "frames");
-    size_t frame_count = json_object_array_length(frames);
+    size_t frame_count = element_count(loader, frames, "frames");
     profile->frames = checked_calloc(loader, frame_count,
                                      sizeof *profile->frames);
     profile->frame_count = frame_count;
@@ -372,6 +480,7 @@ static void read_frames(struct loader *loader, json_object *root)
            profiles lack them. */
         frame->library = present(value, "library") &&
                          require_bool(loader, value, "library");
+        release_element(loader);
     }
 }
 
@@ -453,6 +562,54 @@ static void read_access(struct loader *loader, json_object *site_object,
     a->at_peak_unused_capacity_bytes = require_count(loader, at_peak,
                                                      "unused_capacity_bytes");
     read_offset_accesses(access, a);
+    json_object *block_size = member(access, "block_size");
+    if (block_size) {
+        a->has_block_size = true;
+        a->block_size = require_count(loader, access, "block_size");
+    }
+}
+
+/* zero_size_blocks and allocator_frames: written since they exist, so
+ * optional (older profiles, hand-written ones). */
+static void read_zero_size_and_allocator(struct loader *loader,
+                                         json_object *value,
+                                         struct site *site, size_t index)
+{
+    json_object *zero = member(value, "zero_size_blocks");
+    if (zero) {
+        set_path(loader, "sites[%zu].zero_size_blocks", index);
+        if (!json_object_is_type(zero, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(zero));
+        set_path(loader, "sites[%zu].zero_size_blocks.", index);
+        site->has_zero_size = true;
+        site->zero_size_total = require_count(loader, zero, "total");
+        site->zero_size_at_peak = require_count(loader, zero, "at_peak");
+        site->zero_size_at_exit = require_count(loader, zero, "at_exit");
+    }
+    json_object *frames = member(value, "allocator_frames");
+    if (!frames)
+        return;
+    set_path(loader, "sites[%zu].", index);
+    frames = require_array(loader, value, "allocator_frames");
+    size_t count = json_object_array_length(frames);
+    site->allocator_frames = checked_calloc(loader, count ? count : 1,
+                                            sizeof *site->allocator_frames);
+    for (size_t i = 0; i < count; i++) {
+        json_object *frame = json_object_array_get_idx(frames, i);
+        set_path(loader, "sites[%zu].allocator_frames[%zu]", index, i);
+        if (!json_object_is_type(frame, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(frame));
+        set_path(loader, "sites[%zu].allocator_frames[%zu].", index, i);
+        site->allocator_frames[i].address = require_string(loader, frame,
+                                                           "address");
+        site->allocator_frame_count = i + 1;
+        site->allocator_frames[i].function = optional_string(loader, frame,
+                                                             "function");
+        site->allocator_frames[i].object = optional_string(loader, frame,
+                                                           "object");
+    }
 }
 
 static void read_growth(struct loader *loader, json_object *site_object,
@@ -474,6 +631,9 @@ static void read_growth(struct loader *loader, json_object *site_object,
     site->growth.end_to_max_ratio = require_number(loader, growth,
                                                    "end_to_max_ratio");
 }
+
+static void read_site_timeline(struct loader *loader, json_object *site_object,
+                               struct site *site, size_t index);
 
 static void read_site(struct loader *loader, json_object *value,
                       struct site *site, size_t index)
@@ -549,9 +709,14 @@ static void read_site(struct loader *loader, json_object *value,
     site->lifetime_sum = require_count(loader, lifetime, "sum");
     site->lifetime_min = require_count(loader, lifetime, "min");
     site->lifetime_max = require_count(loader, lifetime, "max");
+    /* Not kept (the viewer draws it), but part of the format: checked as
+       the viewer checks it, so both readers refuse the same profiles. */
+    require_array(loader, lifetime, "histogram");
 
+    read_zero_size_and_allocator(loader, value, site, index);
     read_access(loader, value, site, index);
     read_growth(loader, value, site, index);
+    read_site_timeline(loader, value, site, index);
 }
 
 static void read_sites(struct loader *loader, json_object *root)
@@ -559,13 +724,15 @@ static void read_sites(struct loader *loader, json_object *root)
     struct profile *profile = loader->profile;
     set_path(loader, "%s", "");
     json_object *sites = require_array(loader, root, "sites");
-    size_t site_count = json_object_array_length(sites);
+    size_t site_count = element_count(loader, sites, "sites");
     profile->sites = checked_calloc(loader, site_count,
                                     sizeof *profile->sites);
     profile->site_count = site_count;
-    for (size_t i = 0; i < profile->site_count; i++)
+    for (size_t i = 0; i < profile->site_count; i++) {
         read_site(loader, array_element_object(loader, sites, "sites", i),
                   &profile->sites[i], i);
+        release_element(loader);
+    }
 }
 
 /* An array of `count` integers at object.key into a new array, stored in
@@ -580,13 +747,18 @@ static void read_counts(struct loader *loader, json_object *object,
                      "point)",
              loader->path, key, json_object_array_length(array), count);
     *values = checked_calloc(loader, count, sizeof **values);
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        char element[64];
+        snprintf(element, sizeof element, "%s[%zu]", key, i);
         (*values)[i] = integer_value(loader,
-                                     json_object_array_get_idx(array, i), key);
+                                     json_object_array_get_idx(array, i),
+                                     element);
+    }
 }
 
-/* The global timeline, its markers and the significant sites' series.
- * Optional: a profile without a timeline loads with none. */
+/* The global timeline and its markers. Optional: a profile without a
+ * timeline loads with none. Read before the sites, whose series have one
+ * value per timeline point (read_site_timeline). */
 static void read_timeline(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
@@ -617,20 +789,25 @@ static void read_timeline(struct loader *loader, json_object *root)
             profile->markers[i].time = require_count(loader, marker, "time");
             profile->markers[i].label = require_string(loader, marker,
                                                        "label");
+            release_element(loader);
         }
     }
-    json_object *sites = member(root, "sites");
-    for (size_t i = 0; i < profile->site_count; i++) {
-        json_object *site = json_object_array_get_idx(sites, i);
-        json_object *series = member(site, "timeline");
-        if (!series || json_object_is_type(series, json_type_null))
-            continue;
-        set_path(loader, "sites[%zu].", i);
-        series = require_object(loader, site, "timeline");
-        set_path(loader, "sites[%zu].timeline.", i);
-        read_counts(loader, series, "live_bytes", count,
-                    &profile->sites[i].timeline_live_bytes);
-    }
+}
+
+/* A significant site's series of live bytes (one value per timeline
+ * point); absent or null for the other sites. */
+static void read_site_timeline(struct loader *loader, json_object *site_object,
+                               struct site *site, size_t index)
+{
+    json_object *series = member(site_object, "timeline");
+    if (!loader->profile->timeline_times || !series ||
+        json_object_is_type(series, json_type_null))
+        return;   /* no global timeline: the series are not read */
+    set_path(loader, "sites[%zu].", index);
+    series = require_object(loader, site_object, "timeline");
+    set_path(loader, "sites[%zu].timeline.", index);
+    read_counts(loader, series, "live_bytes", loader->profile->timeline_count,
+                &site->timeline_live_bytes);
 }
 
 static void read_findings(struct loader *loader, json_object *root)
@@ -658,16 +835,59 @@ static void read_findings(struct loader *loader, json_object *root)
                          "sites)",
                  i, (unsigned long long)site, profile->site_count);
         finding->site = site;
+        release_element(loader);
     }
 }
 
 /*--- Parsing --------------------------------------------------------------*/
 
-static json_object *parse_json(struct loader *loader, const char *data,
-                               size_t size)
+/* The first byte offset that is not well-formed UTF-8 (an overlong form, a
+ * surrogate, a code point past U+10FFFF, a cut sequence), or SIZE_MAX. json-c's
+ * own check lets overlong forms through, and the report would write them
+ * back out as invalid JSON; the viewer makes the same check
+ * (utf8ErrorOffset in viewer/src/model/profile.js). */
+static size_t utf8_error_offset(const unsigned char *bytes, size_t size)
 {
-    if (size == 0)
-        fail(loader, "empty file");
+    size_t i = 0;
+    while (i < size) {
+        unsigned char c = bytes[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned char low = 0x80, high = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0)
+                low = 0xA0;         /* overlong */
+            else if (c == 0xED)
+                high = 0x9F;        /* surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0)
+                low = 0x90;         /* overlong */
+            else if (c == 0xF4)
+                high = 0x8F;        /* past U+10FFFF */
+        } else {
+            return i;               /* C0, C1, F5-FF, a stray continuation */
+        }
+        if (i + need >= size || bytes[i + 1] < low || bytes[i + 1] > high)
+            return i;
+        for (size_t k = 2; k <= need; k++)
+            if ((bytes[i + k] & 0xC0) != 0x80)
+                return i;
+        i += need + 1;
+    }
+    return SIZE_MAX;
+}
+
+/* Parses `data` as one document with json-c: the whole tree at once. */
+static json_object *parse_whole(struct loader *loader, const char *data,
+                                size_t size)
+{
     json_tokener *tokener = json_tokener_new_ex(64);
     if (!tokener)
         fail(loader, "out of memory");
@@ -688,6 +908,12 @@ static json_object *parse_json(struct loader *loader, const char *data,
             break;
         }
         offset += chunk;
+    }
+    if (status == json_tokener_continue) {
+        /* A number or a literal at the top level ("null", "12") ends only
+           where something follows it: a space says it is complete. */
+        root = json_tokener_parse_ex(tokener, " ", 1);
+        status = json_tokener_get_error(tokener);
     }
     if (status == json_tokener_continue) {
         json_tokener_free(tokener);
@@ -713,12 +939,99 @@ static json_object *parse_json(struct loader *loader, const char *data,
     return root;
 }
 
+/* Feeds json-c the document without the elements of its split arrays
+ * ("frames": [], "sites": []), in the pieces between them. NULL when that
+ * does not parse (the caller then parses the whole text). */
+static json_object *parse_outline(struct loader *loader)
+{
+    const struct json_split_array *first = &loader->split.arrays[0];
+    const struct json_split_array *second = &loader->split.arrays[1];
+    if (second->found && (!first->found || second->open < first->open)) {
+        const struct json_split_array *swap = first;
+        first = second;
+        second = swap;
+    }
+    size_t cuts[5] = {0}, pieces = 0;   /* [start, end) pairs */
+    size_t from = 0;
+    const struct json_split_array *order[2] = {first, second};
+    for (int a = 0; a < 2; a++) {
+        if (!order[a]->found)
+            continue;
+        cuts[pieces++] = from;
+        cuts[pieces++] = order[a]->open + 1;
+        from = order[a]->close;
+    }
+    json_tokener *tokener = json_tokener_new_ex(64);
+    if (!tokener)
+        fail(loader, "out of memory");
+    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
+                                        JSON_TOKENER_VALIDATE_UTF8);
+    json_object *root = NULL;
+    enum json_tokener_error status = json_tokener_continue;
+    for (size_t p = 0; p <= pieces && status == json_tokener_continue; p += 2) {
+        size_t start = p < pieces ? cuts[p] : from;
+        size_t end = p < pieces ? cuts[p + 1] : loader->size;
+        while (start < end && status == json_tokener_continue) {
+            size_t chunk = end - start > (1u << 30) ? (1u << 30) : end - start;
+            root = json_tokener_parse_ex(tokener, loader->data + start,
+                                         (int)chunk);
+            status = json_tokener_get_error(tokener);
+            start += chunk;
+        }
+    }
+    json_tokener_free(tokener);
+    if (status != json_tokener_success) {
+        if (root)
+            json_object_put(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* The document's tree: the outline only when the big arrays could be split
+ * (their elements are parsed one by one as they are read), else all of it. */
+static json_object *parse_document(struct loader *loader, const char *data,
+                                   size_t size)
+{
+    if (size == 0)
+        fail(loader, "empty file");
+    size_t bad = utf8_error_offset((const unsigned char *)data, size);
+    if (bad != SIZE_MAX)
+        fail(loader, "invalid UTF-8 at byte %zu (a profile is UTF-8 text)", bad);
+    /* A byte order mark is allowed (and skipped), as browsers skip it. */
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        size -= 3;
+    }
+    loader->data = data;
+    loader->size = size;
+    if (loader->split_arrays && json_split(data, size, &loader->split)) {
+        loader->element_tokener = json_tokener_new_ex(62);
+        if (!loader->element_tokener)
+            fail(loader, "out of memory");
+        json_tokener_set_flags(loader->element_tokener,
+                               JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+        json_object *outline = parse_outline(loader);
+        if (outline)
+            return outline;
+    }
+    json_split_free(&loader->split);
+    return parse_whole(loader, data, size);
+}
+
 struct profile *profile_parse(const char *name, const char *data, size_t size,
                               char *error, size_t error_size)
 {
+    return profile_parse_with(name, data, size, true, error, error_size);
+}
+
+struct profile *profile_parse_with(const char *name, const char *data,
+                                   size_t size, bool split_arrays, char *error,
+                                   size_t error_size)
+{
     /* volatile: these change between setjmp and a possible longjmp. */
     struct loader loader = {.error = error, .error_size = error_size,
-                            .name = name};
+                            .name = name, .split_arrays = split_arrays};
     json_object *volatile root = NULL;
     struct profile *volatile profile = calloc(1, sizeof *profile);
     if (!profile) {
@@ -727,13 +1040,25 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     }
     loader.profile = profile;
     if (setjmp(loader.on_error)) {
+        bool was_split = loader.split.usable;
         if (root)
             json_object_put(root);
+        release_element(&loader);
+        json_split_free(&loader.split);
+        if (loader.element_tokener)
+            json_tokener_free(loader.element_tokener);
         profile_free(profile);
+        /* Parsed whole, a document's syntax error is found before any
+           field is checked, wherever it is; read element by element, a bad
+           field may be met first. The whole parse says which comes first,
+           so a broken profile gets the message it always got. */
+        if (was_split)
+            profile_free(profile_parse_with(name, data, size, false, error,
+                                            error_size));
         return NULL;
     }
     profile->path = checked_strdup(&loader, name);
-    root = parse_json(&loader, data, size);
+    root = parse_document(&loader, data, size);
     if (!json_object_is_type(root, json_type_object))
         fail(&loader, "not a lifeheap profile (the document is %s, not an "
                       "object)",
@@ -742,10 +1067,18 @@ struct profile *profile_parse(const char *name, const char *data, size_t size,
     read_run(&loader, root);
     read_totals(&loader, root);
     read_frames(&loader, root);
+    read_timeline(&loader, root);
     read_sites(&loader, root);
     read_findings(&loader, root);
-    read_timeline(&loader, root);
     json_object_put(root);
+    root = NULL;
+    json_split_free(&loader.split);
+    if (loader.element_tokener)
+        json_tokener_free(loader.element_tokener);
+    loader.element_tokener = NULL;
+    char broken[512];
+    if (!profile_check_rules(profile, broken, sizeof broken))
+        fail(&loader, "%s", broken);
     return profile;
 }
 
@@ -836,6 +1169,12 @@ void profile_free(struct profile *profile)
         free(profile->sites[i].stack);
         free(profile->sites[i].label);
         free(profile->sites[i].access.offset_accesses);
+        for (size_t k = 0; k < profile->sites[i].allocator_frame_count; k++) {
+            free(profile->sites[i].allocator_frames[k].address);
+            free(profile->sites[i].allocator_frames[k].function);
+            free(profile->sites[i].allocator_frames[k].object);
+        }
+        free(profile->sites[i].allocator_frames);
         free(profile->sites[i].timeline_live_bytes);
     }
     free(profile->sites);

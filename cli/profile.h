@@ -1,10 +1,11 @@
 /* The in-memory profile model every subcommand uses.
  *
- * profile_load() reads a lifeheap profile (docs/format.md) with json-c,
- * validates it and copies what the CLI needs into these plain structs, then
- * drops the json-c tree: commands never touch JSON directly, and a profile
+ * profile_load() reads a lifeheap profile (docs/format.md) with json-c, one
+ * frame or site at a time, validates it and copies what the CLI needs into
+ * these plain structs: commands never touch JSON directly, and a profile
  * that loads is one the commands can trust (indices in range, counts
- * non-negative and at most 2^53 - 1, strings valid UTF-8).
+ * non-negative and at most 2^53 - 1, strings valid UTF-8, the relations of
+ * docs/profile-rules.json).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -52,6 +53,18 @@ struct site_access {
      * bytes; NULL otherwise. */
     uint16_t *offset_accesses;
     size_t offset_access_count;
+    /* The one size every block of the site had ("block_size"), accessed
+     * or not; absent in older profiles, null when sizes differed. */
+    bool has_block_size;
+    uint64_t block_size;
+};
+
+/* A frame of lifeheap's preload (malloc, realloc, operator new...) that
+ * the site's allocations went through ("allocator_frames"). */
+struct allocator_frame {
+    char *address;
+    char *function;       /* NULL when unknown */
+    char *object;         /* the preload's path; NULL when unknown */
 };
 
 /* DHAT keeps per-offset access counts for blocks of at most 1,024 bytes. */
@@ -89,6 +102,11 @@ struct site {
     uint64_t realloc_growth_bytes;
     uint64_t first_alloc_time, last_alloc_time;
     uint64_t allocating_threads, cross_thread_frees;
+    /* Blocks of 0 bytes ("zero_size_blocks"; absent in older profiles). */
+    bool has_zero_size;
+    uint64_t zero_size_total, zero_size_at_peak, zero_size_at_exit;
+    struct allocator_frame *allocator_frames;   /* innermost first */
+    size_t allocator_frame_count;
     bool has_access;      /* false when the profile has no access data */
     struct site_access access;
     bool has_growth;      /* growth is null for non-significant sites */
@@ -123,6 +141,7 @@ struct profile {
     int64_t pid;
     uint64_t duration;
     uint64_t threads;
+    uint64_t num_callers;       /* run.options.num_callers; 0 when absent */
     enum exit_status exit_status;
     int64_t exit_code;          /* code or signal number */
     char *exit_signal_name;     /* NULL unless EXIT_STATUS_SIGNAL */
@@ -136,6 +155,9 @@ struct profile {
     uint64_t total_bytes_read, total_bytes_written;
     bool has_total_realloc_growth;
     uint64_t total_realloc_growth_bytes;
+    /* Frees and reallocs of pointers that were not live blocks (0 when
+     * the profile predates the count). */
+    uint64_t total_invalid_frees, total_invalid_reallocs;
 
     uint64_t peak_bytes, peak_blocks, peak_time;
     uint64_t exit_bytes, exit_blocks;
@@ -166,6 +188,14 @@ struct profile *profile_load(const char *path, char *error, size_t error_size);
  * in error messages. */
 struct profile *profile_parse(const char *name, const char *data, size_t size,
                               char *error, size_t error_size);
+
+/* profile_parse() choosing how: with `split_arrays` false the document is
+ * always parsed whole (json-c's tree of all of it), as it was before the
+ * reader parsed frames and sites one by one. The two must give the same
+ * profile or the same error; the fuzz target compares them. */
+struct profile *profile_parse_with(const char *name, const char *data,
+                                   size_t size, bool split_arrays, char *error,
+                                   size_t error_size);
 
 void profile_free(struct profile *profile);
 

@@ -16,9 +16,19 @@
  * bytes, as DHAT does: reads + writes of each offset over all the blocks,
  * capped at 65,535, with DHAT's run-length encoding.
  *
- * The frame table holds DHAT-style strings ("0x4011A6: main (a.c:12)"),
- * each once; dh_view rejects two program points with the same frames, so
- * sites whose frame strings coincide are merged (their counts summed).
+ * Blocks of 0 bytes are blocks of 1 byte to DHAT: each adds 1 to tb, and
+ * those live at t-gmax and t-end to gb and eb (the profile's
+ * zero_size_blocks); mb is the site's maximum of blocks when all its blocks
+ * have 0 bytes. A site never accessed whose blocks all have one size of at
+ * most 1,024 bytes gets "acc" of zeros, as DHAT writes it.
+ *
+ * Stacks are DHAT's: the allocator's frames in the preload (malloc, or
+ * realloc and malloc) first, then the program's, at most --num-callers
+ * code addresses in all (lifeheap's own stacks hold --num-callers addresses
+ * of the program, without the preload's). The frame table holds
+ * DHAT-style strings ("0x4011A6: main (a.c:12)"), each once; dh_view
+ * rejects two program points with the same frames, so sites whose frame
+ * strings coincide (once cut to DHAT's depth) are merged (counts summed).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -121,6 +131,40 @@ static void describe_frame(const struct frame *frame, char *buffer,
                  frame->object);
     else
         snprintf(buffer, size, "%s: %s", address, function);
+}
+
+/* An allocator frame as DHAT writes its own preload's:
+ * "0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_dhat-amd64-linux.so)". */
+static void describe_allocator_frame(const struct allocator_frame *frame,
+                                     char *buffer, size_t size)
+{
+    struct frame as_frame = {
+        .function = frame->function, .object = frame->object,
+        .address = frame->address, .line = -1,
+    };
+    describe_frame(&as_frame, buffer, size);
+}
+
+/* How many of the site's frames DHAT keeps: its stacks hold at most
+ * --num-callers code addresses, the allocator's frames in its preload
+ * included, and each address may stand for several (inlined) frames. */
+static size_t program_frames_kept(const struct profile *profile,
+                                  const struct site *site)
+{
+    if (profile->num_callers == 0)
+        return site->stack_len;
+    uint64_t addresses = profile->num_callers > site->allocator_frame_count
+                             ? profile->num_callers - site->allocator_frame_count
+                             : 0;
+    /* an address's frames: its inlined ones, then the function they were
+       inlined into (not "inlined"), which ends the address */
+    size_t kept = 0;
+    while (kept < site->stack_len && addresses > 0) {
+        if (!profile->frames[site->stack[kept]].inlined)
+            addresses--;
+        kept++;
+    }
+    return kept;
 }
 
 /*--- Program points -----------------------------------------------------*/
@@ -301,7 +345,9 @@ bool report_dhat(FILE *out, const struct profile *profile)
     for (size_t s = 0; ok && s < site_count; s++) {
         const struct site *site = &profile->sites[s];
         struct program_point *point = &points[s];
-        size_t frame_count = site->stack_len ? site->stack_len : 1;
+        size_t allocator = site->allocator_frame_count;
+        size_t kept = program_frames_kept(profile, site);
+        size_t frame_count = allocator + kept ? allocator + kept : 1;
         point->frames = calloc(frame_count, sizeof *point->frames);
         if (!point->frames) {
             ok = false;
@@ -310,38 +356,64 @@ bool report_dhat(FILE *out, const struct profile *profile)
         point->frame_count = frame_count;
         for (size_t i = 0; ok && i < frame_count; i++) {
             char text[2048];
-            if (site->stack_len)
-                describe_frame(&profile->frames[site->stack[i]], text,
-                               sizeof text);
+            if (i < allocator)
+                describe_allocator_frame(&site->allocator_frames[i], text,
+                                         sizeof text);
+            else if (kept)
+                describe_frame(&profile->frames[site->stack[i - allocator]],
+                               text, sizeof text);
             else
                 snprintf(text, sizeof text, "0x0: [no stack]");
             point->frames[i] = table_intern(&table, text);
             ok = point->frames[i] != SIZE_MAX;
         }
         point->first_site = s;
-        point->tb = dhat_total_bytes(site, &warned);
+        /* DHAT makes a block of 0 bytes a block of 1 byte. */
+        point->tb = dhat_total_bytes(site, &warned) + site->zero_size_total;
         point->tbk = site->total_blocks + site->reallocs;
         point->tl = site->lifetime_sum;
-        point->mb = site->max_bytes;
+        bool all_zero_size = site->has_access && site->access.has_block_size
+                             && site->access.block_size == 0;
+        point->mb = all_zero_size ? site->max_blocks : site->max_bytes;
         point->mbk = site->max_blocks;
-        point->gb = site->bytes_at_peak;
+        point->gb = site->bytes_at_peak + site->zero_size_at_peak;
         point->gbk = site->blocks_at_peak;
-        point->eb = site->bytes_at_exit;
+        point->eb = site->bytes_at_exit + site->zero_size_at_exit;
         point->ebk = site->blocks_at_exit;
-        point->rb = site->has_access ? site->access.bytes_read : 0;
-        point->wb = site->has_access ? site->access.bytes_written : 0;
+        /* DHAT counts the copy a realloc implies (whether or not the block
+         * moved) as reads and writes: min(old, new) bytes each, which
+         * summed over the site's reallocs is requested - growth. */
+        uint64_t realloc_copy = site->has_realloc_growth &&
+                                site->realloc_requested_bytes >=
+                                    site->realloc_growth_bytes
+                                    ? site->realloc_requested_bytes -
+                                          site->realloc_growth_bytes
+                                    : 0;
+        point->rb = (site->has_access ? site->access.bytes_read : 0) + realloc_copy;
+        point->wb = (site->has_access ? site->access.bytes_written : 0) + realloc_copy;
         if (site->has_access && site->access.offset_accesses) {
             point->acc = site->access.offset_accesses;
             point->acc_len = site->access.offset_access_count;
+        } else if (site->has_access && site->access.has_block_size &&
+                   site->access.block_size <= PROFILE_OFFSET_ACCESS_MAX_BLOCK) {
+            /* Never accessed: DHAT still writes its counts, all zero (a
+             * 0-byte block being 1 byte to it). */
+            point->acc_len = site->access.block_size ? site->access.block_size : 1;
+            point->acc = calloc(point->acc_len, sizeof *point->acc);
+            point->acc_owned = true;
+            if (!point->acc) {
+                ok = false;
+                break;
+            }
         }
         sorted[s] = point;
     }
 
     if (ok) {
-        /* Merge program points with identical frames into the first. The
-         * merged maximum is the sum of maxima: an upper bound, since the
-         * sites need not peak together. Real profiles never need this (a
-         * site's stack differs from every other's in some address). */
+        /* Merge program points with identical frames into the first, as
+         * DHAT has one program point for them: sites that differ only
+         * below DHAT's depth. The merged maximum is the sum of maxima: an
+         * upper bound, since the sites need not peak together. */
         qsort(sorted, site_count, sizeof *sorted, compare_points);
         struct program_point *group_head = site_count ? sorted[0] : NULL;
         for (size_t i = 1; i < site_count; i++) {

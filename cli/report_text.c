@@ -436,6 +436,13 @@ static void print_header(FILE *out, const struct profile *profile,
     format_size((double)profile->total_bytes_read, a, sizeof a);
     format_size((double)profile->total_bytes_written, c, sizeof c);
     fprintf(out, "access     %s read, %s written\n", a, c);
+    if (profile->total_invalid_frees || profile->total_invalid_reallocs)
+        fprintf(out, "invalid    %llu %s, %llu %s of pointers that were not "
+                     "live heap blocks (ignored)\n",
+                (unsigned long long)profile->total_invalid_frees,
+                profile->total_invalid_frees == 1 ? "free" : "frees",
+                (unsigned long long)profile->total_invalid_reallocs,
+                profile->total_invalid_reallocs == 1 ? "realloc" : "reallocs");
     fprintf(out, "sites      %zu (top %zu by %s)\n", profile->site_count, shown,
             sort->name);
     fprintf(out, "findings   %zu\n", profile->finding_count);
@@ -560,9 +567,15 @@ static void print_site_details(FILE *out, const struct profile *profile,
         format_size((double)access->at_peak_never_read_bytes, b, sizeof b);
         format_size((double)access->at_peak_unused_capacity_bytes, c,
                     sizeof c);
-        fprintf(out, "  of the %s live at the peak: never read %s, unused "
-                     "capacity %s\n",
-                a, b, c);
+        if (access->measured_bytes == 0 && access->at_peak_bytes > 0)
+            /* a custom allocator's blocks: their bytes count on the pool's
+               own block (docs/reliability.md) */
+            fprintf(out, "  %s live at the peak, accesses not measured "
+                         "(custom allocator)\n", a);
+        else
+            fprintf(out, "  of the %s live at the peak: never read %s, "
+                         "unused capacity %s\n",
+                    a, b, c);
     }
     if (site->has_growth)
         fprintf(out, "  growth: rising in %.0f%% of the intervals, %.1f "

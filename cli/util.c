@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "util.h"
+#include "profile_rules.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -128,8 +129,20 @@ void format_site_name(const struct profile *profile, const struct site *site,
 
 void print_text(FILE *stream, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+    size_t limit = profile_display_max_chars(), characters = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    for (; *p; p++) {
+        /* A character starts at every byte that is not a continuation. */
+        if ((*p & 0xC0) != 0x80 && characters++ == limit)
+            break;
         fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stream);
+    }
+    if (*p) {
+        size_t rest = 0;
+        for (; *p; p++)
+            rest += (*p & 0xC0) != 0x80;
+        fprintf(stream, "\xe2\x80\xa6 [%zu more characters]", rest);   /* … */
+    }
 }
 
 void print_json_string(FILE *stream, const char *text)

@@ -50,7 +50,9 @@ void format_site_name(const struct profile *profile, const struct site *site,
 void shorten_name(const char *name, size_t limit, char *buffer, size_t size);
 
 /* Writes `text` to a terminal-bound stream with control characters shown
- * as '?', so a hostile name cannot move the cursor or clear the screen. */
+ * as '?', so a hostile name cannot move the cursor or clear the screen, and
+ * at most display_max_chars characters of it (docs/profile-rules.json),
+ * then "… [N more characters]", as the viewer shows it. */
 void print_text(FILE *stream, const char *text);
 
 /* Writes `text` as a JSON string literal (quotes included). */

@@ -13,8 +13,10 @@ cd "$top"
 # (g++ and rustc/cargo for the C++ and Rust test programs, clang for the
 # fuzz targets, jq and python3-jsonschema for the checks).
 need=()
-for pkg in autoconf automake pkg-config make gcc g++ valgrind libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
-           librust-crossbeam-channel-dev jq; do
+# libc6-dbg: glibc's symbol table, so that Valgrind redirects glibc's internal
+# string calls (strdup's copy) to the byte-exact replacements (docs/metrics.md)
+for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
+           librust-crossbeam-channel-dev jq time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 # rustc and cargo may come from rustup rather than Debian: only install when absent.

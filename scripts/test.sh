@@ -12,7 +12,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(install tool access findings reliability cli sql fuzz viewer names)
+[ ${#suites[@]} -gt 0 ] || suites=(install tool access findings reliability cost cli sql fuzz viewer names)
 
 passed=0 failed=0 skipped=0
 if [ "${LIFEHEAP_TEST_NO_SETUP:-0}" != 1 ] && ! LIFEHEAP_SETUP_BROWSER=1 scripts/setup.sh; then

@@ -75,7 +75,31 @@ feed_checks() {
   done < <(python3 "$script" "$@" 2>&1 || echo "FAIL $(basename "$script") $1: exited with an error")
 }
 
+# Every lifeheap profile a suite writes (anywhere under $TESTS_OUT, however
+# it ran the tool) is checked by tests/lib/profile_check.py --every when the
+# suite ends: the schema, map sums, never-* relations, totals, and the sites'
+# at_peak.bytes summing to peak.bytes.  Files newer than the mark made here
+# are the suite's own.
+LH_SUITE_MARK="$TESTS_OUT/.suite-start.$$"
+touch "$LH_SUITE_MARK"
+
+# A suite whose JSON files are not the tool's (the fuzzer's corpus of
+# hand-written and mutated profiles) says so before its summary.
+profiles_not_the_tools() { rm -f "$LH_SUITE_MARK"; }
+
+check_every_profile() {
+  local profiles=()
+  [ -f "$LH_SUITE_MARK" ] || return 0
+  mapfile -t profiles < <(find "$TESTS_OUT" -type f -name '*.json' -newer "$LH_SUITE_MARK" | sort)
+  rm -f "$LH_SUITE_MARK"
+  [ ${#profiles[@]} -gt 0 ] || return 0
+  feed_checks "$TESTS_TOP/tests/lib/profile_check.py" --every \
+    "every profile written: at_peak sums to peak, map sums, never-* relations, totals, schema" \
+    "${profiles[@]}"
+}
+
 summary() {
+  check_every_profile
   echo "$LH_PASSED passed, $LH_FAILED failed, $LH_SKIPPED skipped"
   [ "$LH_FAILED" -eq 0 ]
 }

@@ -31,6 +31,12 @@
    live at the latest peak so far.  Each site keeps its at-peak sums
    tagged with the peak_seq they belong to; a fold that arrives with a
    newer seq resets them first.  Nothing is walked when a peak happens.
+   A block live at the latest peak whose size is about to change
+   (access_block_before_resize, before the realloc is accounted) folds
+   its at-peak part there and then, with the size it had at the peak, and
+   counts as born after that peak from then on: each block contributes
+   its size at the peak exactly once, so the sites' at-peak bytes sum to
+   peak.bytes.
 */
 
 #include "pub_tool_basics.h"
@@ -42,6 +48,7 @@
 #include "lh_include.h"
 #include "lh_shadow.h"
 #include "lh_access_private.h"
+#include "lh_reliability.h"
 
 /* Bumped by every block event, so that an output can tell whether the
    live fold it made earlier is still current. */
@@ -64,13 +71,10 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
       initialised high-water mark, which unused capacity is measured from,
       is its size (docs/metrics.md). */
    LH_BlockAccess* ba = &b->access;
-   UInt shadow_index = ba->shadow_index;       /* the record's own index */
    VG_(memset)(ba, 0, sizeof(*ba));
-   ba->shadow_index = shadow_index;
    if (zeroed)
       ba->written_high_water = b->req_size;
-   ba->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
-   LH_(shadow_own)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
+   LH_(shadow_own)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    LH_(map_note_block_size)(&b->site->access, b->req_size);
    LH_(slots_check_overlap)();
    block_events++;
@@ -97,9 +101,9 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       Addr old_owned_end = LH_(owned_end)(old_payload, old_size);
       Addr new_owned_end = LH_(owned_end)(new_payload, new_size);
       if (new_owned_end > old_owned_end)
-         LH_(shadow_own)(ba->shadow_index, old_owned_end, new_owned_end);
+         LH_(shadow_own)(b->shadow_index, old_owned_end, new_owned_end);
       else if (new_owned_end < old_owned_end)
-         LH_(shadow_disown)(ba->shadow_index, new_owned_end, old_owned_end);
+         LH_(shadow_disown)(b->shadow_index, new_owned_end, old_owned_end);
       /* Bytes cut off inside the last granule must not look accessed if
          the block grows back over them. */
       if (new_size < old_size)
@@ -107,11 +111,10 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
    } else {
       /* Moved: the old granules are still ours (the allocator gave the new
          payload while the old was live, so the ranges do not overlap). */
-      LH_(shadow_own)(ba->shadow_index, new_payload, LH_(owned_end)(new_payload, new_size));
+      LH_(shadow_own)(b->shadow_index, new_payload, LH_(owned_end)(new_payload, new_size));
       LH_(shadow_copy_bits)(new_payload, old_payload, kept);
-      LH_(shadow_disown)(ba->shadow_index, old_payload, LH_(owned_end)(old_payload, old_size));
+      LH_(shadow_disown)(b->shadow_index, old_payload, LH_(owned_end)(old_payload, old_size));
    }
-   ba->inv_size = new_size > 0 ? 1.0 / (double)new_size : 0.0;
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;
    if (ba->written_high_water > new_size)
@@ -154,6 +157,26 @@ static void block_census(const LH_Block* b, LH_ByteCensus* census)
    }
 }
 
+/* Adds one block's figures to the at-peak sums of 'fold' (the fold's sums
+   belong to the latest peak: older ones are dropped first). */
+static void at_peak_add(LH_AccessFold* fold, SizeT bytes,
+                        const LH_ByteCensus* census, ULong unused_capacity)
+{
+   if (fold->at_peak_seq != LH_(peak_seq)) {
+      fold->at_peak_seq = LH_(peak_seq);
+      fold->at_peak_bytes = 0;
+      fold->at_peak_never_read = 0;
+      fold->at_peak_never_written = 0;
+      fold->at_peak_never_accessed = 0;
+      fold->at_peak_unused_capacity = 0;
+   }
+   fold->at_peak_bytes += bytes;
+   fold->at_peak_never_read += census->never_read;
+   fold->at_peak_never_written += census->never_written;
+   fold->at_peak_never_accessed += census->never_accessed;
+   fold->at_peak_unused_capacity += unused_capacity;
+}
+
 /* Adds block b's figures to 'fold'; 'freed' when the program freed it. */
 static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
                        Bool live_at_peak)
@@ -170,25 +193,47 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
    fold->written_never_read_bytes += census.written_never_read;
    fold->unused_capacity_bytes += unused_capacity;
    if (freed)
-      fold->idle_before_free += LH_(now) - (ba->accessed ? ba->last_access_time
+      fold->idle_before_free += LH_(now) - (ba->map != NULL ? ba->last_access_time
                                                          : b->alloc_time);
-   if (ba->accessed)
+   if (ba->map != NULL)
       fold->first_access_delay += ba->first_access_time - b->alloc_time;
-   if (live_at_peak) {
-      if (fold->at_peak_seq != LH_(peak_seq)) {
-         fold->at_peak_seq = LH_(peak_seq);
-         fold->at_peak_bytes = 0;
-         fold->at_peak_never_read = 0;
-         fold->at_peak_never_written = 0;
-         fold->at_peak_never_accessed = 0;
-         fold->at_peak_unused_capacity = 0;
-      }
-      fold->at_peak_bytes += b->req_size;
-      fold->at_peak_never_read += census.never_read;
-      fold->at_peak_never_written += census.never_written;
-      fold->at_peak_never_accessed += census.never_accessed;
-      fold->at_peak_unused_capacity += unused_capacity;
-   }
+   if (live_at_peak)
+      at_peak_add(fold, b->req_size, &census, unused_capacity);
+}
+
+/* Block b is about to change size.  If it was live at the latest peak, its
+   at-peak figures are taken now, while it still has the size it had then
+   (a size changes only through this event), and added to its site's;
+   from now on the block counts as born after that peak, so the fold at
+   its end, or a later peak, does not count it a second time at this one.
+   A later peak finds it live again with its new size. */
+void LH_(access_block_before_resize)(LH_Block* b)
+{
+   LH_ByteCensus census;
+   if (!LH_(block_live_at_peak)(b, LH_(peak_seq))) return;
+   block_census(b, &census);
+   at_peak_add(&b->site->access.retired, b->req_size, &census,
+               b->req_size - b->access.written_high_water);
+   b->peak_seq_at_alloc = LH_(peak_seq);
+   block_events++;
+}
+
+/* The same for a block whose bytes are not measured (a custom allocator's
+   block, lh_custom_alloc.c): its size at the peak counts in at_peak.bytes,
+   with no never-read or never-written bytes, since its accesses count on
+   the pool's own block.  'live': still live (the output's live fold) or
+   gone (resized or freed now). */
+void LH_(access_unmeasured_at_peak)(LH_Site* site, SizeT size, Bool live)
+{
+   static const LH_ByteCensus nothing = { 0, 0, 0, 0 };
+   at_peak_add(live ? &site->access.live : &site->access.retired, size,
+               &nothing, 0);
+   if (!live) block_events++;
+}
+
+void LH_(access_blocks_changed)(void)
+{
+   block_events++;
 }
 
 void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
@@ -199,7 +244,7 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
    if (ba->map != NULL && ba->map->part_cache_block == b)
       ba->map->part_cache_block = NULL;
    fold_block(&b->site->access.retired, b, True, live_at_peak);
-   LH_(shadow_disown)(ba->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
+   LH_(shadow_disown)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    block_events++;
 }
 
@@ -224,6 +269,7 @@ static void refresh_live_folds(void)
    while ((b = LH_(blocks_iter_next)()) != NULL)
       fold_block(&b->site->access.live, b, False,
                  LH_(block_live_at_peak)(b, LH_(peak_seq)));
+   LH_(custom_blocks_fold_at_peak)();
    live_fold_now = LH_(now);
    live_fold_events = block_events;
 }
@@ -240,6 +286,11 @@ void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
    l_peak = l->at_peak_seq == LH_(peak_seq);
 
    LH_(json_object_begin)(j, "access");
+   /* the one size all the site's blocks had, whether accessed or not */
+   if (sa->map_kind != LH_MAP_NONE && !sa->mixed_sizes)
+      LH_(json_u64)(j, "block_size", sa->map_block_size);
+   else
+      LH_(json_null)(j, "block_size");
    LH_(json_u64)(j, "bytes_read", LH_(access_site_bytes)(site, False));
    LH_(json_u64)(j, "bytes_written", LH_(access_site_bytes)(site, True));
    LH_(json_u64)(j, "measured_bytes", r->measured_bytes + l->measured_bytes);

@@ -19,12 +19,12 @@ struct LH_Json;
 
 /* What one live block has done so far.  The per-byte "ever read" and
    "ever written" bits live in the shadow map (lh_shadow.c), not here.
-   The fields an access of a small block touches come first: with the
-   block's payload and size just before them, they fill the first 64
-   bytes of the record, and records start on a cache line
-   (lh_shadow.c), so such an access reads one line of its record. */
+   With the block's payload and size just before them, these fields are
+   the first 64 bytes of the record: everything an access of a small
+   block reads or writes. */
 typedef struct {
-   struct LH_SiteMap* map;       /* the site's map, set at the first access */
+   struct LH_SiteMap* map;       /* the site's map, set at the first access:
+                                    NULL = never accessed */
    ULong last_access_time;       /* valid when accessed */
    SizeT written_high_water;     /* 1 + highest offset ever written, or the
                                     size for a block the allocator zeroed;
@@ -34,15 +34,7 @@ typedef struct {
       touch the bits (lh_access.c, the access slots). */
    SizeT read_bytes_set;
    SizeT written_bytes_set;
-   Bool  accessed;
-   UInt  shadow_index;           /* the block record's index: its owner number
-                                    in the shadow map (lh_shadow.c) */
-   /* second line */
    ULong first_access_time;      /* valid when accessed */
-   double inv_size;              /* 1.0 / size: the map's part of an offset
-                                    without a division per access */
-   Bool  slotted;                /* put in an access slot since the last
-                                    slot epoch (lh_access.c) */
 } LH_BlockAccess;
 
 typedef enum {
@@ -94,7 +86,8 @@ typedef struct LH_SiteMap {
    the accesses themselves. */
 typedef struct {
    LH_MapKind map_kind;          /* decided by the blocks' sizes */
-   SizeT  map_block_size;
+   SizeT  map_block_size;        /* the first block's size */
+   Bool   mixed_sizes;           /* a block had another size, at any time */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
    LH_AccessFold live;           /* output only */
@@ -104,6 +97,9 @@ typedef struct {
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
+void  LH_(access_block_before_resize)(struct LH_Block* b);
+void  LH_(access_unmeasured_at_peak)(struct LH_Site* site, SizeT size, Bool live);
+void  LH_(access_blocks_changed)(void);
 void  LH_(access_block_resized)(struct LH_Block* b, Addr old_payload,
                                 SizeT old_size);
 void  LH_(access_block_retire)(struct LH_Block* b, Bool live_at_peak);

@@ -60,6 +60,8 @@ static void map_to_buckets(LH_SiteMap* m)
 
 void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
 {
+   if (sa->map_kind != LH_MAP_NONE && size != sa->map_block_size)
+      sa->mixed_sizes = True;
    switch (sa->map_kind) {
       case LH_MAP_NONE:
          sa->map_kind = size <= LH_ACCESS_MAP_MAX_BYTES ? LH_MAP_BYTES : LH_MAP_BUCKETS;
@@ -105,9 +107,11 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
    cache it), or count byte by byte when it straddles two parts. */
 __attribute__((noinline))
 void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
-                  UWord n, SizeT size, double inv_size, ULong* counts)
+                  UWord n, SizeT size, ULong* counts)
 {
-   UWord first = bucket_of_fast(offset, size, inv_size);
+   /* the division is paid only when the access leaves the cached part
+      (the block record has no room to keep 1/size) */
+   UWord first = bucket_of_fast(offset, size, 1.0 / (double)size);
    /* part 'first' covers [first*size/K, (first+1)*size/K) */
    SizeT first_lo = (SizeT)(((ULong)first * size) / K);
    SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);

@@ -27,7 +27,7 @@
 /*--- The hot path: one access                             ---*/
 /*------------------------------------------------------------*/
 
-/* The access slots: a cache of "which big block, and which part of its
+/* The access slots: a cache of "which block, and which part of its
    access map, did this access fall in last time", one entry per access
    event of the translated code (two tables, reads and writes, indexed by
    a hash of the event that the instrumentation computes once;
@@ -42,6 +42,11 @@
    the block finds its part and the slot remembers that one.  Anything
    else goes the slow way (shadow lookup, bits), which refills the slot.
 
+   A small block's slot also keeps where its granules are in the shared
+   shadow chunk, so that a loop over a small block (a string, a message
+   body) sets its bits without a shadow lookup, and so does a block
+   touched by the same code twice in a row.
+
    Two events may share a slot (a hash collision): each access checks
    that it lies inside the slot's part or block, so sharing costs speed,
    never correctness.  A slot is good only while its epoch equals
@@ -50,7 +55,7 @@
    are off for good, and the shadow alone says who owns a granule).  When
    it moves, the armed slots (a short list) are disarmed, so the fastest
    path needs no epoch check. */
-#define SLOT_MIN_SIZE 256    /* smaller blocks are rarely hit twice in a row */
+
 #define MAX_ARMED_SLOTS 1024
 /* The fields every access reads (and the slow way writes: candidate)
    fill the first cache line; the rest is read only inside the slot's
@@ -76,6 +81,9 @@ typedef struct {
       fell in, when the block owns all of it (chunk_lo: its first byte) */
    Addr      chunk_lo;
    LH_SoloChunk* chunk;
+   /* a small block's granules, when they lie in one shared chunk: the
+      granule of byte lo is granules[0] (NULL: look them up) */
+   LH_Granule* granules;
    /* the map part the last access fell in, armed or not: offsets
       [part_lo, part_hi) of the block, part part_index (part_hi 0: none) */
    SizeT     part_lo, part_hi;
@@ -112,9 +120,9 @@ void LH_(slots_new_epoch)(void)
 /* Block b is going away or changing size: no slot may point to it. */
 void LH_(slots_forget)(LH_Block* b)
 {
-   if (b->access.slotted) {
+   if (b->slotted) {
       LH_(slots_new_epoch)();
-      b->access.slotted = False;
+      b->slotted = 0;
    }
 }
 
@@ -155,13 +163,12 @@ void count_access(LH_Block* b, SizeT offset, UWord n, Bool is_write)
    LH_BlockAccess* ba = &b->access;
    if (is_write && offset + n > ba->written_high_water)
       ba->written_high_water = offset + n;
-   if (UNLIKELY(!ba->accessed)) {
-      ba->accessed = True;
+   if (UNLIKELY(ba->map == NULL)) {
       ba->first_access_time = LH_(now);
       ba->map = LH_(site_map)(&b->site->access);
    }
    ba->last_access_time = LH_(now);
-   map_add(ba->map, b, offset, n, b->req_size, ba->inv_size, is_write);
+   map_add(ba->map, b, offset, n, b->req_size, is_write);
 }
 
 /* Arms the slot with part j, [lo, hi) of its block, when its block is
@@ -193,7 +200,7 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->epoch = slot_epoch;
    slot->block = b;
    slot->counts = is_write ? m->writes : m->reads;
-   slot->inv_size = b->access.inv_size;
+   slot->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    slot->by_parts = m->kind == LH_MAP_BUCKETS;
    slot->saturated = (is_write ? b->access.written_bytes_set
                                : b->access.read_bytes_set) == b->req_size;
@@ -201,9 +208,11 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->part_hi = 0;
    slot->chunk = NULL;
    slot->chunk_lo = ~(Addr)0;
+   slot->granules = slot->saturated ? NULL
+                    : LH_(shadow_shared_granules)(b->payload, b->payload + b->req_size);
    if (slot->by_parts && m->part_cache_block == b)
       slot_arm(slot, m->part_cache_index, m->part_cache_lo, m->part_cache_hi);
-   b->access.slotted = True;
+   b->slotted = 1;
 }
 
 /* A big block b was just accessed the slow way through the slot.  A
@@ -251,8 +260,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
                break;                                /* cannot happen */
             mark_bits(&b->access, s, e, is_write, &ref);
             count_access(b, s - b->payload, e - s, is_write);
-            if (slot != NULL && UNLIKELY(b->req_size >= SLOT_MIN_SIZE)
-                && !LH_(shadow_overlap_seen))
+            if (slot != NULL && !LH_(shadow_overlap_seen))
                slot_note_block(slot, b, is_write);
             a = e > granule_end ? e : granule_end;
             continue;
@@ -276,6 +284,30 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    Addr g, end = a + n;
    UInt newly = 0;
    SizeT set;
+   if (slot->granules != NULL) {
+      /* a small block in a shared chunk: its granules are at hand */
+      Addr first = slot->lo & ~(LH_GRANULE_SIZE - 1);
+      ref.block = b;
+      ref.solo = NULL;
+      for (g = a; g < end; ) {
+         Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+         Addr stop = end < g_end ? end : g_end;
+         LH_Granule* granule = &slot->granules[(g - first) >> LH_GRANULE_BITS];
+         ref.read_bits = &granule->read_bits;
+         ref.written_bits = &granule->written_bits;
+         newly += LH_(shadow_mark)(&ref, is_write,
+                                   (UShort)(((1u << (stop - g)) - 1)
+                                            << (g & (LH_GRANULE_SIZE - 1))),
+                                   (UInt)(stop - g));
+         g = stop;
+      }
+      if (newly != 0) {
+         set = is_write ? (ba->written_bytes_set += newly)
+                        : (ba->read_bytes_set += newly);
+         if (set == slot->size) slot->saturated = True;
+      }
+      return True;
+   }
    if (a - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)
        || end - 1 - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)) {
       if (!LH_(shadow_lookup)(a, &ref) || ref.block != b)
@@ -349,7 +381,7 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
             return;
          }
       }
-      map_add(ba->map, b, offset, n, slot->size, ba->inv_size, is_write);
+      map_add(ba->map, b, offset, n, slot->size, is_write);
       return;
    }
    note_access_slow(a, n, is_write, slot);

@@ -29,7 +29,7 @@ void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size);
 LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa);
 /* map_add when the access is not in the cached part. */
 void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
-                       UWord n, SizeT size, double inv_size, ULong* counts);
+                       UWord n, SizeT size, ULong* counts);
 /* The site's "map" member of the profile. */
 void LH_(access_write_map)(struct LH_Json* j, const LH_SiteAccess* sa);
 
@@ -51,21 +51,39 @@ static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
    return (UWord)j;
 }
 
+/* Two counters at a time, at any 8-byte alignment (a per-offset map's
+   counts for an 8-byte access: four vector adds instead of eight). */
+typedef ULong LH_TwoCounts __attribute__((vector_size(16), aligned(8), may_alias));
+
+static inline __attribute__((always_inline)) void add_one_to_8(ULong* c)
+{
+   const LH_TwoCounts one = { 1, 1 };
+   LH_TwoCounts* v = (LH_TwoCounts*)c;
+   v[0] += one;
+   v[1] += one;
+   v[2] += one;
+   v[3] += one;
+}
+
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
-             UWord n, SizeT size, double inv_size, Bool is_write)
+             UWord n, SizeT size, Bool is_write)
 {
    ULong* counts = is_write ? m->writes : m->reads;
    if (m->kind == LH_MAP_BYTES) {
       ULong* c = counts + offset;
       ULong* end = c + n;
+      if (n == 8) {
+         add_one_to_8(c);
+         return;
+      }
       for (; c < end; c++) (*c)++;
    } else if (m->part_cache_block == b && offset >= m->part_cache_lo
               && offset + n <= m->part_cache_hi) {
       counts[m->part_cache_index] += n;
    } else {
-      LH_(map_add_part)(m, b, offset, n, size, inv_size, counts);
+      LH_(map_add_part)(m, b, offset, n, size, counts);
    }
 }
 

@@ -290,12 +290,12 @@ static Continuation* continuation_of(UInt index)
 
 static void heap_life(LH_Block* b, LH_BlockLife* life)
 {
-   Continuation* c = continuation_of(b->access.shadow_index);
+   Continuation* c = continuation_of(b->shadow_index);
    life->previous      = c->previous;
    life->birth         = c->previous ? c->birth : b->alloc_time;
    life->alloc_thread  = c->previous ? c->thread : b->alloc_thread;
    life->size          = b->req_size;
-   life->accessed      = b->access.accessed;
+   life->accessed      = b->access.map != NULL;
    life->first_access  = b->access.first_access_time;
    life->last_access   = b->access.last_access_time;
    /* a block's counts never exceed its size; the clamp keeps the
@@ -310,7 +310,7 @@ static void heap_life(LH_Block* b, LH_BlockLife* life)
 
 void LH_(blocks_heap_birth)(LH_Block* b)
 {
-   continuation_of(b->access.shadow_index)->previous = 0;
+   continuation_of(b->shadow_index)->previous = 0;
 }
 
 void LH_(blocks_heap_realloc)(LH_Block* b, ThreadId tid, Bool moved)
@@ -322,7 +322,7 @@ void LH_(blocks_heap_realloc)(LH_Block* b, ThreadId tid, Bool moved)
    heap_life(b, &life);
    number = LH_(blocks_write)(&life, moved ? LH_BlockMoved
                                            : LH_BlockReallocated, thread);
-   c = continuation_of(b->access.shadow_index);
+   c = continuation_of(b->shadow_index);
    c->previous = number;
    c->birth    = LH_(now);
    c->thread   = thread;

@@ -58,6 +58,8 @@ typedef struct CustomBlock {
    ULong     alloc_time;
    UInt      alloc_thread;     /* LH_(thread_serial) */
    Addr      pool;             /* its pool's anchor; 0 for MALLOCLIKE */
+   ULong     peak_seq_at_alloc; /* as LH_Block's: live at the latest peak
+                                   when LH_(peak_seq) is above it */
    /* For the block file (lh_blocks.c): the record this stretch of the
       block continues after a resize (0: none), and that resize's time
       and thread. */
@@ -95,9 +97,46 @@ static void warn_once(const HChar* what, Addr addr)
 /*--- Births, deaths, resizes                              ---*/
 /*------------------------------------------------------------*/
 
+/* A custom block must fit in the address space (amd64's user half,
+   2^47 bytes), and the profile's byte totals must stay below 2^53 (the
+   largest integer JSON readers such as the viewer's keep exact).  A
+   request past either (VALGRIND_MALLOCLIKE_BLOCK of 2^63 bytes, an
+   allocator reporting garbage) is ignored with one message. */
+#define LH_MAX_CUSTOM_BLOCK_BYTES (1ULL << 47)
+#define LH_MAX_PROFILE_BYTES      ((1ULL << 53) - 1)
+
+static Bool warned_size = False;
+
+static Bool size_acceptable(const HChar* request, Addr payload, SizeT size,
+                            SizeT growth, Bool resize)
+{
+   if (size <= LH_MAX_CUSTOM_BLOCK_BYTES && payload + size >= payload
+       && LH_(total_bytes) + growth <= LH_MAX_PROFILE_BYTES
+       && LH_(curr_bytes) + growth <= LH_MAX_PROFILE_BYTES
+       && (!resize || LH_(total_realloc_requested_bytes) + size
+                      <= LH_MAX_PROFILE_BYTES))
+      return True;
+   if (!warned_size) {
+      warned_size = True;
+      VG_(umsg)("lifeheap: warning: %s of %lu bytes at %#lx is larger than "
+                "the address space or would take the profile's byte totals "
+                "past 2^53; ignored (further such requests are ignored "
+                "silently)\n", request, size, payload);
+   }
+   return False;
+}
+
+static Bool live_at_peak(const CustomBlock* cb)
+{
+   return LH_(peak_seq) > cb->peak_seq_at_alloc;
+}
+
 static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
 {
    CustomBlock* cb;
+   if (!size_acceptable(pool ? "VALGRIND_MEMPOOL_ALLOC" : "VALGRIND_MALLOCLIKE_BLOCK",
+                        payload, size, size, False))
+      return;
    if (VG_(HT_lookup)(custom_blocks, payload) != NULL) {
       warn_once("a custom allocator reported a block that is already live",
                 payload);
@@ -110,10 +149,12 @@ static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
    cb->alloc_time   = LH_(now);
    cb->alloc_thread = LH_(thread_serial)(tid);
    cb->pool         = pool;
+   cb->peak_seq_at_alloc = LH_(peak_seq);
    cb->previous_record = 0;
    cb->segment_birth   = cb->alloc_time;
    cb->segment_thread  = cb->alloc_thread;
    VG_(HT_add_node)(custom_blocks, cb);
+   LH_(access_blocks_changed)();
    LH_(site_note_alloc)(cb->site, size, tid);
 }
 
@@ -138,6 +179,7 @@ static void block_dies(ThreadId tid, CustomBlock* cb)
       LH_(blocks_write)(&life, LH_BlockFreed, LH_(thread_serial)(tid));
    }
    VG_(HT_remove)(custom_blocks, cb->payload);
+   if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, False);
    LH_(site_note_free)(cb->site, cb->size, LH_(now) - cb->alloc_time,
                        LH_(thread_serial)(tid) != cb->alloc_thread);
    VG_(free)(cb);
@@ -161,6 +203,10 @@ static void block_changes(ThreadId tid, Addr payload, Addr new_payload,
       warn_once("a custom allocator resized a block that is not live", payload);
       return;
    }
+   old_size = cb->size;
+   if (!size_acceptable("a custom block's resize", new_payload, new_size,
+                        new_size > old_size ? new_size - old_size : 0, True))
+      return;
    if (new_payload != payload
        && VG_(HT_lookup)(custom_blocks, new_payload) != NULL) {
       warn_once("a custom allocator moved a block onto a live block",
@@ -181,7 +227,12 @@ static void block_changes(ThreadId tid, Addr payload, Addr new_payload,
       cb->payload = new_payload;
       VG_(HT_add_node)(custom_blocks, cb);
    }
-   old_size = cb->size;
+   if (new_size != old_size && live_at_peak(cb)) {
+      /* its at-peak bytes are those of its size at the peak (lh_access.c,
+         LH_(access_block_before_resize)) */
+      LH_(access_unmeasured_at_peak)(cb->site, old_size, False);
+      cb->peak_seq_at_alloc = LH_(peak_seq);
+   }
    cb->size = new_size;
    LH_(site_note_realloc)(cb->site, old_size, new_size, 0);
 }
@@ -353,6 +404,15 @@ void LH_(custom_blocks_finalize)(void)
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
    }
+}
+
+void LH_(custom_blocks_fold_at_peak)(void)
+{
+   CustomBlock* cb;
+   if (custom_blocks == NULL) return;
+   VG_(HT_ResetIter)(custom_blocks);
+   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL)
+      if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, True);
 }
 
 /* The block file's records of the blocks still live at the end. */

@@ -30,9 +30,11 @@
 
    The profile's path is expanded once (%p, %n, %q{VAR}) and shared by the
    dumps and the final write, so %n names one file, not one per dump.  It
-   is checked at start-up by creating and removing the temporary file the
-   final write will use: an unwritable directory is reported before the
-   program runs for an hour, not after.
+   is checked at start-up by creating and removing a temporary file where
+   the final write will create one: an unwritable directory is reported
+   before the program runs for an hour, not after.  Periodic dumps need a
+   file they can replace atomically; to a device or a FIFO only the final
+   profile is written (lh_outfile.c).
 */
 
 #include "pub_tool_basics.h"
@@ -49,6 +51,7 @@
 #include "valgrind.h"
 #include "lh_include.h"
 #include "lh_reliability.h"
+#include "lh_outfile.h"
 #include "lh_blocks.h"
 
 /*------------------------------------------------------------*/
@@ -139,20 +142,6 @@ void LH_(profile_path_reset)(void)
    expanded_path = NULL;
 }
 
-/* Why a file could not be created, in words (there is no strerror). */
-static const HChar* errno_text(UWord err)
-{
-   switch (err) {
-      case VKI_ENOENT:  return "no such directory";
-      case VKI_EACCES:  return "permission denied";
-      case VKI_EROFS:   return "read-only file system";
-      case VKI_ENOTDIR: return "a component of the path is not a directory";
-      case VKI_ENOSPC:  return "no space left on device";
-      case VKI_EISDIR:  return "is a directory";
-      default:          return "cannot create files there";
-   }
-}
-
 /* Fails the run at start-up, with Valgrind's error prefix, exit code 1. */
 static void fail_at_startup(const HChar* path, const HChar* why)
 {
@@ -161,32 +150,15 @@ static void fail_at_startup(const HChar* path, const HChar* why)
    VG_(exit)(1);
 }
 
-/* Creates and removes the temporary file LH_(write_profile) will use, so
-   that a bad directory is reported now. */
+/* Checks now that the profile can be written at the end (for a file that
+   is replaced, by creating and removing a temporary file beside it), so
+   that a bad directory is reported before the program runs for an hour. */
 static void check_profile_path_writable(void)
 {
    const HChar* path = LH_(profile_path)();
-   struct vg_stat st;
-   SysRes sr;
-   HChar* tmp;
-
+   const HChar* why;
    if (path[0] == 0) fail_at_startup(path, "empty file name");
-   sr = VG_(stat)(path, &st);
-   if (!sr_isError(sr) && VKI_S_ISDIR(st.mode))
-      fail_at_startup(path, "is a directory");
-
-   tmp = VG_(malloc)("lh.dump.probe", VG_(strlen)(path) + 32);
-   VG_(sprintf)(tmp, "%s.tmp-%d", path, VG_(getpid)());
-   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0644);
-   if (sr_isError(sr) && sr_Err(sr) == VKI_EEXIST) {
-      /* A stale file of an earlier process with our pid: ours to reuse. */
-      VG_(unlink)(tmp);
-      sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL, 0644);
-   }
-   if (sr_isError(sr)) fail_at_startup(path, errno_text(sr_Err(sr)));
-   VG_(close)((Int)sr_Res(sr));
-   VG_(unlink)(tmp);
-   VG_(free)(tmp);
+   if (!LH_(outfile_probe)(path, &why)) fail_at_startup(path, why);
 }
 
 /*------------------------------------------------------------*/
@@ -303,6 +275,14 @@ void LH_(reliability_init)(void)
 {
    check_profile_path_writable();
    LH_(fork_init)();
+   /* A device or a FIFO cannot be rewritten atomically: one document, at
+      the end, is all a reader of /dev/stdout or of a pipe can use. */
+   if (dump_mode != DumpOff && !LH_(outfile_is_replaced)(LH_(profile_path)())) {
+      VG_(umsg)("lifeheap: %s is not a regular file: only the final profile "
+                "is written to it (--lifeheap-dump-interval ignored)\n",
+                LH_(profile_path)());
+      dump_mode = DumpOff;
+   }
    if (dump_mode != DumpOff) {
       next_dump_instructions = dump_every;
       last_dump_ms = VG_(read_millisecond_timer)();

@@ -25,16 +25,19 @@
       docs/reliability.md explains how to read the two.
 
    exec replaces the process image: Valgrind never calls the tool's fini.
-   With --trace-children=yes the new program runs under a new lifeheap
-   that writes the profile (the same pid, so the same %p name).  Without
-   it the new program runs natively, so before every execve of the
-   process lifeheap started (a wrapper script exec'ing the real program)
-   the profile so far is written as a partial profile (dump_reason
-   "exec"), and the first time lifeheap says so.  A forked child that
-   execs writes nothing: a shell or make running commands would leave a
-   file per command, each mostly the parent's copy.  An exec that fails
-   leaves the program running: its final profile replaces that one as
-   usual.
+   When Valgrind traces the new program (--trace-children=yes and neither
+   --trace-children-skip nor --trace-children-skip-by-arg matches it: the
+   core's own decision, asked on the same path and argv) it runs under a
+   new lifeheap that writes the profile (the same pid, so the same %p
+   name).  Otherwise the new program runs natively, so before every
+   execve of the process lifeheap started (a wrapper script exec'ing the
+   real program) the profile so far is written as a partial profile
+   (dump_reason "exec"), and the first time lifeheap says so, naming the
+   option that left the program untraced.  A forked child that execs
+   writes nothing: a shell or make running commands would leave a file
+   per command, each mostly the parent's copy; a child of the parent's
+   first three forks says so in one line.  An exec that fails leaves the
+   program running: its final profile replaces that one as usual.
 */
 
 #include "pub_tool_basics.h"
@@ -64,10 +67,18 @@ static HChar* name_with_pid(const HChar* name)
 
 /* A forked child: its exec writes nothing (see the top). */
 static Bool forked_child = False;
+/* How many forks the parent had made when this process was forked (1 for
+   its first child): a child of one of the first LH_FORKS_TOLD forks says
+   so when it execs without lifeheap. */
+#define LH_FORKS_TOLD 3
+static UInt forks_made = 0;
+static UInt fork_number = 0;
 
 static void child_after_fork(ThreadId tid)
 {
    forked_child = True;
+   fork_number = forks_made + 1;   /* the parent's count, inherited */
+   forks_made = 0;
    if (VG_(strstr)(LH_(clo_out_file), "%p") == NULL) {
       HChar* name = name_with_pid(LH_(clo_out_file));
       HChar* exec_option = VG_(malloc)("lh.fork.opt", VG_(strlen)(name) + 32);
@@ -90,35 +101,52 @@ static UInt forks_marked = 0;
 
 static void parent_after_fork(ThreadId tid)
 {
+   forks_made++;
    if (forks_marked >= LH_MAX_FORK_MARKERS) return;
    forks_marked++;
    LH_(timeline_mark)("fork");
 }
 
-/* Whether the valgrind options (command line, VALGRIND_OPTS, .valgrindrc)
-   end up with --trace-children=yes: the last one wins. */
-static Bool traces_children(void)
-{
-   Bool traced = False;
-   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
-   for (i = 0; i < n; i++) {
-      const HChar* arg = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
-      if (VG_(strcmp)(arg, "--trace-children=yes") == 0) traced = True;
-      else if (VG_(strcmp)(arg, "--trace-children=no") == 0) traced = False;
-   }
-   return traced;
-}
+/* Not in the tool headers; the core's own decision at every execve
+   (m_options.c): --trace-children, --trace-children-skip and
+   --trace-children-skip-by-arg, on the new program's path and argv. */
+extern Bool VG_(clo_trace_children);
+extern Bool VG_(should_we_trace_this_child)(const HChar* child_exe_name,
+                                            const HChar** child_argv);
 
-void LH_(before_exec)(const HChar* program)
+void LH_(before_exec)(const HChar* program, const HChar** argv)
 {
-   static Bool told = False;
-   if (traces_children()) return;      /* the new lifeheap writes the file */
-   if (forked_child) return;           /* a shell's child running a command */
+   static Bool told = False, told_child = False;
+   const HChar* why;
+   /* Valgrind passes the whole argv, unless argv[0] is missing. */
+   if (argv != NULL && argv[0] == NULL) argv = NULL;
+   if (VG_(should_we_trace_this_child)(program, argv))
+      return;                          /* the new lifeheap writes the file */
+   why = VG_(clo_trace_children)
+            ? "--trace-children-skip or --trace-children-skip-by-arg "
+              "excludes it"
+            : "--trace-children=yes profiles it";
+   if (forked_child) {
+      /* A shell's or make's child running a command: the profile would be
+         mostly the parent's copy, one file per command.  Said for the
+         parent's first few forks only, so a program running thousands of
+         commands does not bury its output. */
+      if (!told_child && fork_number <= LH_FORKS_TOLD) {
+         told_child = True;
+         VG_(umsg)("lifeheap: forked child %d execs %s, which will run "
+                   "without lifeheap (%s); no profile is written for this "
+                   "child%s\n", VG_(getpid)(), program[0] ? program : "a program",
+                   why, fork_number == LH_FORKS_TOLD
+                        ? " (later forked children that exec are not reported)"
+                        : "");
+      }
+      return;
+   }
    if (LH_(write_dump)("exec") && !told) {
       told = True;
       VG_(umsg)("lifeheap: the program execs %s, which will run without "
-                "lifeheap (--trace-children=yes profiles it); the profile "
-                "up to the exec is in %s\n", program, LH_(profile_path)());
+                "lifeheap (%s); the profile up to the exec is in %s\n",
+                program[0] ? program : "a program", why, LH_(profile_path)());
    }
 }
 

@@ -46,6 +46,7 @@
 #include "lh_blocks.h"
 
 static Bool warned_unknown_free = False;
+static Bool warned_unknown_realloc = False;
 
 /*------------------------------------------------------------*/
 /*--- Threads                                              ---*/
@@ -125,11 +126,34 @@ UInt LH_(n_live_blocks)(void)
 /*--- Allocation and free                                  ---*/
 /*------------------------------------------------------------*/
 
+/* The largest alignment Valgrind's client allocator serves: it stops the
+   whole run (VG_(core_panic)) on a larger one. */
+#define LH_MAX_ALIGNMENT (16 * 1024 * 1024)
+
+static Bool warned_alignment = False;
+
 /* A payload of size bytes: from a small-block slot when the size and
    alignment allow (*small_class set to its class), else from Valgrind's
-   client allocator (*small_class 0).  NULL when out of memory. */
+   client allocator (*small_class 0).  NULL when out of memory, or when
+   the alignment is beyond what Valgrind's allocator serves (the program
+   sees an allocation failure: NULL, ENOMEM from posix_memalign; one
+   warning says why). */
 static void* acquire_payload(SizeT size, SizeT align, UInt* small_class)
 {
+   if (align > LH_MAX_ALIGNMENT) {
+      if (!warned_alignment) {
+         warned_alignment = True;
+         VG_(umsg)("lifeheap: warning: an allocation asked for %lu-byte "
+                   "alignment; Valgrind's allocator serves at most %d, so it "
+                   "failed (NULL to the program)\n", align, LH_MAX_ALIGNMENT);
+      }
+      *small_class = 0;
+      return NULL;
+   }
+   /* a power of two of at least 16, as Valgrind's allocator wants (the
+      preload rounds memalign's; aligned new passes the program's own) */
+   if (align < 16) align = 16;
+   while ((align & (align - 1)) != 0) align++;
    *small_class = LH_(small_class_of)(size, align);
    return *small_class != 0 ? LH_(small_alloc)(*small_class)
                             : VG_(cli_malloc)(align, size);
@@ -173,11 +197,14 @@ static void free_block(ThreadId tid, void* p)
 {
    LH_Block* b = LH_(find_block)((Addr)p);
    if (b == NULL) {
-      /* Not ours (a wild or double free): leave the memory alone. */
+      /* Not ours (a wild or double free): leave the memory alone, count
+         it, and say so the first time (the count is in the summary). */
+      LH_(invalid_frees)++;
       if (!warned_unknown_free) {
          warned_unknown_free = True;
          VG_(umsg)("lifeheap: warning: free of %p, which is not a live heap "
-                   "block (double or invalid free); ignored\n", p);
+                   "block (double or invalid free); ignored (the summary "
+                   "counts them all)\n", p);
       }
       return;
    }
@@ -269,9 +296,19 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    if ((SSizeT)new_size < 0) return NULL;
 
    b = LH_(find_block)((Addr)p_old);
-   if (b == NULL) return NULL;                 /* not a live block */
+   if (b == NULL) {                            /* not a live block */
+      LH_(invalid_reallocs)++;
+      if (!warned_unknown_realloc) {
+         warned_unknown_realloc = True;
+         VG_(umsg)("lifeheap: warning: realloc of %p, which is not a live "
+                   "heap block (freed or invalid); NULL returned (the "
+                   "summary counts them all)\n", p_old);
+      }
+      return NULL;
+   }
    old_size    = b->req_size;
    old_payload = b->payload;
+   if (new_size != old_size) LH_(access_block_before_resize)(b);
 
    if (new_size > old_size
        && new_size > (b->small_class != 0 ? LH_(small_class_bytes)(b->small_class)

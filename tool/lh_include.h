@@ -142,6 +142,19 @@ struct LH_Site {
    ULong lifetime_sum, lifetime_min, lifetime_max;
    LH_Histogram lifetime_histogram;
 
+   /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
+      allocated, live now, live at the global peak (kept with
+      bytes_at_peak), live when the profile is written. */
+   ULong zero_size_total, zero_size_curr, zero_size_at_peak, zero_size_at_exit;
+
+   /* The frames of lifeheap's preload the first allocation passed
+      through (malloc, or realloc then malloc), innermost first: not part
+      of the site's stack, written as "allocator_frames"; set when the
+      site is made, so no malloc reads them. */
+#define LH_ALLOCATOR_FRAMES 2
+   Addr  allocator_ips[LH_ALLOCATOR_FRAMES];
+   UChar n_allocator_frames;
+
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */
    UInt*        frame_ids;       /* indices into the frame table */
@@ -164,8 +177,14 @@ extern ULong LH_(peak_seq);
 extern ULong LH_(total_blocks), LH_(total_bytes), LH_(total_frees);
 extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
              LH_(total_realloc_bytes_copied), LH_(total_realloc_growth_bytes);
+/* Frees (free, delete, realloc(p, 0)) and reallocs of a pointer that is
+   not a live heap block (double, wild or interior frees): ignored, and
+   counted (totals.invalid_frees, totals.invalid_reallocs). */
+extern ULong LH_(invalid_frees), LH_(invalid_reallocs);
 
-/* Sites are created on first use; lookup is O(1) on average. */
+/* Sites are created on first use (a new site takes the allocator frames
+   of the stack LH_(record_allocation_stack) just recorded); lookup is
+   O(1) on average. */
 void     LH_(sites_init)(void);
 LH_Site* LH_(site_for_stack)(ExeContext* ec);
 UInt     LH_(n_sites)(void);
@@ -209,21 +228,26 @@ void LH_(threads_init)(void);   /* registers the thread-creation tracker */
    payload through the shadow map (LH_(find_block)). */
 typedef struct LH_Block {
    Addr      payload;          /* first byte of the client's block */
-   SizeT     req_size;         /* size the program asked for (current) */
+   ULong     req_size : 48;    /* size the program asked for (current);
+                                  user space is 47 bits on amd64 */
+   ULong     small_class : 8;  /* lh_small_alloc.c's size class of the
+                                  payload's slot; 0: Valgrind's allocator */
+   ULong     slotted : 1;      /* put in an access slot since the last
+                                  slot epoch (lh_access_path.c) */
    LH_BlockAccess access;      /* reads/writes state (lh_access.c); next to
                                   payload and size: the access path's part */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
-   UInt      small_class;      /* lh_small_alloc.c's size class of the
-                                  payload's slot; 0: Valgrind's allocator */
-   UInt      alloc_thread;     /* serial of the allocating thread
-                                  (LH_(thread_serial)) */
    /* LH_(peak_seq) just BEFORE this block's allocation was accounted.  The
       block was live at the latest global peak reached so far exactly when
       LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
       being retired now); see LH_(block_live_at_peak). */
    ULong     peak_seq_at_alloc;
-} __attribute__((aligned(64))) LH_Block;   /* two cache lines */
+   UInt      shadow_index;     /* the record's index: its owner number in
+                                  the shadow map (lh_shadow.c) */
+   UInt      alloc_thread;     /* serial of the allocating thread
+                                  (LH_(thread_serial)) */
+} LH_Block;   /* 96 bytes: the first 64 are the access path's */
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
 
@@ -254,7 +278,15 @@ static inline Bool LH_(block_live_at_peak)(const LH_Block* b, ULong peak_seq)
 
 void  LH_(access_init)(void);                           /* in post_clo_init */
 void  LH_(access_block_new)(LH_Block* b, Bool zeroed);  /* block exists */
+/* Before a block's size changes: a block live at the latest peak leaves
+   its at-peak figures (of its size then) with its site now. */
+void  LH_(access_block_before_resize)(LH_Block* b);
 void  LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size);
+/* At-peak bytes of a block whose accesses are not measured (a custom
+   allocator's): 'live' at output time, or resized/freed now. */
+void  LH_(access_unmeasured_at_peak)(LH_Site* site, SizeT size, Bool live);
+/* A block was born or died outside the heap (lh_custom_alloc.c). */
+void  LH_(access_blocks_changed)(void);
 /* live_at_peak: the block was live at the latest global peak reached so
    far (LH_(block_live_at_peak)); a later, higher peak may still come. */
 void  LH_(access_block_retire)(LH_Block* b, Bool live_at_peak);
@@ -290,6 +322,14 @@ void LH_(findings_write_options_json)(LH_Json* j);
 /* Drops the leading frames that lie in lifeheap's own malloc replacement
    and records the rest as an ExeContext (at most --num-callers frames). */
 ExeContext* LH_(record_allocation_stack)(ThreadId tid);
+/* ip lies in the preload's string and memory functions (lh_replace_*.c),
+   which the clock does not count. */
+Bool LH_(in_replacement_code)(Addr ip);
+/* Gives a new site the preload frames the last LH_(record_allocation_stack)
+   dropped (lh_sites.c, when the site is made); and writes them
+   ("allocator_frames"). */
+void LH_(site_take_allocator_frames)(LH_Site* site);
+void LH_(allocator_frames_write_json)(LH_Json* j, const LH_Site* site);
 /* Turns on reading inline info by default (pre_clo_init). */
 void LH_(symbols_pre_clo_init)(void);
 

@@ -27,6 +27,16 @@
    per superblock.  Only one thread runs at a time under Valgrind, so the
    unlocked read-modify-write is exact.
 
+   The instructions of lifeheap's own string and memory functions (the
+   preload's memcpy, memset, strlen, ... of lh_replace_*.c) are not
+   counted: their IMarks are skipped when the superblock is translated
+   (LH_(in_replacement_code)), so the clock does not depend on how those
+   replacements are written, and a memset of 1 MiB costs the caller's
+   call instruction, not the replacement's loop.  The malloc family's
+   wrappers (Valgrind's own preload code, the same as DHAT's) are
+   counted, so that a program calling none of those functions has the
+   same count as under DHAT.
+
    Memory accesses
    ---------------
    Every guest access becomes an event (address, size, read or write,
@@ -453,7 +463,10 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          continue;
       switch (st->tag) {
          case Ist_IMark:
-            pending_instrs++;
+            /* the preload's string and memory functions are not counted
+               (docs/metrics.md: Time) */
+            if (!LH_(in_replacement_code)((Addr)st->Ist.IMark.addr))
+               pending_instrs++;
             load_temps.current_insn = (Addr)st->Ist.IMark.addr;
             break;
          case Ist_Exit:

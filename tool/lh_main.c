@@ -135,14 +135,31 @@ static Int  self_signal = 0;          /* last signal the program sent itself */
 
 static Bool copy_client_string(Addr str, HChar* out, SizeT max);
 
-/* execve's program path, for a message only. */
-static void before_exec(Addr path)
+/* execve's program and arguments, copied out of the client (every page
+   checked), for Valgrind's decision whether the new program is traced
+   (--trace-children-skip, --trace-children-skip-by-arg) and a message. */
+#define LH_EXEC_MAX_ARGS 256
+#define LH_EXEC_MAX_ARG  4096
+static void before_exec(Addr path, Addr argv)
 {
-   HChar program[512];
+   HChar program[VKI_PATH_MAX];
+   HChar* args[LH_EXEC_MAX_ARGS + 1];
+   UInt n = 0, i;
    if (!copy_client_string(path, program, sizeof(program)))
-      VG_(strcpy)(program, "(a program)");
+      VG_(strcpy)(program, "");
+   while (argv != 0 && n < LH_EXEC_MAX_ARGS) {
+      Addr slot = argv + n * sizeof(Addr);
+      Addr arg;
+      HChar buf[LH_EXEC_MAX_ARG];
+      if (!VG_(am_is_valid_for_client)(slot, sizeof(Addr), VKI_PROT_READ)) break;
+      arg = *(Addr*)slot;
+      if (arg == 0 || !copy_client_string(arg, buf, sizeof(buf))) break;
+      args[n++] = VG_(strdup)("lh.main.execarg", buf);
+   }
+   args[n] = NULL;
    LH_(blocks_flush)();
-   LH_(before_exec)(program);                    /* issue 7 */
+   LH_(before_exec)(program, (const HChar**)args);
+   for (i = 0; i < n; i++) VG_(free)(args[i]);
 }
 
 static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
@@ -150,10 +167,10 @@ static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
    Int pid = VG_(getpid)();
    switch (syscallno) {
       case __NR_execve:
-         before_exec(args[0]);
+         before_exec(args[0], args[1]);
          break;
       case __NR_execveat:
-         before_exec(args[1]);
+         before_exec(args[1], args[2]);
          break;
       case __NR_exit_group:
          exit_group_called = exit_called = True;

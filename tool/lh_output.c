@@ -12,9 +12,11 @@
      3. the frame table is built in first-use order of the sorted sites,
         and each site gets its label (lh_labels.c),
      4. the timeline is closed and the findings computed,
-     5. the document goes to "<path>.tmp-<pid>" in the same directory, which
-        is renamed over <path> only when every byte was written: a reader
-        never sees half a profile, and a failure leaves no file behind.
+     5. the document goes to an exclusive temporary file beside the target,
+        renamed over it only when every byte was written: a reader never
+        sees half a profile, and a failure leaves no file behind.  A device
+        or a FIFO (/dev/null, /dev/stdout) is written through, never
+        replaced (lh_outfile.c).
 */
 
 #include "pub_tool_basics.h"
@@ -30,6 +32,7 @@
 #include "pub_tool_vki.h"
 #include "lh_include.h"
 #include "lh_text.h"
+#include "lh_outfile.h"
 
 #define LH_FORMAT_VERSION 1
 #define LH_SUMMARY_TOP_SITES 5
@@ -164,6 +167,8 @@ static void write_globals(LH_Json* j)
    LH_(json_u64)(j, "realloc_growth_bytes", LH_(total_realloc_growth_bytes));
    LH_(json_u64)(j, "bytes_read", LH_(access_total_read)());
    LH_(json_u64)(j, "bytes_written", LH_(access_total_written)());
+   LH_(json_u64)(j, "invalid_frees", LH_(invalid_frees));
+   LH_(json_u64)(j, "invalid_reallocs", LH_(invalid_reallocs));
    LH_(json_object_end)(j);
 
    LH_(json_object_begin)(j, "peak");
@@ -220,6 +225,12 @@ static void write_site(LH_Json* j, LH_Site* s)
    LH_(json_u64)(j, "last_alloc_time", s->last_alloc_time);
    LH_(json_u64)(j, "allocating_threads", s->allocating_threads);
    LH_(json_u64)(j, "cross_thread_frees", s->cross_thread_frees);
+   LH_(json_object_begin)(j, "zero_size_blocks");
+   LH_(json_u64)(j, "total", s->zero_size_total);
+   LH_(json_u64)(j, "at_peak", s->zero_size_at_peak);
+   LH_(json_u64)(j, "at_exit", s->zero_size_at_exit);
+   LH_(json_object_end)(j);
+   LH_(allocator_frames_write_json)(j, s);
    LH_(access_write_site_json)(j, s);
    LH_(site_timeline_write_json)(j, s);
    LH_(json_object_end)(j);
@@ -253,9 +264,7 @@ static void write_document(LH_Json* j, const LH_RunEnd* end)
 
 Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
 {
-   HChar* tmp;
-   SysRes sr;
-   Int fd;
+   LH_OutFile out;
    LH_Json* j;
    Bool ok, io_failed;
 
@@ -268,43 +277,26 @@ Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end)
    LH_(timeline_finish)();
    LH_(findings_compute)(sorted_sites, n_sorted_sites);
 
-   /* Step 5: temporary file next to the target, then rename. */
-   tmp = VG_(malloc)("lh.output.tmp", VG_(strlen)(path) + 32);
-   VG_(sprintf)(tmp, "%s.tmp-%d", path, VG_(getpid)());
-   sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-   if (sr_isError(sr)) {
-      VG_(umsg)("lifeheap: error: cannot create %s (errno %lu); "
-                "no profile written\n", tmp, sr_Err(sr));
-      VG_(free)(tmp);
-      return False;
-   }
-   fd = (Int)sr_Res(sr);
-   j = LH_(json_open)(fd);
+   /* Step 5: an exclusive temporary file beside the target, renamed over
+      it; or, for a device or a FIFO, written through (lh_outfile.c). */
+   if (!LH_(outfile_open)(path, &out)) return False;
+   j = LH_(json_open)(out.fd);
    write_document(j, end);
    LH_(json_flush)(j);
    io_failed = LH_(json_failed)(j);
    ok = LH_(json_close)(j);
-   VG_(close)(fd);
    if (!ok) {
       if (io_failed)
          VG_(umsg)("lifeheap: error: writing %s failed (disk full or I/O "
-                   "error); no profile written\n", tmp);
+                   "error); no profile written\n",
+                   out.temporary ? out.temporary : path);
       else
          VG_(umsg)("lifeheap: internal error: the profile's JSON was not "
                    "well formed; no profile written (please report)\n");
-      VG_(unlink)(tmp);
-      VG_(free)(tmp);
+      LH_(outfile_abort)(&out);
       return False;
    }
-   if (VG_(rename)(tmp, path) != 0) {
-      VG_(umsg)("lifeheap: error: cannot rename %s to %s; "
-                "no profile written\n", tmp, path);
-      VG_(unlink)(tmp);
-      VG_(free)(tmp);
-      return False;
-   }
-   VG_(free)(tmp);
-   return True;
+   return LH_(outfile_commit)(&out);
 }
 
 /*------------------------------------------------------------*/
@@ -414,6 +406,18 @@ static void print_site_note(const LH_Site* s)
    VG_(umsg)("%35s%s\n", "", line);
 }
 
+/* Frees and reallocs of pointers that were not live heap blocks: each
+   one ignored, the first one named when it happened. */
+static void print_invalid_counts(void)
+{
+   if (LH_(invalid_frees) == 0 && LH_(invalid_reallocs) == 0) return;
+   VG_(umsg)("Invalid:      %'llu %s, %'llu %s of pointers that were not "
+             "live heap blocks (ignored)\n",
+             LH_(invalid_frees), plural(LH_(invalid_frees), "free", "frees"),
+             LH_(invalid_reallocs),
+             plural(LH_(invalid_reallocs), "realloc", "reallocs"));
+}
+
 void LH_(print_summary)(const HChar* path, Bool written)
 {
    HChar a[32];
@@ -426,6 +430,7 @@ void LH_(print_summary)(const HChar* path, Bool written)
              LH_(total_blocks), plural(LH_(total_blocks), "block", "blocks"), a,
              LH_(total_frees), LH_(total_reallocs),
              plural(LH_(total_reallocs), "realloc", "reallocs"), LH_(now));
+   print_invalid_counts();
    if (LH_(total_blocks) == 0) {
       VG_(umsg)("No heap blocks were allocated.\n");
       if (written) VG_(umsg)("Profile: %s\n", path);

@@ -46,13 +46,18 @@ Bool LH_(dump_monitor_command)(ThreadId tid, const HChar* command);
 
 /* lh_fork.c */
 void LH_(fork_init)(void);
-/* The program is about to exec 'program' (lh_main.c's syscall hook). */
-void LH_(before_exec)(const HChar* program);
+/* The program is about to exec 'program' with the NULL-terminated 'argv'
+   (lh_main.c's syscall hook; "" when the name is unreadable). */
+void LH_(before_exec)(const HChar* program, const HChar** argv);
 
 /* lh_custom_alloc.c */
 Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret);
 /* Adds the lifetimes of live custom blocks (up to now) to their sites;
    called by LH_(sites_finalize) after it did the same for heap blocks. */
 void LH_(custom_blocks_finalize)(void);
+/* Adds the live custom blocks that were live at the latest peak to their
+   sites' at-peak bytes (LH_(access_unmeasured_at_peak)); called when the
+   output refreshes the live folds (lh_access.c). */
+void LH_(custom_blocks_fold_at_peak)(void);
 
 #endif /* LH_RELIABILITY_H */

@@ -1,6 +1,6 @@
 /*--------------------------------------------------------------------*/
-/*--- lifeheap: lh_replace_strmem.c: byte-exact string and memory  ---*/
-/*--- functions, preloaded into the client.                        ---*/
+/*--- lifeheap: lh_replace_strmem.c: byte-exact memory functions,  ---*/
+/*--- preloaded into the client.                                   ---*/
 /*--------------------------------------------------------------------*/
 /*
    lifeheap is free software: GPL-3.0-or-later.
@@ -8,38 +8,32 @@
    Why
    ---
    lifeheap counts every byte the program reads and writes.  glibc's
-   optimised string functions touch bytes the program never asked for:
-   strlen/strchr/memchr read whole aligned 16- or 32-byte words past the
-   terminating NUL or the match, memcpy/memmove copy small tails with two
-   overlapping loads (bytes 3..7 of a 7-byte copy read twice), memcmp
-   compares whole words after the first difference.  Those reads would
-   show as reads of bytes the program never logically read, and a buffer
-   whose tail is never used would look used.
+   optimised string and memory functions touch bytes the program never
+   asked for: strlen/strchr/memchr read whole aligned 16- or 32-byte words
+   past the terminating NUL or the match, memcpy/memmove copy small tails
+   with two overlapping loads (bytes 3..7 of a 7-byte copy read twice),
+   memcmp compares whole words after the first difference.  Those reads
+   would show as reads of bytes the program never logically read, and a
+   buffer whose tail is never used would look used.
 
-   So this file, linked into vgpreload_lifeheap-*.so, replaces them (for
-   the program's calls into libc.so) with versions that access each byte
-   they logically need exactly once: copies move 8 bytes at a time without
-   overlap, searches and comparisons go byte by byte and stop at the
-   answer.  The code runs on Valgrind's simulated CPU, so its loads and
-   stores are what lifeheap counts.
+   So this file, lh_replace_str.c and lh_replace_wcs.c, linked into
+   vgpreload_lifeheap-*.so, replace them with versions that access each
+   byte their definition needs exactly once: copies move 8 bytes at a time
+   without overlap, searches and comparisons go element by element and
+   stop at the answer.  The code runs on Valgrind's simulated CPU, so its
+   loads and stores are what lifeheap counts; its instructions are not
+   counted in the clock (lh_instrument.c).  Which names are replaced:
+   lh_replace.h.
 
-   Not covered: calls glibc makes internally (printf's own strlen, for
-   example) go to glibc's private copies, which Valgrind cannot redirect
-   without glibc's debug symbols.
+   This file: the mem* family (copies, fills, comparisons, searches over
+   sized memory), bcopy/bzero and their _FORTIFY_SOURCE (__*_chk)
+   variants.
 
    Compiled with -fno-builtin -fno-tree-loop-distribute-patterns so that
    gcc does not turn these loops back into calls to memcpy/memset.
 */
 
-#include "pub_tool_basics.h"
-#include "pub_tool_redir.h"
-
-typedef unsigned long Word8;   /* an 8-byte word on amd64 */
-
-/* Each replacement is declared, then defined for every name it replaces.
-   The equivalence-class tag (the 5-digit number) groups the names of one
-   function, as Valgrind's own preloads do. */
-#define LIBC VG_Z_LIBC_SONAME
+#include "lh_replace.h"
 
 /*------------------------------------------------------------*/
 /*--- Copies                                               ---*/
@@ -47,8 +41,9 @@ typedef unsigned long Word8;   /* an 8-byte word on amd64 */
 
 /* memmove semantics: each source byte read once, each destination byte
    written once, correct for overlapping ranges (so it also serves memcpy,
-   which old binaries call with overlaps). */
-static void* lh_move(void* dst, const void* src, SizeT n)
+   which old binaries call with overlaps, and which glibc implements at
+   the same address as memmove). */
+static void* lh_memmove(void* dst, const void* src, SizeT n)
 {
    UChar* d = dst;
    const UChar* s = src;
@@ -57,7 +52,7 @@ static void* lh_move(void* dst, const void* src, SizeT n)
       /* Forward: a word store to d+i only overwrites source bytes below
          s+i+8, which were already read. */
       while (n >= 8) {
-         *(Word8*)d = *(const Word8*)s;
+         *(lh_word8*)d = *(const lh_word8*)s;
          d += 8; s += 8; n -= 8;
       }
       while (n > 0) { *d++ = *s++; n--; }
@@ -65,77 +60,121 @@ static void* lh_move(void* dst, const void* src, SizeT n)
       d += n; s += n;
       while (n >= 8) {
          d -= 8; s -= 8; n -= 8;
-         *(Word8*)d = *(const Word8*)s;
+         *(lh_word8*)d = *(const lh_word8*)s;
       }
       while (n > 0) { *--d = *--s; n--; }
    }
    return dst;
 }
 
-#define MEMMOVE(tag, soname, fnname) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* dst, const void* src, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* dst, const void* src, SizeT n) \
-   { return lh_move(dst, src, n); }
+/* glibc's x86-64 implementations of memcpy and memmove (one address for
+   the two names of each). */
+LH_LIBC(lh_memmove, 20010, memcpy)
+LH_LIBC(lh_memmove, 20010, memcpyZAZAGLIBCZu2Zd14)  /* memcpy@@GLIBC_2.14 */
+LH_LIBC(lh_memmove, 20010, memcpyZAGLIBCZu2Zd2Zd5)  /* memcpy@GLIBC_2.2.5 */
+LH_LIBC(lh_memmove, 20010, __GI_memcpy)
+LH_LIBC(lh_memmove, 20010, memmove)
+LH_LIBC(lh_memmove, 20010, __GI_memmove)
+LH_IMPLEMENTATIONS(lh_memmove, 20010, __memcpy)
+LH_IMPLEMENTATIONS(lh_memmove, 20010, __memmove)
+LH_REPLACE(lh_memmove, 20010, NONE, ZuintelZufastZumemcpy)  /* _intel_fast_memcpy */
 
-MEMMOVE(20010, LIBC, memcpy)
-MEMMOVE(20010, LIBC, memcpyZAZAGLIBCZu2Zd14)   /* memcpy@@GLIBC_2.14 */
-MEMMOVE(20010, LIBC, memcpyZAGLIBCZu2Zd2Zd5)   /* memcpy@GLIBC_2.2.5 */
-MEMMOVE(20011, LIBC, memmove)
+static void* lh_mempcpy(void* dst, const void* src, SizeT n)
+{
+   lh_memmove(dst, src, n);
+   return (UChar*)dst + n;
+}
+LH_LIBC(lh_mempcpy, 20011, mempcpy)
+LH_LIBC(lh_mempcpy, 20011, __mempcpy)
+LH_LIBC(lh_mempcpy, 20011, __GI_mempcpy)
+LH_IMPLEMENTATIONS(lh_mempcpy, 20011, __mempcpy)
+LH_LDSO(lh_mempcpy, 20011, mempcpy)
 
-#define MEMPCPY(tag, soname, fnname) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* dst, const void* src, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* dst, const void* src, SizeT n) \
-   { lh_move(dst, src, n); return (UChar*)dst + n; }
+static void lh_bcopy(const void* src, void* dst, SizeT n)
+{
+   lh_memmove(dst, src, n);
+}
+LH_LIBC(lh_bcopy, 20012, bcopy)
 
-MEMPCPY(20012, LIBC, mempcpy)
-MEMPCPY(20012, LIBC, __mempcpy)
+/* The _FORTIFY_SOURCE variants: dst_len is the destination's size as the
+   compiler knew it. */
+static void* lh_memmove_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
+{
+   lh_check_fits(n, dst_len);
+   return lh_memmove(dst, src, n);
+}
+LH_LIBC(lh_memmove_chk, 20013, __memcpy_chk)
+LH_LIBC(lh_memmove_chk, 20013, __memmove_chk)
+LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memcpy_chk)
+LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memmove_chk)
 
-/* The _FORTIFY_SOURCE variants: the destination size was checked by the
-   compiler's object-size analysis; a real overflow would have aborted in
-   glibc, here it goes ahead (lifeheap is not a checker). */
-#define MEMMOVE_CHK(tag, soname, fnname) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* dst, const void* src, SizeT n, SizeT dstlen); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* dst, const void* src, SizeT n, SizeT dstlen) \
-   { return lh_move(dst, src, n); }
+static void* lh_mempcpy_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
+{
+   lh_check_fits(n, dst_len);
+   return lh_mempcpy(dst, src, n);
+}
+LH_LIBC(lh_mempcpy_chk, 20014, __mempcpy_chk)
+LH_IMPLEMENTATIONS(lh_mempcpy_chk, 20014, __mempcpy_chk)
 
-MEMMOVE_CHK(20013, LIBC, __memcpy_chk)
-MEMMOVE_CHK(20014, LIBC, __memmove_chk)
+/* memccpy: copies up to and including the first byte equal to c, at most
+   n bytes; the address after that byte in dst, or NULL. */
+static void* lh_memccpy(void* dst, const void* src, int c, SizeT n)
+{
+   UChar* d = dst;
+   const UChar* s = src;
+   for (; n > 0; n--) {
+      UChar b = *s++;
+      *d++ = b;
+      if (b == (UChar)c) return d;
+   }
+   return NULL;
+}
+LH_LIBC(lh_memccpy, 20015, memccpy)
+LH_LIBC(lh_memccpy, 20015, __memccpy)
 
-static void* lh_set(void* s, int c, SizeT n)
+/*------------------------------------------------------------*/
+/*--- Fills                                                ---*/
+/*------------------------------------------------------------*/
+
+static void* lh_memset(void* s, int c, SizeT n)
 {
    UChar* d = s;
-   Word8 pattern = (UChar)c;
+   lh_word8 pattern = (UChar)c;
    pattern |= pattern << 8;
    pattern |= pattern << 16;
    pattern |= pattern << 32;
-   while (n >= 8) { *(Word8*)d = pattern; d += 8; n -= 8; }
+   while (n >= 8) { *(lh_word8*)d = pattern; d += 8; n -= 8; }
    while (n > 0) { *d++ = (UChar)c; n--; }
    return s;
 }
 
-#define MEMSET(tag, soname, fnname) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* s, int c, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(void* s, int c, SizeT n) \
-   { return lh_set(s, c, n); }
+LH_LIBC(lh_memset, 20020, memset)
+LH_LIBC(lh_memset, 20020, __GI_memset)
+LH_IMPLEMENTATIONS(lh_memset, 20020, __memset)
 
-MEMSET(20020, LIBC, memset)
-
-void* VG_REPLACE_FUNCTION_EZU(20021, LIBC, __memset_chk)(void* s, int c, SizeT n, SizeT len);
-void* VG_REPLACE_FUNCTION_EZU(20021, LIBC, __memset_chk)(void* s, int c, SizeT n, SizeT len)
+static void* lh_memset_chk(void* s, int c, SizeT n, SizeT dst_len)
 {
-   return lh_set(s, c, n);
+   lh_check_fits(n, dst_len);
+   return lh_memset(s, c, n);
 }
+LH_LIBC(lh_memset_chk, 20021, __memset_chk)
+LH_IMPLEMENTATIONS(lh_memset_chk, 20021, __memset_chk)
 
-void VG_REPLACE_FUNCTION_EZU(20022, LIBC, bzero)(void* s, SizeT n);
-void VG_REPLACE_FUNCTION_EZU(20022, LIBC, bzero)(void* s, SizeT n)
+static void lh_bzero(void* s, SizeT n)
 {
-   lh_set(s, 0, n);
+   lh_memset(s, 0, n);
 }
+LH_LIBC(lh_bzero, 20022, bzero)
+LH_LIBC(lh_bzero, 20022, __bzero)
 
 /*------------------------------------------------------------*/
 /*--- Comparisons and searches over sized memory           ---*/
 /*------------------------------------------------------------*/
 
+/* Stops at the first difference: memcmp("abcX", "abcY", 4) reads 4 bytes
+   of each, memcmp("Xbcd", "Ybcd", 4) one.  Also bcmp and __memcmpeq
+   (whose answer only needs to be zero or not; gcc calls it for
+   memcmp(...) == 0), which glibc may implement at memcmp's address. */
 static int lh_memcmp(const void* a, const void* b, SizeT n)
 {
    const UChar* x = a;
@@ -144,244 +183,85 @@ static int lh_memcmp(const void* a, const void* b, SizeT n)
       if (*x != *y) return (int)*x - (int)*y;
    return 0;
 }
+LH_LIBC(lh_memcmp, 20030, memcmp)
+LH_LIBC(lh_memcmp, 20030, __GI_memcmp)
+LH_LIBC(lh_memcmp, 20030, bcmp)
+LH_LIBC(lh_memcmp, 20030, __memcmpeq)
+LH_IMPLEMENTATIONS(lh_memcmp, 20030, __memcmpeq)
+LH_IMPLEMENTATIONS(lh_memcmp, 20030, __memcmp)
 
-#define MEMCMP(tag, soname, fnname) \
-   int VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(const void* a, const void* b, SizeT n); \
-   int VG_REPLACE_FUNCTION_EZU(tag, soname, fnname)(const void* a, const void* b, SizeT n) \
-   { return lh_memcmp(a, b, n); }
-
-MEMCMP(20030, LIBC, memcmp)
-MEMCMP(20030, LIBC, bcmp)
-
-void* VG_REPLACE_FUNCTION_EZU(20031, LIBC, memchr)(const void* s, int c, SizeT n);
-void* VG_REPLACE_FUNCTION_EZU(20031, LIBC, memchr)(const void* s, int c, SizeT n)
+static void* lh_memchr(const void* s, int c, SizeT n)
 {
    const UChar* p = s;
    for (; n > 0; n--, p++)
       if (*p == (UChar)c) return (void*)p;
    return NULL;
 }
+LH_LIBC(lh_memchr, 20031, memchr)
+LH_LIBC(lh_memchr, 20031, __memchr)
+LH_LIBC(lh_memchr, 20031, __GI_memchr)
+LH_IMPLEMENTATIONS(lh_memchr, 20031, __memchr)
 
-void* VG_REPLACE_FUNCTION_EZU(20032, LIBC, memrchr)(const void* s, int c, SizeT n);
-void* VG_REPLACE_FUNCTION_EZU(20032, LIBC, memrchr)(const void* s, int c, SizeT n)
+static void* lh_memrchr(const void* s, int c, SizeT n)
 {
    const UChar* p = (const UChar*)s + n;
    while (n-- > 0)
       if (*--p == (UChar)c) return (void*)p;
    return NULL;
 }
+LH_LIBC(lh_memrchr, 20032, memrchr)
+LH_LIBC(lh_memrchr, 20032, __memrchr)
+LH_IMPLEMENTATIONS(lh_memrchr, 20032, __memrchr)
 
-void* VG_REPLACE_FUNCTION_EZU(20033, LIBC, rawmemchr)(const void* s, int c);
-void* VG_REPLACE_FUNCTION_EZU(20033, LIBC, rawmemchr)(const void* s, int c)
+static void* lh_rawmemchr(const void* s, int c)
 {
    const UChar* p = s;
    while (*p != (UChar)c) p++;
    return (void*)p;
 }
+LH_LIBC(lh_rawmemchr, 20033, rawmemchr)
+LH_LIBC(lh_rawmemchr, 20033, __rawmemchr)
+LH_LIBC(lh_rawmemchr, 20033, __GI___rawmemchr)
+LH_IMPLEMENTATIONS(lh_rawmemchr, 20033, __rawmemchr)
 
-/*------------------------------------------------------------*/
-/*--- NUL-terminated strings                               ---*/
-/*------------------------------------------------------------*/
+/* memmem: the needle is read once (into a copy on the stack when it is
+   short enough, LH_NEEDLE_COPY_MAX bytes) and the haystack once, from its
+   start to the end of the first match (or to its end): a Knuth-Morris-
+   Pratt scan, which never goes back in the haystack.  Longer needles are
+   compared in place, so bytes of both may be read more than once. */
+#define LH_NEEDLE_COPY_MAX 256
 
-SizeT VG_REPLACE_FUNCTION_EZU(20040, LIBC, strlen)(const char* s);
-SizeT VG_REPLACE_FUNCTION_EZU(20040, LIBC, strlen)(const char* s)
+static void* lh_memmem(const void* haystack, SizeT h_len,
+                       const void* needle, SizeT n_len)
 {
-   SizeT n = 0;
-   while (s[n] != 0) n++;
-   return n;
-}
-
-SizeT VG_REPLACE_FUNCTION_EZU(20041, LIBC, strnlen)(const char* s, SizeT max);
-SizeT VG_REPLACE_FUNCTION_EZU(20041, LIBC, strnlen)(const char* s, SizeT max)
-{
-   SizeT n = 0;
-   while (n < max && s[n] != 0) n++;
-   return n;
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20042, LIBC, strchr)(const char* s, int c);
-char* VG_REPLACE_FUNCTION_EZU(20042, LIBC, strchr)(const char* s, int c)
-{
-   for (;; s++) {
-      if (*s == (char)c) return (char*)s;
-      if (*s == 0) return NULL;
-   }
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20043, LIBC, index)(const char* s, int c);
-char* VG_REPLACE_FUNCTION_EZU(20043, LIBC, index)(const char* s, int c)
-{
-   for (;; s++) {
-      if (*s == (char)c) return (char*)s;
-      if (*s == 0) return NULL;
-   }
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20044, LIBC, strchrnul)(const char* s, int c);
-char* VG_REPLACE_FUNCTION_EZU(20044, LIBC, strchrnul)(const char* s, int c)
-{
-   while (*s != (char)c && *s != 0) s++;
-   return (char*)s;
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20045, LIBC, strrchr)(const char* s, int c);
-char* VG_REPLACE_FUNCTION_EZU(20045, LIBC, strrchr)(const char* s, int c)
-{
-   const char* last = NULL;
-   for (;; s++) {
-      if (*s == (char)c) last = s;
-      if (*s == 0) return (char*)last;
-   }
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20046, LIBC, rindex)(const char* s, int c);
-char* VG_REPLACE_FUNCTION_EZU(20046, LIBC, rindex)(const char* s, int c)
-{
-   const char* last = NULL;
-   for (;; s++) {
-      if (*s == (char)c) last = s;
-      if (*s == 0) return (char*)last;
-   }
-}
-
-int VG_REPLACE_FUNCTION_EZU(20047, LIBC, strcmp)(const char* a, const char* b);
-int VG_REPLACE_FUNCTION_EZU(20047, LIBC, strcmp)(const char* a, const char* b)
-{
-   const UChar* x = (const UChar*)a;
-   const UChar* y = (const UChar*)b;
-   for (;; x++, y++) {
-      UChar cx = *x, cy = *y;
-      if (cx != cy) return (int)cx - (int)cy;
-      if (cx == 0) return 0;
-   }
-}
-
-int VG_REPLACE_FUNCTION_EZU(20048, LIBC, strncmp)(const char* a, const char* b, SizeT n);
-int VG_REPLACE_FUNCTION_EZU(20048, LIBC, strncmp)(const char* a, const char* b, SizeT n)
-{
-   const UChar* x = (const UChar*)a;
-   const UChar* y = (const UChar*)b;
-   for (; n > 0; n--, x++, y++) {
-      UChar cx = *x, cy = *y;
-      if (cx != cy) return (int)cx - (int)cy;
-      if (cx == 0) return 0;
-   }
-   return 0;
-}
-
-/* Copies src with its NUL to dst; returns the address of dst's NUL. */
-static char* lh_stpcpy(char* dst, const char* src)
-{
-   for (;; dst++, src++) {
-      char c = *src;
-      *dst = c;
-      if (c == 0) return dst;
-   }
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20050, LIBC, strcpy)(char* dst, const char* src);
-char* VG_REPLACE_FUNCTION_EZU(20050, LIBC, strcpy)(char* dst, const char* src)
-{
-   lh_stpcpy(dst, src);
-   return dst;
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20051, LIBC, stpcpy)(char* dst, const char* src);
-char* VG_REPLACE_FUNCTION_EZU(20051, LIBC, stpcpy)(char* dst, const char* src)
-{
-   return lh_stpcpy(dst, src);
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20052, LIBC, __strcpy_chk)(char* dst, const char* src, SizeT len);
-char* VG_REPLACE_FUNCTION_EZU(20052, LIBC, __strcpy_chk)(char* dst, const char* src, SizeT len)
-{
-   lh_stpcpy(dst, src);
-   return dst;
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20053, LIBC, __stpcpy_chk)(char* dst, const char* src, SizeT len);
-char* VG_REPLACE_FUNCTION_EZU(20053, LIBC, __stpcpy_chk)(char* dst, const char* src, SizeT len)
-{
-   return lh_stpcpy(dst, src);
-}
-
-/* strncpy: copies up to n bytes of src, stopping after its NUL, and pads
-   dst with NULs to n bytes (those pad bytes are program writes too). */
-char* VG_REPLACE_FUNCTION_EZU(20054, LIBC, strncpy)(char* dst, const char* src, SizeT n);
-char* VG_REPLACE_FUNCTION_EZU(20054, LIBC, strncpy)(char* dst, const char* src, SizeT n)
-{
-   SizeT i = 0;
-   for (; i < n && src[i] != 0; i++) dst[i] = src[i];
-   for (; i < n; i++) dst[i] = 0;
-   return dst;
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20055, LIBC, strcat)(char* dst, const char* src);
-char* VG_REPLACE_FUNCTION_EZU(20055, LIBC, strcat)(char* dst, const char* src)
-{
-   char* end = dst;
-   while (*end != 0) end++;
-   lh_stpcpy(end, src);
-   return dst;
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20056, LIBC, strncat)(char* dst, const char* src, SizeT n);
-char* VG_REPLACE_FUNCTION_EZU(20056, LIBC, strncat)(char* dst, const char* src, SizeT n)
-{
-   char* end = dst;
-   SizeT i;
-   while (*end != 0) end++;
-   for (i = 0; i < n && src[i] != 0; i++) end[i] = src[i];
-   end[i] = 0;
-   return dst;
-}
-
-/* strspn/strcspn/strpbrk: the set is read once into a 256-bit table (on
-   the stack, not the heap), then s is scanned up to the answer. */
-static void set_of(const char* chars, ULong table[4])
-{
-   table[0] = table[1] = table[2] = table[3] = 0;
-   for (; *chars != 0; chars++) {
-      UChar c = (UChar)*chars;
-      table[c >> 6] |= 1UL << (c & 63);
-   }
-}
-
-/* Length of the prefix of s whose bytes are (in_set) or are not members
-   of chars; *stop gets the byte that ended it (0 at the end of s). */
-static SizeT span(const char* s, const char* chars, Bool in_set, UChar* stop)
-{
-   ULong table[4];
-   SizeT n = 0;
-   set_of(chars, table);
-   for (;; n++) {
-      UChar c = (UChar)s[n];
-      Bool member = (table[c >> 6] >> (c & 63)) & 1;
-      if (c == 0 || member != in_set) {
-         *stop = c;
-         return n;
+   const UChar* h = haystack;
+   const UChar* n = needle;
+   UChar copy[LH_NEEDLE_COPY_MAX];
+   UShort next[LH_NEEDLE_COPY_MAX];   /* KMP: longest proper border */
+   SizeT i, k;
+   if (n_len == 0) return (void*)h;
+   if (n_len > h_len) return NULL;              /* cannot fit: nothing read */
+   if (n_len > LH_NEEDLE_COPY_MAX) {
+      for (i = 0; i + n_len <= h_len; i++) {
+         for (k = 0; k < n_len && h[i + k] == n[k]; k++) ;
+         if (k == n_len) return (void*)(h + i);
       }
+      return NULL;
    }
+   for (i = 0; i < n_len; i++) copy[i] = n[i];
+   next[0] = 0;
+   for (i = 1, k = 0; i < n_len; i++) {
+      while (k > 0 && copy[i] != copy[k]) k = next[k - 1];
+      if (copy[i] == copy[k]) k++;
+      next[i] = (UShort)k;
+   }
+   for (i = 0, k = 0; i < h_len; i++) {
+      UChar c = h[i];
+      while (k > 0 && c != copy[k]) k = next[k - 1];
+      if (c == copy[k]) k++;
+      if (k == n_len) return (void*)(h + i + 1 - n_len);
+   }
+   return NULL;
 }
-
-SizeT VG_REPLACE_FUNCTION_EZU(20060, LIBC, strspn)(const char* s, const char* accept);
-SizeT VG_REPLACE_FUNCTION_EZU(20060, LIBC, strspn)(const char* s, const char* accept)
-{
-   UChar stop;
-   return span(s, accept, True, &stop);
-}
-
-SizeT VG_REPLACE_FUNCTION_EZU(20061, LIBC, strcspn)(const char* s, const char* reject);
-SizeT VG_REPLACE_FUNCTION_EZU(20061, LIBC, strcspn)(const char* s, const char* reject)
-{
-   UChar stop;
-   return span(s, reject, False, &stop);
-}
-
-char* VG_REPLACE_FUNCTION_EZU(20062, LIBC, strpbrk)(const char* s, const char* accept);
-char* VG_REPLACE_FUNCTION_EZU(20062, LIBC, strpbrk)(const char* s, const char* accept)
-{
-   UChar stop;
-   SizeT n = span(s, accept, False, &stop);
-   return stop != 0 ? (char*)s + n : NULL;
-}
+LH_LIBC(lh_memmem, 20034, memmem)
+LH_LIBC(lh_memmem, 20034, __memmem)

@@ -82,6 +82,12 @@ typedef struct {
    LH_SoloChunk* solo;     /* the chunk's full-granule counts, or NULL */
 } LH_GranuleRef;
 
+/* The granule of lo when all of [lo, hi) lies in one chunk shared by
+   small blocks (so that its granules are consecutive and stay put while
+   the block lives), else NULL.  The access slots keep it for a small
+   block: its bits without a lookup. */
+LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi);
+
 /* Turns a whole-chunk entry into a SoloChunk; returns the new entry. */
 UWord LH_(shadow_materialise)(UWord* entry);
 
@@ -163,7 +169,7 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
 extern Addr  LH_(filter_base);
 extern UWord LH_(filter_span);
 
-/* A new block record, all zero but for access.shadow_index, its index
+/* A new block record, all zero but for shadow_index, its index
    (not 0: owner 0 is "no block"); it owns no memory yet.  Records are
    reused, the last freed first. */
 struct LH_Block* LH_(block_record_new)(void);

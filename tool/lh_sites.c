@@ -72,6 +72,8 @@ ULong LH_(peak_seq)    = 0;
 ULong LH_(total_blocks) = 0;
 ULong LH_(total_bytes)  = 0;
 ULong LH_(total_frees)  = 0;
+ULong LH_(invalid_frees) = 0;
+ULong LH_(invalid_reallocs) = 0;
 ULong LH_(total_reallocs) = 0;
 ULong LH_(total_realloc_requested_bytes) = 0;
 ULong LH_(total_realloc_bytes_copied) = 0;
@@ -137,6 +139,9 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    site->peak_seq_seen = LH_NEVER_SEEN;
    site->freed_lifetime_min = (ULong)-1;
    site->lifetime_min = (ULong)-1;
+   /* the preload frames of the stack just recorded (none for a custom
+      allocator's request, made from the program's code) */
+   LH_(site_take_allocator_frames)(site);
    site_by_ecu[slot] = site;
    VG_(addToXA)(all_sites, &site);
    return site;
@@ -152,6 +157,7 @@ static inline void catch_up_with_peak(LH_Site* site)
    if (site->peak_seq_seen != LH_(peak_seq)) {
       site->bytes_at_peak  = site->curr_bytes;
       site->blocks_at_peak = site->curr_blocks;
+      site->zero_size_at_peak = site->zero_size_curr;
       site->peak_seq_seen  = LH_(peak_seq);
    }
 }
@@ -214,6 +220,7 @@ void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
    site->total_bytes += size;
    site->curr_blocks++;
    site->curr_bytes += size;
+   if (size == 0) { site->zero_size_total++; site->zero_size_curr++; }
    if (site->total_blocks == 1) {
       site->first_alloc_time = LH_(now);
       /* A site whose first block is empty still had a block live then. */
@@ -250,6 +257,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 
    site->curr_blocks--;
    site->curr_bytes -= size;
+   if (size == 0) site->zero_size_curr--;
    site->freed_blocks++;
    if (site->freed_blocks == 1)
       site->first_free_time = LH_(now);
@@ -281,6 +289,8 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
    LH_(total_realloc_bytes_copied) += bytes_copied;
 
    site->curr_bytes = site->curr_bytes - old_size + new_size;
+   /* (a custom allocator may resize a block to 0 bytes) */
+   site->zero_size_curr += (new_size == 0) - (old_size == 0);
    LH_(curr_bytes)  = LH_(curr_bytes) - old_size + new_size;
    if (new_size > old_size) {
       site->total_bytes += new_size - old_size;
@@ -308,6 +318,7 @@ void LH_(sites_finalize)(void)
       catch_up_with_peak(site);
       site->bytes_at_exit  = site->curr_bytes;
       site->blocks_at_exit = site->curr_blocks;
+      site->zero_size_at_exit = site->zero_size_curr;
       site->lifetime_sum = site->freed_lifetime_sum;
       site->lifetime_min = site->freed_lifetime_min;
       site->lifetime_max = site->freed_lifetime_max;

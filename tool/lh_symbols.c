@@ -99,18 +99,70 @@ static Bool in_preload(Addr ip)
    return ip >= preload_text_start && ip < preload_text_end;
 }
 
+/* Code of the preload's string and memory functions (lh_replace_*.c),
+   whose instructions the clock does not count (lh_instrument.c).  Asked
+   at translation time for each instruction; only addresses inside the
+   preload need a look at the line table. */
+Bool LH_(in_replacement_code)(Addr ip)
+{
+   const HChar* file;
+   if (!in_preload(ip)) return False;
+   if (!VG_(get_filename)(VG_(current_DiEpoch)(), ip, &file)) return False;
+   return VG_(strncmp)(file, "lh_replace", 10) == 0;   /* _*.c, .h */
+}
+
+/* The preload frames the last recorded stack dropped (innermost first),
+   for LH_(site_take_allocator_frames). */
+static Addr last_allocator_ips[LH_ALLOCATOR_FRAMES];
+static UInt last_allocator_frames = 0;
+
 ExeContext* LH_(record_allocation_stack)(ThreadId tid)
 {
    static Addr ips[LH_MAX_UNWIND];
    UInt want = VG_(clo_backtrace_size) + 4;
-   UInt n, skip = 0;
+   UInt n, skip = 0, k;
    if (want > LH_MAX_UNWIND) want = LH_MAX_UNWIND;
    n = VG_(get_StackTrace)(tid, ips, want, NULL, NULL, 0);
    while (skip < n && in_preload(ips[skip])) skip++;
    if (skip == n) skip = 0;       /* all inside the preload: keep them */
+   last_allocator_frames = skip < LH_ALLOCATOR_FRAMES ? skip : LH_ALLOCATOR_FRAMES;
+   for (k = 0; k < last_allocator_frames; k++) last_allocator_ips[k] = ips[k];
    n -= skip;
    if (n > (UInt)VG_(clo_backtrace_size)) n = VG_(clo_backtrace_size);
    return VG_(make_ExeContext_from_StackTrace)(ips + skip, n);
+}
+
+void LH_(site_take_allocator_frames)(LH_Site* site)
+{
+   UInt k;
+   for (k = 0; k < last_allocator_frames; k++)
+      site->allocator_ips[k] = last_allocator_ips[k];
+   site->n_allocator_frames = (UChar)last_allocator_frames;
+}
+
+void LH_(allocator_frames_write_json)(LH_Json* j, const LH_Site* site)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   UInt k;
+   LH_(json_array_begin)(j, "allocator_frames");
+   for (k = 0; k < site->n_allocator_frames; k++) {
+      const HChar* fn;
+      const HChar* object;
+      HChar address[32];
+      VG_(snprintf)(address, sizeof address, "0x%lx", site->allocator_ips[k]);
+      LH_(json_object_begin)(j, NULL);
+      LH_(json_string)(j, "address", address);
+      if (VG_(get_fnname)(ep, site->allocator_ips[k], &fn))
+         LH_(json_string)(j, "function", fn);
+      else
+         LH_(json_null)(j, "function");
+      if (VG_(get_objname)(ep, site->allocator_ips[k], &object))
+         LH_(json_string)(j, "object", object);
+      else
+         LH_(json_null)(j, "object");
+      LH_(json_object_end)(j);
+   }
+   LH_(json_array_end)(j);
 }
 
 Int LH_(stack_compare)(ExeContext* a, ExeContext* b)

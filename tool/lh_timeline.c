@@ -35,7 +35,10 @@
    Per-site series.  Whether a site is significant (its own max >= 1% of the
    peak) is known only at the end, so every site records cheaply: a sparse
    list of (interval, live bytes at the interval's end), one entry per
-   interval in which the site changed.  An event overwrites the last entry
+   interval in which the site changed, delta-coded in a byte string (two or
+   three bytes an entry for a site of small blocks; a program with tens of
+   thousands of sites keeps them all, so sixteen bytes an entry would make
+   these lists its largest cost).  An event overwrites the last entry
    when it falls in the same interval, else appends one.  Sites are never
    walked when the grid coarsens: each list remembers the generation it is
    expressed in and is compacted the next time the site is touched (or
@@ -189,50 +192,167 @@ static void record_global(UInt interval)
 /*--- Per-site sparse series                               ---*/
 /*------------------------------------------------------------*/
 
-/* Re-expresses a site's list in the current generation (see the top). */
+/* The encoding of a site's series.  Each entry but the last is two
+   varints (7 bits a byte, low bits first, high bit = more): its interval
+   minus the previous entry's, then its live bytes minus the previous
+   entry's, zigzag-coded (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...); the first
+   entry is taken against (interval 0, 0 bytes).  A site whose blocks are
+   all small and that changes every interval or two needs two bytes an
+   entry. */
+
+static inline UInt put_varint(UChar* at, ULong v)
+{
+   UInt n = 0;
+   while (v >= 0x80) {
+      at[n++] = (UChar)(v | 0x80);
+      v >>= 7;
+   }
+   at[n++] = (UChar)v;
+   return n;
+}
+
+static inline ULong get_varint(const UChar* s, UInt* at)
+{
+   ULong v = 0;
+   UInt shift = 0;
+   UChar byte;
+   do {
+      byte = s[(*at)++];
+      v |= (ULong)(byte & 0x7F) << shift;
+      shift += 7;
+   } while (byte & 0x80);
+   return v;
+}
+
+static inline ULong zigzag(ULong delta)   /* delta: a two's complement difference */
+{
+   return (delta << 1) ^ (ULong)((Long)delta >> 63);
+}
+
+static inline ULong unzigzag(ULong z)
+{
+   return (z >> 1) ^ (ULong)(-(Long)(z & 1));
+}
+
+/* Longest encoded entry: a 32-bit interval difference (5 bytes) and a
+   64-bit zigzag value (10 bytes). */
+#define MAX_ENTRY_BYTES 15
+
+/* Encodes (interval, live_bytes) after the series' last entry, at 'at'
+   (which may lie inside the series: the compaction below re-encodes in
+   place).  Returns the bytes written. */
+static UInt encode_entry(LH_SiteTimeline* tl, UInt at, UInt interval,
+                         ULong live_bytes)
+{
+   UInt n = put_varint(tl->series + at, interval - tl->series_end_interval);
+   n += put_varint(tl->series + at + n,
+                   zigzag(live_bytes - tl->series_end_live_bytes));
+   tl->series_end_interval   = interval;
+   tl->series_end_live_bytes = live_bytes;
+   return n;
+}
+
+/* Appends the entry held in tl->last_* to the encoded series. */
+static void flush_last(LH_SiteTimeline* tl)
+{
+   if (tl->series_capacity - tl->series_bytes < MAX_ENTRY_BYTES) {
+      UInt capacity = tl->series_capacity == 0 ? 32 : 2 * tl->series_capacity;
+      tl->series = VG_(realloc)("lh.timeline.site", tl->series, capacity);
+      tl->series_capacity = capacity;
+   }
+   tl->series_bytes += encode_entry(tl, tl->series_bytes, tl->last_interval,
+                                    tl->last_live_bytes);
+}
+
+/* Decoding: entries in order, the series then the last one. */
+typedef struct {
+   const LH_SiteTimeline* tl;
+   UInt  at;           /* next byte of the series */
+   UInt  left;         /* entries not yet returned */
+   UInt  interval;
+   ULong live_bytes;
+} SeriesReader;
+
+static void reader_start(SeriesReader* r, const LH_SiteTimeline* tl)
+{
+   r->tl = tl;
+   r->at = 0;
+   r->left = tl->n_points;
+   r->interval = 0;
+   r->live_bytes = 0;
+}
+
+/* The next entry into r->interval / r->live_bytes; False past the end. */
+static Bool reader_next(SeriesReader* r)
+{
+   if (r->left == 0) return False;
+   r->left--;
+   if (r->left == 0) {
+      r->interval   = r->tl->last_interval;
+      r->live_bytes = r->tl->last_live_bytes;
+   } else {
+      r->interval   += (UInt)get_varint(r->tl->series, &r->at);
+      r->live_bytes += unzigzag(get_varint(r->tl->series, &r->at));
+   }
+   return True;
+}
+
+/* Re-expresses a site's list in the current generation (see the top),
+   re-encoding in place: an entry's interval difference never grows when
+   both intervals shift right, and entries that merge into one interval
+   had at least two bytes each to hold their summed value difference, so
+   the writing never overtakes the reading. */
 static void site_compact(LH_SiteTimeline* tl)
 {
-   UInt shift, in, out = 0;
+   SeriesReader r;
+   UInt shift, out_bytes = 0, out_points = 0;
+   UInt pending_interval = 0;
+   ULong pending_bytes = 0;
+   Bool pending = False;
    if (tl->generation == generation)
       return;
    tl_assert(tl->generation < generation);
    shift = generation - tl->generation;
-   for (in = 0; in < tl->n_points; in++) {
-      UInt interval = shift >= 32 ? 0 : tl->points[in].interval >> shift;
-      if (out > 0 && tl->points[out - 1].interval == interval) {
-         tl->points[out - 1].live_bytes = tl->points[in].live_bytes;
-      } else {
-         tl->points[out].interval   = interval;
-         tl->points[out].live_bytes = tl->points[in].live_bytes;
-         out++;
-      }
-   }
-   tl->n_points   = out;
    tl->generation = generation;
-   if (out > 0) tl->last_interval = tl->points[out - 1].interval;
+   if (tl->n_points == 0)
+      return;
+   reader_start(&r, tl);
+   tl->series_end_interval = 0;
+   tl->series_end_live_bytes = 0;
+   while (reader_next(&r)) {
+      UInt interval = shift >= 32 ? 0 : r.interval >> shift;
+      if (pending && pending_interval == interval) {
+         pending_bytes = r.live_bytes;       /* the later value wins */
+         continue;
+      }
+      if (pending) {
+         out_bytes += encode_entry(tl, out_bytes, pending_interval, pending_bytes);
+         tl_assert(out_bytes <= r.at);
+         out_points++;
+      }
+      pending = True;
+      pending_interval = interval;
+      pending_bytes = r.live_bytes;
+   }
+   tl->series_bytes    = out_bytes;
+   tl->n_points        = out_points + 1;
+   tl->last_interval   = pending_interval;
+   tl->last_live_bytes = pending_bytes;
 }
 
 static void site_record(LH_SiteTimeline* tl, UInt interval, ULong live_bytes)
 {
    site_compact(tl);
    if (tl->n_points > 0 && tl->last_interval == interval) {
-      tl->points[tl->n_points - 1].live_bytes = live_bytes;
+      tl->last_live_bytes = live_bytes;
       return;
    }
-   if (tl->n_points == tl->capacity) {
-      /* At most one entry per interval, so never more than K. */
-      UInt capacity = tl->capacity == 0 ? 4 : 2 * tl->capacity;
-      if (capacity > n_intervals)
-         capacity = n_intervals;
-      tl_assert(capacity > tl->n_points);
-      tl->points = VG_(realloc)("lh.timeline.site", tl->points,
-                                capacity * sizeof *tl->points);
-      tl->capacity = capacity;
-   }
-   tl->points[tl->n_points].interval   = interval;
-   tl->points[tl->n_points].live_bytes = live_bytes;
+   /* At most one entry per interval, so never more than K. */
+   if (tl->n_points > 0)
+      flush_last(tl);
+   tl->last_interval   = interval;
+   tl->last_live_bytes = live_bytes;
    tl->n_points++;
-   tl->last_interval = interval;
 }
 
 /*------------------------------------------------------------*/
@@ -393,10 +513,14 @@ static void ensure_snapshot(void)
 static const ULong* site_series(LH_Site* site)
 {
    LH_SiteTimeline* tl = &site->timeline;
+   SeriesReader r;
    ULong current = 0;
-   UInt  entry = 0, p;
+   Bool  have = False;      /* r holds an entry not yet consumed */
+   UInt  p;
    site_compact(tl);
    tl_assert(tl->generation == snapshot.generation);
+   reader_start(&r, tl);
+   have = reader_next(&r);
    for (p = 0; p < snapshot.n_points; p++) {
       UInt i;
       if (p == snapshot.peak_index) {
@@ -404,8 +528,10 @@ static const ULong* site_series(LH_Site* site)
          continue;
       }
       i = point_interval(p);
-      while (entry < tl->n_points && tl->points[entry].interval <= i)
-         current = tl->points[entry++].live_bytes;
+      while (have && r.interval <= i) {
+         current = r.live_bytes;
+         have = reader_next(&r);
+      }
       snapshot.site_values[p] = current;
    }
    return snapshot.site_values;

@@ -19,13 +19,6 @@
 #define LH_(str) VGAPPEND(vgLifeheap_, str)
 #endif
 
-/* One entry of a site's sparse series: the site's live bytes at the end of
-   grid interval `interval` (the last value written in that interval). */
-typedef struct {
-   UInt  interval;
-   ULong live_bytes;
-} LH_SitePoint;
-
 /* How a significant site's live bytes evolved (docs/format.md `growth`). */
 typedef struct {
    double rising_fraction;                       /* 0..1 */
@@ -35,14 +28,21 @@ typedef struct {
 } LH_Growth;
 
 typedef struct {
-   LH_SitePoint* points;     /* increasing intervals; NULL when empty */
-   UInt          n_points;
-   UInt          capacity;
-   UInt          generation; /* grid generation `points` is expressed in */
-   UInt          last_interval; /* points[n_points - 1].interval, kept here
-                                   so that a change in the same interval
-                                   reads nothing from the array (a cache
-                                   miss per malloc with many sites) */
+   /* The site's sparse series but its last entry, encoded (lh_timeline.c,
+      "Per-site series"): two or three bytes an entry instead of sixteen. */
+   UChar*        series;     /* NULL when empty */
+   UInt          series_bytes;
+   UInt          series_capacity;
+   UInt          n_points;   /* entries, the last one included */
+   UInt          generation; /* grid generation the entries are expressed in */
+   /* The last entry, kept out of the encoding: a change in the same
+      interval overwrites it without touching the series (a cache miss per
+      malloc with many sites). */
+   UInt          last_interval;
+   ULong         last_live_bytes;
+   /* The series' own last entry, which the next one is encoded against. */
+   UInt          series_end_interval;
+   ULong         series_end_live_bytes;
    /* Computed on first use after LH_(timeline_finish): `growth` is valid
       when growth_snapshot equals the current snapshot's number (0 = never). */
    UInt          growth_snapshot;

@@ -19,6 +19,9 @@ const MODULES = [
   'views/site_detail.js', 'views/call_tree.js', 'views/timeline_view.js', 'app.js',
 ];
 const UPLOT_DIR = path.join(HERE, 'node_modules', 'uplot');
+// The consistency rules of a profile, shared with the CLI (cli/profile_rules.c), built
+// in as a module of their own just before model/profile.js, which enforces them.
+const RULES = path.join(HERE, '..', 'docs', 'profile-rules.json');
 
 function read(p) { return fs.readFileSync(p, 'utf8'); }
 function sha256(text) { return "'sha256-" + crypto.createHash('sha256').update(text, 'utf8').digest('base64') + "'"; }
@@ -28,8 +31,11 @@ function checkInlinable(name, text, closing) {
 
 const uplotVersion = JSON.parse(read(path.join(UPLOT_DIR, 'package.json'))).version;
 const viewerVersion = JSON.parse(read(path.join(HERE, 'package.json'))).version;
+const rulesModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.profileRules = " +
+  JSON.stringify(JSON.parse(read(RULES))) + ';\n';
 const script = '/* lifeheap viewer ' + viewerVersion + ' — GPL-3.0-or-later. Built from viewer/src by build.js. */\n' +
-  MODULES.map((m) => '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
+  MODULES.map((m) => (m === 'model/profile.js' ? '/* ---- docs/profile-rules.json ---- */\n' + rulesModule + '\n' : '') +
+    '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
 const uplotScript = read(path.join(UPLOT_DIR, 'dist', 'uPlot.iife.min.js'))
   .replace(/\n?\/\/# sourceMappingURL=.*\s*$/, '\n');
 const style = '/* uPlot ' + uplotVersion + ' (MIT) */\n' + read(path.join(UPLOT_DIR, 'dist', 'uPlot.min.css')) + '\n' +

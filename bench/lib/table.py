@@ -12,7 +12,7 @@ Lines starting with "#=" are printed above the tables (date, machine) and
 other lines starting with "#" are notes printed under them.
 
 Three tables come out: wall seconds, CPU seconds (user + system) and peak
-RSS, each with the ratios of lifeheap to --tool=none and to DHAT (and, for
+RSS, each with the ratios of lifeheap to --tool=none, memcheck and DHAT (and, for
 the times, memcheck's and DHAT's own ratio to none, to set lifeheap's
 numbers in context). On a busy machine the CPU-time ratios are the steadier
 ones.
@@ -20,7 +20,7 @@ ones.
 import statistics
 import sys
 
-TOOLS = ["native", "none", "memcheck", "dhat", "lifeheap"]
+TOOLS = ["native", "none", "memcheck", "dhat", "massif", "heaptrack", "lifeheap"]
 
 
 def read_results(path):
@@ -92,11 +92,13 @@ def build_tables(cells, order, tools, runs):
     tables = []
     for metric, title, ratios in (
             ("wall", "Wall seconds (median of %d)" % runs,
-             [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"), ("lifeheap", "dhat")]),
+             [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"),
+              ("lifeheap", "memcheck"), ("lifeheap", "dhat")]),
             ("cpu", "CPU seconds, user + system (median of %d)" % runs,
-             [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"), ("lifeheap", "dhat")]),
+             [("memcheck", "none"), ("dhat", "none"), ("lifeheap", "none"),
+              ("lifeheap", "memcheck"), ("lifeheap", "dhat")]),
             ("rss", "Peak RSS, MB (ru_maxrss, median of %d)" % runs,
-             [("lifeheap", "none"), ("lifeheap", "dhat")])):
+             [("lifeheap", "none"), ("lifeheap", "memcheck"), ("lifeheap", "dhat")])):
         ratios = [(a, b) for a, b in ratios if a in tools and b in tools]
         header = ["workload"] + tools + ["%s/%s" % pair for pair in ratios]
         rows = []

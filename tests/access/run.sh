@@ -74,6 +74,56 @@ if profile strings; then
   expect strings make_other bytes_read=4 bytes_written=5
 fi
 
+if profile strfuncs; then
+  # progs/strfuncs.c derives each figure from the functions' definitions.
+  expect strfuncs wide_len bytes_read=24 bytes_written=24
+  expect strfuncs hay_found bytes_read=5 bytes_written=7 map.reads=ones:0-5
+  expect strfuncs needle_found bytes_read=3
+  expect strfuncs hay_missed bytes_read=7
+  expect strfuncs needle_missed bytes_read=4
+  expect strfuncs case_a bytes_read=6
+  expect strfuncs case_b bytes_read=6
+  expect strfuncs ncase_a bytes_read=5 map.reads=ones:0-5
+  expect strfuncs ncase_b bytes_read=5
+  expect strfuncs mem_hay bytes_read=5 map.reads=ones:0-5
+  expect strfuncs mem_needle bytes_read=3
+  expect strfuncs stpn_src bytes_read=4
+  expect strfuncs stpn_dst bytes_written=10 bytes_read=0 map.writes=ones:0-10
+  # strncat reads "ab" and its NUL, writes "xy" and a NUL; the check's
+  # strcmp with "abxy" then reads 5
+  expect strfuncs cat_dst bytes_read=8 bytes_written=6
+  expect strfuncs cat_src bytes_read=2
+  expect strfuncs wide_a bytes_read=12 bytes_written=16
+  expect strfuncs wide_b bytes_read=12
+  expect strfuncs wide_set bytes_written=20 bytes_read=0
+  expect strfuncs ccpy_src bytes_read=3
+  expect strfuncs ccpy_dst bytes_written=3
+  expect strfuncs eq_a bytes_read=3
+  expect strfuncs eq_b bytes_read=3
+  expect strfuncs casestr_hay bytes_read=11 map.reads=ones:0-11
+  expect strfuncs casestr_needle bytes_read=6
+  expect strfuncs chk_src bytes_read=3
+  expect strfuncs chk_dst bytes_written=3
+  # glibc's internal calls reach the replacements only through its symbol
+  # table (libc6-dbg, which scripts/setup.sh installs)
+  if dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null | grep -q "ok installed"; then
+    expect strfuncs dup_src bytes_read=12 bytes_written=6
+    expect strfuncs strdup bytes_written=6 bytes_read=1
+  else
+    fail "strfuncs: strdup's internal calls" "libc6-dbg is not installed (scripts/setup.sh installs it)"
+  fi
+fi
+
+if compile_c "$bin/fortify" "$progs/fortify.c"; then
+  # (the subshell keeps bash's "Aborted" notice off the suite's output)
+  status=$( (run_lifeheap "$out/fortify.json" "$bin/fortify" >"$out/fortify.stdout"; echo $?) 2>/dev/null)
+  check_eq "fortify: a failed __strcpy_chk aborts as glibc's does" 134 "$status"
+  check "fortify: glibc's message" grep -q "buffer overflow detected" "$out/fortify.json.log"
+  check_eq "fortify: the program did not go on" "" "$(cat "$out/fortify.stdout")"
+else
+  fail "fortify: build" "gcc failed"
+fi
+
 input="$out/syscall-input.txt"
 head -c 100 /dev/zero | tr '\0' 'x' > "$input"
 if profile syscall "$input"; then
@@ -169,6 +219,28 @@ if profile peak; then
   expect peak after_peak at_peak.bytes=0
 fi
 
+if profile resize_peak; then
+  expect resize_peak grow_later at_peak.bytes=1024 at_peak.never_written_bytes=0 \
+    at_peak.never_read_bytes=1024 at_peak.never_accessed_bytes=0 \
+    at_peak.unused_capacity_bytes=0 site.bytes_at_peak=1024 \
+    measured_bytes=8388608 never_written_bytes=8386560 site.reallocs=1
+  expect resize_peak shrink_later at_peak.bytes=4096 at_peak.never_written_bytes=3996 \
+    at_peak.never_read_bytes=4096 at_peak.never_accessed_bytes=3996 \
+    at_peak.unused_capacity_bytes=3996 site.bytes_at_peak=4096 measured_bytes=50
+  expect resize_peak peak_maker at_peak.bytes=10485760 \
+    at_peak.never_written_bytes=10485760 at_peak.unused_capacity_bytes=10485760
+  expect resize_peak custom_later at_peak.bytes=1000 at_peak.never_read_bytes=0 \
+    site.bytes_at_peak=1000 measured_bytes=0
+  feed_checks "$TESTS_TOP/tests/lib/profile_check.py" --one "resize_peak: peak.bytes" \
+    "$out/resize_peak.json" peak.bytes=10491880
+fi
+if profile resize_peak later-peak && mv "$out/resize_peak.json" "$out/resize_later_peak.json"; then
+  expect resize_later_peak grow_later at_peak.bytes=20971520 \
+    at_peak.never_written_bytes=20970496 at_peak.unused_capacity_bytes=20970496 \
+    at_peak.never_read_bytes=20971520 site.bytes_at_peak=20971520
+  expect resize_later_peak peak_maker at_peak.bytes=0 site.bytes_at_peak=0
+fi
+
 # Relations that hold for every site of every profile above, and the schema
 # (tests/lib/profile_check.py, contract:access): one test per profile, and
 # a failure when there is none to check.
@@ -195,6 +267,37 @@ dhat_check() {
     fail "$name: reads and writes equal DHAT's" "$(echo "$why" | tr '\n' ';')"
   fi
 }
+# The run's clock (docs/metrics.md, Time): progs/clock.c K S M.
+# duration_of TOOL K S M: run.duration (lifeheap) or te (DHAT) of one run.
+duration_of() {
+  local tool=$1; shift
+  local file="$out/clock-$tool-$1$2$3.json"
+  if [ "$tool" = lifeheap ]; then
+    run_lifeheap "$file" "$bin/clock" "$@" || return 1
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["duration"])' "$file"
+  else
+    valgrind --tool=dhat --dhat-out-file="$file.dhat" "$bin/clock" "$@" 2>"$file.dhat.log" || return 1
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["te"])' "$file.dhat"
+  fi
+}
+if compile_c "$bin/clock" "$progs/clock.c"; then
+  lh_100=$(duration_of lifeheap 1 0 0); lh_200=$(duration_of lifeheap 2 0 0)
+  dh_100=$(duration_of dhat 1 0 0); dh_200=$(duration_of dhat 2 0 0)
+  check_eq "clock: 100 iterations of plain code, malloc and free cost what DHAT counts" \
+    "$((dh_200 - dh_100))" "$((lh_200 - lh_100))"
+  lh_fill0=$(duration_of lifeheap 1 0 1); lh_fill1=$(duration_of lifeheap 1 1 1)
+  dh_fill0=$(duration_of dhat 1 0 1); dh_fill1=$(duration_of dhat 1 1 1)
+  check_eq "clock: memset's own instructions are not counted (100 x 1 MiB adds nothing)" \
+    "$lh_fill0" "$lh_fill1"
+  # DHAT counts its own memset's loop (what lifeheap leaves out), and the
+  # string functions of start-up and exit: lifeheap's duration is below.
+  check "clock: DHAT counts its memset's loop, lifeheap's duration is below DHAT's" \
+    test "$((dh_fill1 - dh_fill0))" -gt 1000000 -a "$lh_fill1" -le "$dh_fill1" \
+    -a "$lh_100" -le "$dh_100"
+else
+  fail "clock: build" "gcc failed"
+fi
+
 [ -f "$out/quarter.json" ] && dhat_check quarter fill_quarter
 [ -f "$out/table.json" ] && dhat_check table make_table
 [ -f "$out/peak.json" ] && dhat_check peak early_block peak_big peak_small after_peak

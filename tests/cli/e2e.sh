@@ -128,6 +128,22 @@ print("same" if dhat == ours == expected else f"differ: expected={expected} dhat
 PEOF
 )
   check_eq "e2e: DHAT export's accesses per offset equal valgrind --tool=dhat's" same "$e2e_acc"
+  # Field for field, frames included, on blocks of 0 bytes, a block never
+  # accessed, a stack deeper than --num-callers and a realloc (the program
+  # says what each site checks).
+  e2e_fields=$TESTS_BUILD/cli_dhat_fields
+  if compile_c "$e2e_fields" "$here/dhat_fields.c" -Wl,-z,now; then
+    VALGRIND_LIB=$top/tool/vglib valgrind --tool=lifeheap \
+      --lifeheap-out-file="$e2e_dir/dhatfields.json" "$e2e_fields" 2>/dev/null
+    valgrind --tool=dhat --dhat-out-file="$e2e_dir/dhatfields.dhat" "$e2e_fields" 2>/dev/null
+    "$lifeheap" report "$e2e_dir/dhatfields.json" --format dhat \
+      >"$e2e_dir/dhatfields.export.json" 2>"$e2e_dir/dhatfields.err"
+    check_eq "e2e: DHAT export equals valgrind --tool=dhat field for field (0-byte blocks, acc, frames, tl)" \
+      "same 7" "$(python3 "$here/compare_dhat_export.py" "$e2e_dir/dhatfields.dhat" \
+                  "$e2e_dir/dhatfields.export.json" 2>&1 | tr '\n' ';' | sed 's/;$//')"
+  else
+    fail "e2e: dhat_fields.c builds" "gcc failed"
+  fi
   if [ -f "$dh_view" ] && command -v node >/dev/null; then
     if node "$here/dh_view_check.js" "$dh_view" "$e2e_dir/dhatcmp.export.json" >/dev/null 2>"$e2e_dir/dhatcmp.view.err"; then
       pass "e2e: dh_view.js loads the export with its accesses per offset"

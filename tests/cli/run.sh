@@ -69,6 +69,13 @@ expect_exit "report: run.executable null (unknown) is accepted" 0 "$lifeheap" re
 # Run from the profiles directory so the path printed is the relative one.
 (cd "$profiles" && "$lifeheap" report base.json) >"$work/report.txt"
 expect_same "report text golden" "$expected/report_base.txt" "$work/report.txt"
+check_eq "report: no invalid line when nothing was invalid" 0 "$(grep -c '^invalid' "$work/report.txt")"
+# Invalid frees and reallocs counted by the tool are reported in one line.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["totals"].update(invalid_frees=3, invalid_reallocs=1); json.dump(d,open(sys.argv[2],"w"))' \
+  "$profiles/base.json" "$work/invalid_frees.json"
+expect_exit "report: a profile with invalid frees" 0 "$lifeheap" report "$work/invalid_frees.json"
+expect_grep "report: invalid frees and reallocs counted" \
+  "^invalid    3 frees, 1 realloc of pointers that were not live heap blocks (ignored)$" "$work/out"
 
 # A partial profile written at an exec says so in its exit line.
 python3 - "$profiles/base.json" "$work/exec.json" <<'PEOF'
@@ -192,9 +199,11 @@ check_eq "dhat: realloc counted as DHAT does" "240 4" \
 if [ -f "$dh_view" ] && command -v node >/dev/null; then
   if node "$here/dh_view_check.js" "$dh_view" "$work/base.dhat" >"$work/dhat.totals" 2>"$work/dhat.err"; then
     # 364672 - 112 growth + 224 requested; 102 + 3 reallocs; lifetimes
-    # 999000 + 25000000 + 500000; peak and exit as in the profile.
+    # 999000 + 25000000 + 500000; peak and exit as in the profile; reads
+    # and writes plus the reallocs' copies as DHAT counts them (16 + 32 +
+    # 64 = 112 bytes each).
     check_eq "dhat: dh_view.js loads it, totals match the profile" \
-      '{"total_bytes":364784,"total_blocks":105,"total_lifetimes":26499000,"at_tgmax_bytes":313472,"at_tgmax_blocks":52,"at_tend_bytes":262144,"at_tend_blocks":1,"reads_bytes":103552,"writes_bytes":364672,"pps":3,"frames":8}' \
+      '{"total_bytes":364784,"total_blocks":105,"total_lifetimes":26499000,"at_tgmax_bytes":313472,"at_tgmax_blocks":52,"at_tend_bytes":262144,"at_tend_blocks":1,"reads_bytes":103664,"writes_bytes":364784,"pps":3,"frames":8}' \
       "$(cat "$work/dhat.totals")"
   else
     fail "dhat: dh_view.js loads it" "$(head -c 300 "$work/dhat.err")"
@@ -344,7 +353,7 @@ expect_exit "directory" 2 "$lifeheap" report "$work"
 declare -A bad_message=(
   [empty]="empty file" [truncated]="truncated JSON" [not-json]="invalid JSON"
   [array]="not a lifeheap profile" [trailing]="invalid JSON"
-  [deep]="invalid JSON" [non-utf8]="invalid JSON"
+  [deep]="invalid JSON" [non-utf8]="invalid UTF-8 at byte"
   [version2]="format_version 2 is not supported" [version-string]="format_version"
   [other-format]="not a lifeheap profile" [no-sites]="sites: missing"
   [sites-object]="sites: expected an array, found an object"
@@ -376,6 +385,48 @@ for name in "${!bad_message[@]}"; do
     fi
   done
 done
+# The shared hostile corpus (tests/hostile/make_hostile.py): every command refuses
+# each profile with exactly the message the viewer gives for it
+# (tests/viewer/hostile.test.js compares the viewer's with the same file).
+hostile=$work/hostile
+python3 "$top/tests/hostile/make_hostile.py" "$hostile" 100
+hostile_cases=0 hostile_agree=0
+while IFS=$'\t' read -r name message; do
+  hostile_cases=$((hostile_cases + 1))
+  agree=1
+  for command in report check diff view; do
+    case $command in
+      report) args=(report "$hostile/$name.json") ;;
+      check) args=(check "$hostile/$name.json" --max-peak 1) ;;
+      diff) args=(diff "$base" "$hostile/$name.json") ;;
+      view) args=(view "$hostile/$name.json" -o "$work/hostile.html") ;;
+    esac
+    LIFEHEAP_VIEWER_DIR=$here/fake-viewer "$lifeheap" "${args[@]}" >"$work/out" 2>"$work/err"
+    code=$?
+    want="lifeheap: $hostile/$name.json: $message"
+    if [ "$code" -ne 2 ] || [ "$(cat "$work/err")" != "$want" ]; then
+      fail "hostile $name: $command" "exit $code, stderr '$(head -c 300 "$work/err")', expected '$want'"
+      agree=0
+    fi
+  done
+  [ $agree = 1 ] && hostile_agree=$((hostile_agree + 1))
+done <"$hostile/expected.tsv"
+check "hostile corpus: at least 30 cases" test "$hostile_cases" -ge 30
+check_eq "hostile corpus: report, check, diff and view refuse each with the shared message" "$hostile_cases" "$hostile_agree"
+check "hostile corpus: no HTML written for a refused profile" test ! -e "$work/hostile.html"
+# A 100 MB function name is no error: the text report shows it capped at
+# display_max_chars (docs/profile-rules.json) characters, as the viewer does.
+expect_exit "100 MB function name: report loads it" 0 "$lifeheap" report "$hostile/long-name.json" --top 1
+limit=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["display_max_chars"])' "$top/docs/profile-rules.json")
+check "100 MB function name: every report line is short" test "$(awk '!/^command/ { if (length > m) m = length } END { print m + 0 }' "$work/out")" -lt $((limit + 200))
+python3 - "$work/out" "$limit" >"$work/cap.check" <<'EOF'
+import sys
+limit = int(sys.argv[2])
+line = next(l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("command"))
+expected = "command    ./queue_bad --messages 2000 " + "\u00e9" * limit + "\u2026 [%d more characters]\n" % (1024 * 1024 - limit)
+print("ok" if line == expected else "got %r...%r" % (line[:60], line[-60:]))
+EOF
+check_eq "a 1 Mi-character argument: shown capped at display_max_chars characters" ok "$(cat "$work/cap.check")"
 expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version2.json"
 expect_grep "diff names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
 expect_exit "report reads standard input" 0 sh -c "\"$lifeheap\" report - <\"$base\""
@@ -452,6 +503,14 @@ expect_exit "100k sites: report" 0 "$lifeheap" report "$work/big.json" --top 3
 check_eq "100k sites: top site" "0  1.5 MiB" "$(awk '$1 == "0" { print $1 "  " $2 " " $3 }' "$work/out")"
 expect_exit "100k sites: diff with itself" 0 "$lifeheap" diff "$work/big.json" "$work/big.json" --fail-on 'site:peak_bytes>+0' --fail-on 'peak_bytes>+0%'
 expect_grep "100k sites: all matched" "sites: 100000 matched, 0 new, 0 vanished" "$work/out"
+# Memory, not time: the reader parses each frame and site on its own
+# (cli/json_split.c) instead of building json-c's tree of the whole document
+# (about 12 times the file), so the diff of two copies stays well under 4
+# times their combined size (bench/cli_memory.sh measures 1.9x on 250 MB).
+/usr/bin/time -o "$work/rss.txt" -f '%M' "$lifeheap" diff "$work/big.json" "$work/big.json" >/dev/null 2>&1
+big_kib=$(( $(stat -c %s "$work/big.json") / 1024 ))
+check "100k sites: diff's peak RSS $(tail -1 "$work/rss.txt") KiB is under 4x both profiles ($((2 * big_kib)) KiB)" \
+  test "$(tail -1 "$work/rss.txt")" -lt $((4 * 2 * big_kib))
 expect_exit "100k sites: dhat export" 0 "$lifeheap" report "$work/big.json" --format dhat
 check_eq "100k sites: dhat program points" 100000 "$(jq '.pps | length' "$work/out")"
 
@@ -504,6 +563,64 @@ else
   fail "view with the real viewer (build tree)" "viewer/dist is not built (scripts/test.sh builds it: LIFEHEAP_SETUP_VIEWER=1 scripts/setup.sh)"
 fi
 check_eq "view without --baseline: no baseline element" 0 "$(grep -c 'lifeheap-baseline' "$html")"
+
+#--- view -o never damages what it names (cli/output_file.c) ----------------------
+# A device and a symlink to one keep their kind (device nodes by mknod in the
+# work directory, root only); a FIFO is written through to its reader, or
+# refused at once without one; a symlink to a file stays a link and its target
+# is replaced with its mode kept; the old fixed "X.tmp" name is left alone.
+viewer_env=(env LIFEHEAP_VIEWER_DIR="$here/fake-viewer")
+"${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/ref-base.html" 2>/dev/null
+"${viewer_env[@]}" "$lifeheap" view "$new" -o "$work/ref-new.html" 2>/dev/null
+if mknod "$work/null" c 1 3 2>/dev/null; then
+  ln -s null "$work/null-link"
+  for name in null null-link; do
+    expect_exit "view -o device ($name)" 0 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/$name"
+    check "view -o device ($name): still a character device" test -c "$work/null"
+  done
+  check "view -o device: the link is still a link to it" test "$(readlink "$work/null-link")" = null
+else
+  skip "view -o device" "mknod not permitted (needs root)"
+fi
+mkfifo "$work/fifo"
+( timeout 30 cat "$work/fifo" >"$work/from-fifo.html" ) &
+reader=$!
+sleep 0.3
+expect_exit "view -o FIFO with a reader" 0 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/fifo"
+wait "$reader"
+check "view -o FIFO: the reader got the page" cmp -s "$work/from-fifo.html" "$work/ref-base.html"
+check "view -o FIFO: still a FIFO" test -p "$work/fifo"
+expect_exit "view -o FIFO without a reader fails at once" 2 timeout 30 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/fifo"
+expect_grep "view -o FIFO without a reader: clear message" "lifeheap view: cannot write $work/fifo: no process is reading it" "$work/err"
+check "view -o FIFO without a reader: still a FIFO" test -p "$work/fifo"
+echo old >"$work/page.html"
+chmod 640 "$work/page.html"
+ln -s page.html "$work/page-link.html"
+echo "someone else's file" >"$work/page-link.html.tmp"
+ln -s page.html "$work/page.html.tmp"
+expect_exit "view -o symlink to a file" 0 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/page-link.html"
+check "view -o symlink: still a link" test "$(readlink "$work/page-link.html")" = page.html
+check "view -o symlink: its target has the page" cmp -s "$work/page.html" "$work/ref-base.html"
+check_eq "view -o symlink: the target's mode is kept" 640 "$(stat -c %a "$work/page.html")"
+check_eq "view -o: a file named like the old temporary is left alone" "someone else's file" "$(cat "$work/page-link.html.tmp")"
+check "view -o: a symlink named like the old temporary is left alone" test -L "$work/page.html.tmp"
+check "view -o: no temporary file left" test -z "$(find "$work" -name '*.tmp-*')"
+expect_exit "view -o a directory" 2 "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work"
+expect_grep "view -o a directory: clear message" "lifeheap view: cannot write $work: is a directory" "$work/err"
+# Two views writing one output at once: both succeed, the output is one of
+# the two complete pages, never a mix; repeated to give the race a chance.
+race_ok=0
+for round in 1 2 3 4 5 6 7 8; do
+  "${viewer_env[@]}" "$lifeheap" view "$base" -o "$work/shared.html" 2>/dev/null & first=$!
+  "${viewer_env[@]}" "$lifeheap" view "$new" -o "$work/shared.html" 2>/dev/null & second=$!
+  wait "$first"; s1=$?
+  wait "$second"; s2=$?
+  if [ "$s1$s2" = 00 ] && { cmp -s "$work/shared.html" "$work/ref-base.html" || cmp -s "$work/shared.html" "$work/ref-new.html"; }; then
+    race_ok=$((race_ok + 1))
+  fi
+done
+check_eq "view -o: two concurrent views to one file both succeed, output complete (8 rounds)" 8 "$race_ok"
+check "view -o concurrent: no temporary file left" test -z "$(find "$work" -name '*.tmp-*')"
 
 #--- view --baseline (a diff report) ----------------------------------------------
 expect_exit "view --baseline needs a file name" 2 "$lifeheap" view "$base" --baseline
@@ -585,6 +702,14 @@ check_eq "run forwards the client's exit status" 3 "$?"
 check_eq "run passes valgrind options, out file and program" \
   "args: --tool=lifeheap --num-callers=20 --fair-sched=yes --lifeheap-out-file=prof.json ./prog a b" "$(head -1 "$FAKE_LOG")"
 expect_grep "run says where the profile is" "profile written to prof.json" "$work/err"
+if mknod "$work/run-null" c 1 3 2>/dev/null; then
+  (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --out "$work/run-null" -- ./prog) >"$work/out" 2>"$work/err"
+  expect_grep "run --out a device: says it is not a regular file" \
+    "lifeheap: the profile went to $work/run-null, which is not a regular file: nothing to report on later" "$work/err"
+  check "run --out a device: still a device" test -c "$work/run-null"
+else
+  skip "run --out a device" "mknod not permitted (needs root)"
+fi
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run ./prog) >"$work/out" 2>"$work/err"
 check_eq "run without -- and default out file" 0 "$?"
 check_eq "run: strict thread turns by default" "args: --tool=lifeheap --fair-sched=yes ./prog" "$(head -1 "$FAKE_LOG")"

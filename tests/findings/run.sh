@@ -619,18 +619,10 @@ bad_option "large block zero" --lifeheap-large-block-bytes=0
 
 if run_lifeheap "$out/options.json" --lifeheap-timeline-points=16 \
      --lifeheap-significant-fraction=0.5 --lifeheap-rising-fraction=0.25 /bin/true >/dev/null; then
-  why=$(python3 -c '
-import json, sys
-p = json.load(open(sys.argv[1]))
-o = p["run"]["options"]
-want = {"timeline_points": 16, "significant_fraction": 0.5, "rising_fraction": 0.25,
-        "min_finding_bytes": 65536, "growth_min_blocks": 100}
-bad = {k: o.get(k) for k in want if o.get(k) != want[k]}
-if p["timeline"]["significant_site_fraction"] != 0.5: bad["timeline"] = p["timeline"]["significant_site_fraction"]
-print(bad) if bad else None
-sys.exit(1 if bad else 0)' "$out/options.json") \
-    && pass "options: accepted values reach run.options" \
-    || fail "options: accepted values reach run.options" "$why"
+  check_py "options: accepted values reach run.options" "$out/options.json" \
+    run.options.timeline_points=16 run.options.significant_fraction=0.5 \
+    run.options.rising_fraction=0.25 run.options.min_finding_bytes=65536 \
+    run.options.growth_min_blocks=100 timeline.significant_site_fraction=0.5
 else
   fail "options: accepted values" "run failed"
 fi

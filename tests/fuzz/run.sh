@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# tests/fuzz/run.sh: runs the libFuzzer targets for the profile reader
-# (profile_fuzz.c) for a short time, seeded with the CLI suite's profiles, and
-# for the block file reader and `lifeheap sql`'s build (blocks_fuzz.c), seeded
-# with a small block file.
+# tests/fuzz/run.sh: runs the libFuzzer targets for the profile reader and
+# its consumers: reports, diff of two profiles, rule parsing, check and the
+# HTML rewriting of view (profile_fuzz.c), and for the block file reader and
+# `lifeheap sql`'s build (blocks_fuzz.c), each for a short time, seeded with
+# the CLI suite's profiles and a small block file.
 #
 #   tests/fuzz/run.sh                  # 30 seconds (what scripts/test.sh runs)
 #   FUZZ_SECONDS=3600 tests/fuzz/run.sh   # longer; see docs/cli.md
@@ -24,9 +25,11 @@ if ! command -v clang >/dev/null; then
   fail "fuzz build" "clang is not installed"
   summary; exit 1
 fi
-sources=("$top"/cli/profile.c "$top"/cli/metrics.c "$top"/cli/util.c \
+sources=("$top"/cli/profile.c "$top"/cli/profile_rules.c "$top"/cli/json_split.c "$top"/cli/metrics.c "$top"/cli/util.c \
          "$top"/cli/match.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
-         "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c)
+         "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c \
+         "$top"/cli/rules.c "$top"/cli/finding_kinds.c "$top"/cli/sha256.c "$top"/cli/output_file.c \
+         "$top"/cli/cmd_diff.c "$top"/cli/cmd_check.c "$top"/cli/cmd_view.c)
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" $(pkg-config --cflags json-c) "$here/profile_fuzz.c" "${sources[@]}" \
      $(pkg-config --libs json-c) -lm -o "$binary" 2>"$findings/build.log"; then
@@ -37,12 +40,20 @@ else
 fi
 
 cp "$top"/tests/cli/profiles/*.json "$corpus"/
+# Seeds with every part (profile_fuzz.c): two profiles, rules, a viewer page.
+cut='
+--8<--
+'
+{ cat "$top/tests/cli/profiles/base.json"; printf '%s' "$cut"; cat "$top/tests/cli/profiles/new.json"
+  printf '%s' "$cut"; printf 'peak_bytes>+10%%\nsite:peak_bytes>+1MiB\nfinding:leak\ntotal_blocks<=5'
+  printf '%s' "$cut"; cat "$top/tests/cli/fake-viewer/index.html"; } >"$corpus/seed-all-parts"
+{ cat "$top/tests/cli/profiles/base.json"; printf '%s' "$cut"; cat "$top/tests/cli/profiles/base.json"; } >"$corpus/seed-same-pair"
 (cd "$findings" && "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
    -dict="$here/profile.dict" -print_final_stats=1 "$corpus" >"$findings/fuzz.log" 2>&1)
 status=$?
 runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$findings/fuzz.log" | grep -o '[0-9]*$')
 if [ "$status" -eq 0 ]; then
-  pass "fuzz the profile reader for ${seconds}s (${runs:-?} inputs, no crash)"
+  pass "fuzz the reader, diff, rules, check and view for ${seconds}s (${runs:-?} inputs, no crash)"
 else
   fail "fuzz the profile reader" "exit $status; see $findings/fuzz.log: $(grep -m1 -E 'ERROR|SUMMARY' "$findings/fuzz.log")"
 fi
@@ -54,6 +65,7 @@ mkdir -p "$blocks_corpus"
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" $(pkg-config --cflags json-c sqlite3) "$here/blocks_fuzz.c" \
      "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/util.c" \
+     "$top/cli/profile_rules.c" "$top/cli/json_split.c" \
      $(pkg-config --libs json-c sqlite3) -lm -o "$blocks_binary" 2>"$findings/blocks-build.log"; then
   pass "fuzz build (block file)"
 else
@@ -81,4 +93,5 @@ else
   fail "fuzz the block file reader" "exit $status; see $findings/blocks-fuzz.log: $(grep -m1 -E 'ERROR|SUMMARY' "$findings/blocks-fuzz.log")"
 fi
 rm -f /tmp/lifeheap-blocks-fuzz.*
+profiles_not_the_tools   # the corpora: hand-written and mutated profiles
 summary

@@ -83,11 +83,13 @@ sys.exit(not any(f['function']=='alloc::alloc::alloc_zeroed' and f['library'] fo
     check_eq "missing helper: said once" 1 "$(grep -c 'the DWARF helper /nonexistent/lifeheap-symbolize is missing' "$out/conns_nohelper.json.log")"
     check "missing helper: the profile is written" test -s "$out/conns_nohelper.json"
     # A helper that fails: Valgrind's names, said once, no temporary file left.
-    before=$(ls "${TMPDIR:-/tmp}" | grep -c '^lifeheap-symbols-')
-    run_lifeheap "$out/conns_failing.json" --lifeheap-symbolizer=/bin/false "$bin/conns" >/dev/null
+    # Its own temporary directory (Valgrind's VG_(tmpdir) follows TMPDIR), so
+    # other lifeheap runs on the machine cannot add or remove files there.
+    private_tmp=$(mktemp -d "$out/tmp.XXXXXX")
+    TMPDIR=$private_tmp run_lifeheap "$out/conns_failing.json" --lifeheap-symbolizer=/bin/false "$bin/conns" >/dev/null
     check_eq "failing helper: said once" 1 "$(grep -c 'the DWARF helper /bin/false failed' "$out/conns_failing.json.log")"
     check "failing helper: the profile is written with Valgrind's names" grep -Eq '"label": *"new \(conns.rs:' "$out/conns_failing.json"
-    check_eq "failing helper: no request or answer left in the temporary directory" "$before" "$(ls "${TMPDIR:-/tmp}" | grep -c '^lifeheap-symbols-')"
+    check_eq "failing helper: no request or answer left in the temporary directory" 0 "$(ls -A "$private_tmp" | wc -l)"
 
     # The CSV example: Valgrind 3.19 names std's read_to_string inlined from
     # another unit "UnknownInlinedFun"; the helper names it.

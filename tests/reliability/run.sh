@@ -53,7 +53,7 @@ wait_for() {
 no_temp_files() { [ -z "$(find "$1" -name '*.tmp-*' 2>/dev/null)" ]; }
 
 # --- build
-for p in crash fork execd threads64 server pool sighandler scale; do
+for p in crash fork execd threads64 server pool sighandler scale hostile_requests; do
   compile_c "$bin/$p" "$progs/$p.c" || fail "build $p" "gcc failed"
 done
 if [ ! -x "$bin/uncaught" ] || [ "$progs/uncaught.cc" -nt "$bin/uncaught" ]; then
@@ -164,6 +164,9 @@ check_eq "exec-native: one notice naming the program and the file" 1 \
 run_quiet exec-forked --lifeheap-out-file="$out/exec-forked/heap.json" \
   "$bin/fork" exec "$bin/execd"
 check_eq "exec-forked: only the parent's file" "heap.json" "$(ls "$out/exec-forked")"
+check "exec-forked: the child says why it writes no profile" grep -q \
+  "lifeheap: forked child [0-9]* execs $bin/execd, which will run without lifeheap (--trace-children=yes profiles it); no profile is written for this child" \
+  "$out/exec-forked.log"
 # An exec that fails: the program goes on (to _exit(127)) and its final
 # profile replaces the exec one.
 run_quiet exec-fails --lifeheap-out-file="$out/exec-fails/heap.json" \
@@ -171,6 +174,34 @@ run_quiet exec-fails --lifeheap-out-file="$out/exec-fails/heap.json" \
 check_eq "exec-fails: the program's exit status" 127 "$status"
 checks exec-fails "$out/exec-fails/heap.json" valid \
   run.complete=true run.dump_reason=exit run.exit.code=127 "site[frame=before_fork_alloc].total_bytes=1000"
+
+# --trace-children=yes with --trace-children-skip (or -skip-by-arg) matching
+# the exec'd program: Valgrind runs it natively, so the process's profile up
+# to the exec is written and one line names the option; a forked child that
+# execs a skipped program says it writes nothing.
+mkdir -p "$out/exec-skip" "$out/exec-skip-arg" "$out/exec-skip-forked"
+run_quiet exec-skip --trace-children=yes --trace-children-skip='*/execd' \
+  --lifeheap-out-file="$out/exec-skip/heap.json" "$bin/fork" execnow "$bin/execd"
+check_eq "exec-skip: the exec'd program's exit status" 0 "$status"
+check_eq "exec-skip: one profile" "heap.json" "$(ls "$out/exec-skip")"
+checks exec-skip "$out/exec-skip/heap.json" valid \
+  run.complete=false run.dump_reason=exec "site[frame=before_fork_alloc].total_bytes=1000" \
+  "nosite[frame=execd_alloc]@$bin/execd"
+check_eq "exec-skip: one notice naming the option" 1 \
+  "$(grep -c "lifeheap: the program execs $bin/execd, which will run without lifeheap (--trace-children-skip or --trace-children-skip-by-arg excludes it); the profile up to the exec is in $out/exec-skip/heap\.json" "$out/exec-skip.log")"
+run_quiet exec-skip-arg --trace-children=yes --trace-children-skip-by-arg='*execd' \
+  --lifeheap-out-file="$out/exec-skip-arg/heap.json" "$bin/fork" execnow "$bin/execd"
+checks exec-skip-arg "$out/exec-skip-arg/heap.json" valid \
+  run.dump_reason=exec "site[frame=before_fork_alloc].total_bytes=1000" \
+  "nosite[frame=execd_alloc]@$bin/execd"
+run_quiet exec-skip-forked --trace-children=yes --trace-children-skip='*/execd' \
+  --lifeheap-out-file="$out/exec-skip-forked/heap.json" "$bin/fork" exec "$bin/execd"
+check_eq "exec-skip-forked: the parent's profile only" "heap.json" "$(ls "$out/exec-skip-forked")"
+checks exec-skip-forked "$out/exec-skip-forked/heap.json" valid run.complete=true \
+  "site[frame=parent_alloc].total_bytes=3000" "nosite[frame=execd_alloc]@$bin/execd"
+check "exec-skip-forked: the child says why it writes no profile" grep -q \
+  "lifeheap: forked child [0-9]* execs $bin/execd, which will run without lifeheap (--trace-children-skip or --trace-children-skip-by-arg excludes it); no profile is written for this child" \
+  "$out/exec-skip-forked.log"
 
 # --- periodic dumps, then kill -9: the last dump is a valid profile
 dump_then_kill() {   # NAME MODE VALGRIND-OPTIONS...
@@ -253,6 +284,93 @@ else
   skip "disk full" "needs root and tmpfs mounts"
 fi
 
+# --- what the profile's name points at is never damaged (lh_outfile.c):
+# a device, a FIFO or a symlink to one keeps its kind and is written
+# through; a symlink to a regular file stays a link and its target gets the
+# profile, with the target's mode kept.  Device nodes are made with mknod
+# in the suite's own directory (root only); the system's /dev/null is only
+# looked at, at the end.
+targets="$out/targets"
+mkdir -p "$targets"
+crash_known=(valid "site[frame=alloc_known].total_bytes=300")
+if mknod "$targets/null" c 1 3 2>/dev/null; then
+  ln -s null "$targets/null-link"
+  for name in null null-link; do
+    run_quiet "target-$name" --lifeheap-out-file="$targets/$name" "$bin/crash" exit 0
+    check_eq "device target $name: exit status" 0 "$status"
+    check "device target $name: still a character device" test -c "$targets/null"
+    check_eq "device target $name: device numbers kept" "1:3" "$(stat -c '%t:%T' "$targets/null")"
+    check "device target $name: summary names it" grep -q "Profile: $targets/$name\$" "$out/target-$name.log"
+  done
+  check "device target: the symlink is still a symlink to it" \
+    test "$(readlink "$targets/null-link")" = null
+  check "device target: no temporary file left" no_temp_files "$targets"
+  run_quiet target-null-dumps --lifeheap-dump-interval=1000 \
+    --lifeheap-out-file="$targets/null" "$bin/crash" exit 0
+  check "device target: periodic dumps are refused with one line" \
+    grep -q "lifeheap: $targets/null is not a regular file: only the final profile is written to it (--lifeheap-dump-interval ignored)" "$out/target-null-dumps.log"
+  check "device target: still a character device after dumps" test -c "$targets/null"
+else
+  skip "device targets" "mknod not permitted (needs root)"
+fi
+
+mkfifo "$targets/fifo"
+( timeout 60 cat "$targets/fifo" >"$out/fifo-read.json" ) &
+reader=$!
+sleep 0.3
+run_quiet target-fifo --lifeheap-out-file="$targets/fifo" "$bin/crash" exit 0
+wait "$reader"
+check "FIFO target: still a FIFO" test -p "$targets/fifo"
+checks fifo-read "$out/fifo-read.json" "${crash_known[@]}"
+# No reader: a clear error at once, no hang, the FIFO stays.
+run_quiet target-fifo-noreader --lifeheap-out-file="$targets/fifo" "$bin/crash" exit 0
+check_eq "FIFO without reader: the program's exit status" 0 "$status"
+check "FIFO without reader: a clear error" grep -q \
+  "lifeheap: error: cannot open $targets/fifo for writing: no process is reading it (a FIFO needs a reader when the profile is written); no profile written" \
+  "$out/target-fifo-noreader.log"
+check "FIFO without reader: still a FIFO" test -p "$targets/fifo"
+
+echo "precious" >"$targets/real.json"
+chmod 600 "$targets/real.json"
+ln -s real.json "$targets/link.json"
+run_quiet target-link --lifeheap-out-file="$targets/link.json" "$bin/crash" exit 0
+check "symlink to a file: still a symlink" test "$(readlink "$targets/link.json")" = real.json
+checks target-link "$targets/real.json" "${crash_known[@]}"
+check_eq "symlink to a file: the target's mode is kept" 600 "$(stat -c %a "$targets/real.json")"
+check "symlink to a file: no temporary file left" no_temp_files "$targets"
+# A dangling symlink: the profile is created where it points.
+ln -s made.json "$targets/dangling.json"
+run_quiet target-dangling --lifeheap-out-file="$targets/dangling.json" "$bin/crash" exit 0
+check "dangling symlink: still a symlink" test -L "$targets/dangling.json"
+checks target-dangling "$targets/made.json" "${crash_known[@]}"
+
+# /dev/stdout redirected to a file: the profile follows the program's own
+# output (appended, the file is neither truncated nor replaced).
+echo "before the run" >"$out/stdout-target.txt"
+( lh --lifeheap-out-file=/dev/stdout /bin/sh -c 'echo program output' >>"$out/stdout-target.txt" 2>"$out/stdout-target.log" ) 2>/dev/null
+python3 - "$out/stdout-target.txt" "$out/stdout-only.json" <<'PY' && pass "/dev/stdout target: program output, then the profile" || fail "/dev/stdout target: program output, then the profile" "see $out/stdout-target.txt"
+import sys
+text = open(sys.argv[1]).read()
+start = text.index('{\n "format": "lifeheap-profile"')
+assert text[:start] == "before the run\nprogram output\n", repr(text[:start])
+open(sys.argv[2], "w").write(text[start:])
+PY
+checks stdout-target "$out/stdout-only.json" valid
+
+# A directory behind a symlink, a socket, a symlink loop: refused at start-up.
+mkdir -p "$targets/dir"
+ln -s dir "$targets/dir-link"
+ln -s loop-b "$targets/loop-a"
+ln -s loop-a "$targets/loop-b"
+expect_startup_error dir-link "is a directory" "$targets/dir-link"
+expect_startup_error symlink-loop "too many levels of symbolic links" "$targets/loop-a"
+if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$targets/sock" 2>/dev/null; then
+  expect_startup_error socket "is a socket, not a file" "$targets/sock"
+  check "socket target: still a socket" test -S "$targets/sock"
+else
+  skip "socket target" "cannot bind a Unix socket here"
+fi
+
 # --- custom allocators (valgrind.h client requests)
 run_quiet pool --lifeheap-out-file="$out/pool.json" "$bin/pool"
 check_eq "pool: exit status" 0 "$status"
@@ -265,6 +383,35 @@ checks pool "$out/pool.json" valid \
   "site[frame=mp_user].reallocs=1" "site[frame=mp_user].realloc_growth_bytes=20" "site[frame=mp_user].bytes_at_exit=0" \
   "site[frame=mp_user].max_bytes=400" "site[frame=pool_user].max_bytes=240"
 check "pool: no warning for correct requests" bash -c "! grep -q 'lifeheap: warning' '$out/pool.log'"
+# A custom site's bytes count at the peak (400 for the mempool's, 128 for the
+# bump allocator's, as bytes_at_peak), its accesses are not measured: the
+# report says so rather than "of the 0 B live at the peak".
+checks pool "$out/pool.json" "site[frame=mp_user].access.at_peak.bytes=400" \
+  "site[frame=mp_user].bytes_at_peak=400" "site[frame=pool_user].access.at_peak.bytes=128" \
+  "site[frame=pool_user].bytes_at_peak=128" "site[frame=pool_user].access.measured_bytes=0"
+"$top/cli/lifeheap" report "$out/pool.json" >"$out/pool.report" 2>&1
+check_eq "pool: the report says custom sites' accesses are not measured" \
+  "400 B live at the peak, accesses not measured (custom allocator);128 B live at the peak, accesses not measured (custom allocator)" \
+  "$(grep -o '[0-9][0-9]* B live at the peak, accesses not measured (custom allocator)' "$out/pool.report" | tr '\n' ';' | sed 's/;$//')"
+check "pool: no \"of the 0 B live at the peak\"" bash -c "! grep -q 'of the 0 B live at the peak' '$out/pool.report'"
+
+# --- requests that cannot be honoured: alignments past Valgrind's 16 MiB,
+# impossible sizes, custom blocks past the address space or 2^53
+run_quiet hostile_requests --lifeheap-out-file="$out/hostile_requests.json" "$bin/hostile_requests"
+check_eq "hostile requests: the program runs to its end" 0 "$status"
+check_eq "hostile requests: each fails as the program can see" \
+  "memalign 1 GiB: NULL;aligned_alloc 32 MiB: NULL;posix_memalign 1 TiB: ENOMEM;malloc 2^62: NULL;calloc overflow: NULL;realloc 2^50: NULL;still running: g" \
+  "$(tr '\n' ';' <"$out/hostile_requests.stdout" | sed 's/;$//')"
+check "hostile requests: the alignment is explained once" \
+  test "$(grep -c "lifeheap: warning: an allocation asked for 1073741824-byte alignment; Valgrind's allocator serves at most 16777216" "$out/hostile_requests.log")" -eq 1
+check "hostile requests: the custom block's size is explained once" \
+  test "$(grep -c 'lifeheap: warning: VALGRIND_MALLOCLIKE_BLOCK of 9223372036854775808 bytes .* larger than the address space' "$out/hostile_requests.log")" -eq 1
+check "hostile requests: no assertion, no panic" \
+  bash -c "! grep -qi 'impossible\|assert\|panic' '$out/hostile_requests.log'"
+checks hostile_requests "$out/hostile_requests.json" valid totals.blocks=3 totals.bytes=174 \
+  "site[frame=kept].total_bytes=64" "site[frame=grown].total_bytes=10" "site[frame=grown].reallocs=0" \
+  "site[frame=custom_ok].total_bytes=100" "site[frame=custom_ok].reallocs=0" "site[frame=custom_ok].freed_blocks=1" \
+  "nosite[frame=custom_huge]@$bin/hostile_requests" peak.bytes=174
 
 # --- a program linked with jemalloc: malloc is replaced, jemalloc's own API is not
 if [ -e /usr/include/jemalloc/jemalloc.h ] && [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.a ]; then
@@ -329,6 +476,7 @@ for opt in growth-min-blocks large-block-bytes churn-min-blocks realloc-min-per-
   bad_option "--lifeheap-$opt=0"
 done
 bad_option "--lifeheap-bogus=1"
+check "the system's /dev/null is still a character device" test -c /dev/null
 
 # --- scale (small here; LIFEHEAP_SCALE_FULL=1 for the full size)
 scale_case() {   # NAME TOTAL LIVE SITES

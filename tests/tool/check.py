@@ -393,6 +393,9 @@ def prog_badfree(p, program, out):
     eq("badfree: totals count the one real free", (1, 40, 1, 0),
        tuple(p.d["totals"][k] for k in ("blocks", "bytes", "frees", "reallocs")))
     check_site("badfree", p.site("badfree"), total_blocks=1, freed_blocks=1, bytes_at_exit=0)
+    # free(p) again and free(&on_stack); realloc(&on_stack, 10)
+    eq("badfree: every invalid free and realloc counted", (2, 1),
+       (p.d["totals"]["invalid_frees"], p.d["totals"]["invalid_reallocs"]))
 
 
 def prog_wrappers(p, program, out):

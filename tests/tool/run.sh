@@ -129,8 +129,10 @@ checks abort "$bin/exitcode" "$out/abort.json" "$progs/exitcode.c"
 profile badfree "$bin/badfree"
 check_eq "badfree: exits 0 (bad frees ignored)" 0 "$?"
 checks badfree "$bin/badfree" "$out/badfree.json" "$progs/badfree.c"
-check_eq "badfree: one warning for all bad frees" 1 \
-  "$(grep -c "is not a live heap block" "$out/badfree.log")"
+check_eq "badfree: one warning for all bad frees, one for the bad realloc" "1 1" \
+  "$(grep -c "free of 0x[0-9A-Fa-f]*, which is not a live heap block" "$out/badfree.log") $(grep -c "realloc of 0x[0-9A-Fa-f]*, which is not a live heap block" "$out/badfree.log")"
+check "badfree: the summary counts them all" grep -q \
+  "Invalid:      2 frees, 1 realloc of pointers that were not live heap blocks (ignored)" "$out/badfree.log"
 
 # Text from the program (here its argv) is escaped; invalid UTF-8 becomes U+FFFD.
 profile hostile "$bin/exitcode" $'a"b\\c\x01\xff\xc3(\xc3\xa9'
@@ -206,7 +208,7 @@ check "failed write: no file, no temporary" test ! -e "$out/vanishing"
 # A write error half-way (file size limit, like a full disk): the same.
 ( trap '' XFSZ; ulimit -f 2
   profile toobig "$bin/leak" --opts --lifeheap-out-file="$out/toobig/p.json" -- )
-check "write error: says so" grep -q "writing $out/toobig/p.json.tmp-[0-9]* failed" "$out/toobig.log"
+check "write error: says so" grep -q "writing $out/toobig/p.json.tmp-[0-9]*-[0-9]* failed" "$out/toobig.log"
 check "write error: no file, no temporary" test -z "$(ls -A "$out/toobig")"
 
 # --- every profile matches the schema
@@ -250,6 +252,8 @@ jq 'del(.run.exit)' "$leak" >"$out/helper-invalid.json"
 helper FAIL "the schema on a profile without run.exit" "$out/helper-invalid.json" "valid"
 jq '.totals.bytes += 1' "$leak" >"$out/helper-sums.json"
 helper FAIL "the tables contract on totals that are not the sums" "$out/helper-sums.json" "contract:tables"
+# (broken on purpose: not for the sweep over every profile the suite wrote)
+rm -f "$out/helper-nosites.json" "$out/helper-invalid.json" "$out/helper-sums.json"
 
 # --- determinism (single-threaded programs: with threads, event times
 # depend on how Valgrind's scheduler interleaved them)

@@ -208,7 +208,16 @@ LH.app = (function () {
   }
 
   function readFile(file) {
-    return file.text().then(function (text) { return { name: file.name, text: text }; });
+    // Bytes, decoded strictly (LH.profile.decode): invalid UTF-8 is refused, as the CLI
+    // refuses it, instead of being turned into U+FFFD.
+    return file.arrayBuffer().then(function (bytes) {
+      try {
+        return { name: file.name, text: LH.profile.decode(bytes) };
+      } catch (e) {
+        e.fileName = file.name;
+        throw e;
+      }
+    });
   }
 
   function openFiles(files, asBaseline) {
@@ -217,13 +226,13 @@ LH.app = (function () {
     Promise.all(Array.prototype.map.call(files, readFile)).then(function (read) {
       if (read.length === 2) return openPair(read[0], read[1], earlierRun);
       return asBaseline ? openBaseline(read[0].text, read[0].name) : openProfile(read[0].text, read[0].name);
-    }, function (e) { failed(files[0].name, e); });
+    }, function (e) { failed(e && e.fileName || files[0].name, e); });
   }
 
   function fetchText(url) {
     return fetch(url).then(function (response) {
       if (!response.ok) throw new Error('the server answered ' + response.status + ' ' + response.statusText);
-      return response.text();
+      return response.arrayBuffer().then(LH.profile.decode);
     }, function (e) {
       throw new Error('it could not be fetched (' + e.message + ').' +
         (location.protocol === 'file:' ? ' ?url= only works when the viewer is served over http(s); use Open or drag and drop instead.' :

@@ -101,6 +101,13 @@ LH.summaryView = (function () {
     }
     // "1 thread", "2 threads": a header a stranger reads without stumbling.
     function counted(n, one, many) { return f.exactCount(n) + ' ' + (n === 1 ? one : many); }
+    // Frees and reallocs of pointers that were not live blocks (absent in older profiles).
+    var invalidFrees = p.totals.invalid_frees || 0, invalidReallocs = p.totals.invalid_reallocs || 0;
+    if (invalidFrees || invalidReallocs) {
+      container.appendChild(el('div', { className: 'warning invalid-frees', text: 'Invalid: ' +
+        counted(invalidFrees, 'free', 'frees') + ', ' + counted(invalidReallocs, 'realloc', 'reallocs') +
+        ' of pointers that were not live heap blocks (ignored).' }));
+    }
     var cards = el('div', { className: 'cards' }, [
       card('duration', 'Duration', f.instructions(d), f.exactCount(d) + ' instructions', f.exactCount(run.wall_time_ms) + ' ms wall, ' + counted(run.threads, 'thread', 'threads')),
       card('peak', 'Peak', f.bytes(p.peak.bytes), f.exactBytes(p.peak.bytes),

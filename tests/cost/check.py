@@ -1,0 +1,85 @@
+"""Checks for tests/cost/run.sh: reads the profiles (through
+tests/lib/profile_check.py) and the tool's memory per cost centre from
+Valgrind's --profile-heap=yes listing at exit."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import profile_check as pc  # noqa: E402
+
+out = sys.argv[1]
+
+
+def report(name, ok, why):
+    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
+
+
+def tool_bytes(log_path):
+    """Bytes in use at exit per lifeheap cost centre ('lh.*'), from the last
+    listing of the core arena (the tool allocates there)."""
+    centres = None
+    in_core = False
+    with open(log_path) as log:
+        for line in log:
+            if line.startswith("-------- Arena "):
+                in_core = line.startswith('-------- Arena "core"')
+                if in_core:
+                    centres = {}
+                continue
+            match = re.match(r"\s*([\d,]+) in\s+([\d,]+): (lh\.\S+)", line)
+            if in_core and match:
+                centres[match.group(3)] = int(match.group(1).replace(",", ""))
+    return centres
+
+
+# --- Memory per live block ------------------------------------------------
+# blocks.c keeps COUNT 24-byte blocks live, all written and read, half of
+# them freed and allocated again or reallocated.  Between 20,000 and 40,000
+# blocks everything else (the site, tables, the timeline grid) is the same,
+# so the difference of the tool's own bytes is the cost of 20,000 blocks:
+# the record, the shadow granules, the free-slot lists.
+small = tool_bytes(out + "/blocks-20k.log")
+large = tool_bytes(out + "/blocks-40k.log")
+if not small or not large:
+    report("per-block memory: --profile-heap listing", False, "no core arena listing in the logs")
+else:
+    per_block = (sum(large.values()) - sum(small.values())) / 20000.0
+    report("per-block memory: the tool's state for a used, churned 24-byte block is at most 128 bytes",
+           0 < per_block <= 128, "%.1f bytes per block" % per_block)
+    records = (large.get("lh.shadow.records", 0) - small.get("lh.shadow.records", 0)) / 20000.0
+    # records come in pages of 1,024 (plus 63 bytes to align a page)
+    report("per-block memory: a block record is 96 bytes",
+           96 <= records <= 96 * 1.03, "%.1f bytes of records per block" % records)
+    for name in ("blocks-20k", "blocks-40k"):
+        profile = pc.load("%s/%s.json" % (out, name))
+        count = 20000 if name == "blocks-20k" else 40000
+        why = pc.evaluate(profile, "totals.blocks=%d" % (count + count // 4 + 1))
+        report("%s: every block counted" % name, why is None, why)
+
+# --- Per-site timelines ---------------------------------------------------
+profile = pc.load(out + "/series.json")
+sites = profile["sites"]
+timeline = profile["timeline"]
+report("series: eight sites, all significant (each has a timeline)",
+       len(sites) == 8 and all(s.get("timeline") for s in sites),
+       "%d sites, %d with a timeline" % (len(sites), sum(1 for s in sites if s.get("timeline"))))
+points = len(timeline["times"])
+sums = [sum(s["timeline"]["live_bytes"][p] for s in sites if s.get("timeline")) for p in range(points)]
+wrong = [p for p in range(points) if sums[p] != timeline["live_bytes"][p]]
+report("series: at every point the sites' live bytes add up to the global live bytes",
+       not wrong, "%d of %d points differ, first at %s" % (len(wrong), points, wrong[:1]))
+changes = sum(sum(1 for p in range(1, points)
+                  if s["timeline"]["live_bytes"][p] != s["timeline"]["live_bytes"][p - 1])
+              for s in sites if s.get("timeline"))
+big_steps = sum(1 for s in sites if s.get("timeline")
+                for p in range(1, points)
+                if abs(s["timeline"]["live_bytes"][p] - s["timeline"]["live_bytes"][p - 1]) >= 1 << 21)
+report("series: the series change often and by steps over 2 MiB (multi-byte differences)",
+       changes >= 8 * 300 and big_steps > 0, "%d changes, %d steps over 2 MiB" % (changes, big_steps))
+centres = tool_bytes(out + "/series.log") or {}
+series_bytes = centres.get("lh.timeline.site", 0)
+# Each change is at least one entry of a site's series; sixteen bytes an
+# entry (an interval and a 64-bit value) would need 16 * changes.
+report("series: the sites' series take less than half of sixteen bytes an entry",
+       0 < series_bytes < 8 * changes, "%d bytes for %d entries" % (series_bytes, changes))

@@ -1,0 +1,76 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_replace.h: naming the preload's string and      ---*/
+/*--- memory functions for Valgrind's redirection.                 ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   lh_replace_strmem.c (memory), lh_replace_str.c (NUL-terminated
+   strings) and lh_replace_wcs.c (wide strings) are linked into
+   vgpreload_lifeheap-*.so.  Each defines one implementation per function
+   and gives it every name Valgrind should redirect to it: a symbol
+   _vgr<tag>ZZ_<soname>_<function> (pub_tool_redir.h) tells Valgrind to
+   run it instead of <function> of any object whose soname matches.
+
+   The names are aliases of one function, not copies: glibc gives one
+   address several names (memcpy@GLIBC_2.2.5 is __memcpy_sse2_unaligned,
+   __memmove_avx_unaligned_erms is __memcpy_avx_unaligned_erms), and
+   Valgrind redirects an address only once, so every name of that
+   address must lead to the same replacement.
+
+   The names come from memcheck's list (Valgrind's shared/
+   vg_replace_strmem.c) and from the implementations glibc selects at
+   load time (IFUNC) on x86-64: the public name (memcpy, whose IFUNC
+   resolver Valgrind redirects) covers the program's calls; the
+   implementations' own names (__memcpy_avx_unaligned_erms, ...) cover the
+   calls glibc makes internally (strdup's copy, printf's strlen), which
+   Valgrind sees when glibc's symbol table is available (Debian: the
+   libc6-dbg package).  A name that no loaded object has costs nothing.
+
+   lh_instrument.c does not count the instructions of these files in the
+   run's clock (docs/metrics.md: Time); it recognises them by their source
+   file names, which all start with "lh_replace" (this header's inline
+   helpers included).
+*/
+#ifndef LH_REPLACE_H
+#define LH_REPLACE_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_redir.h"
+
+/* A name by which Valgrind redirects soname's fnname (Z-encoded) to impl,
+   which must be defined earlier in the same file. */
+#define LH_REPLACE(impl, tag, soname, fnname) \
+   extern __typeof__(impl) VG_REPLACE_FUNCTION_EZZ(tag, soname, fnname) \
+      __attribute__((alias(#impl)));
+
+#define LH_LIBC(impl, tag, fnname)  LH_REPLACE(impl, tag, VG_Z_LIBC_SONAME, fnname)
+
+/* glibc's x86-64 implementations of base: base_avx2, base_evex512,
+   base_sse2_unaligned, base_ssse3, ... chosen at load time by IFUNC, as
+   three patterns ("Za" is Z-encoding's "*") rather than each name: Valgrind
+   matches every pattern against every symbol of libc (thousands with its
+   debug symbols), so fewer patterns start programs faster.  "ss", not
+   "s": __strcpy_small and friends are old functions of another kind.
+   None matches base_chk_... (another function), base_ifunc (a resolver)
+   or base_l_... (strcasecmp_l's), checked against glibc 2.36's symbols. */
+#define LH_IMPLEMENTATIONS(impl, tag, base) \
+   LH_LIBC(impl, tag, base##_aZa) \
+   LH_LIBC(impl, tag, base##_eZa) \
+   LH_LIBC(impl, tag, base##_ssZa)
+
+/* The dynamic linker's own copies (it uses them before and besides libc). */
+#define LH_LDSO(impl, tag, fnname)  LH_REPLACE(impl, tag, VG_Z_LD_LINUX_X86_64_SO_2, fnname)
+
+/* _FORTIFY_SOURCE's checks: a copy that would overflow its destination
+   ends the program as glibc's would (__chk_fail prints "buffer overflow
+   detected" and aborts); weak, so that the preload loads without libc. */
+extern void __chk_fail(void) __attribute__((weak, noreturn));
+static inline void lh_check_fits(SizeT n, SizeT dst_len)
+{
+   if (n > dst_len && __chk_fail) __chk_fail();
+}
+
+typedef unsigned long lh_word8;   /* an 8-byte word on amd64 */
+
+#endif
