@@ -9,7 +9,7 @@
 # budgets, every kind of bad input, `view` with a fake viewer, `run` with a
 # fake valgrind, and the end-to-end queue story with the real tool.
 #
-# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed".
+# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -53,15 +53,12 @@ expect_grep() {
 }
 
 # The hand-written profiles honour the contract (the schema of docs/).
-python3 - "$top/docs/lifeheap-profile.schema.json" "$profiles"/*.json >"$work/schema.out" 2>&1 <<'EOF'
-import json, sys
-import jsonschema
-schema = json.load(open(sys.argv[1]))
-for path in sys.argv[2:]:
-    for error in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(path))):
-        print(path, list(error.absolute_path), error.message[:200])
-EOF
-check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "$(cat "$work/schema.out")"
+schema_why=
+for f in "$profiles"/*.json; do
+  line=$(python3 "$top/tests/lib/profile_check.py" --one "$(basename "$f")" "$f" valid 2>&1)
+  case $line in "PASS "*) ;; *) schema_why+="$line; " ;; esac
+done
+check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "$schema_why"
 
 #--- report -----------------------------------------------------------------
 expect_exit "report text exits 0" 0 "$lifeheap" report "$profiles/base.json"
@@ -573,6 +570,8 @@ check "view wrote default.html" test -s "$work/default.html"
 if [ -f "$top/viewer/dist/index.html" ]; then
   expect_exit "view with the real viewer (build tree)" 0 env -u LIFEHEAP_VIEWER_DIR LIFEHEAP_VIEWER_DIR="$top/viewer/dist" "$lifeheap" view "$base" -o "$work/real.html"
   check_eq "real viewer: nothing left to fetch" 0 "$(grep -ciE '<script[^>]* src=|<link[^>]*stylesheet' "$work/real.html")"
+else
+  fail "view with the real viewer (build tree)" "viewer/dist is not built (scripts/test.sh builds it: LIFEHEAP_SETUP_VIEWER=1 scripts/setup.sh)"
 fi
 check_eq "view without --baseline: no baseline element" 0 "$(grep -c 'lifeheap-baseline' "$html")"
 
@@ -592,7 +591,7 @@ if mknod "$work/null" c 1 3 2>/dev/null; then
   done
   check "view -o device: the link is still a link to it" test "$(readlink "$work/null-link")" = null
 else
-  echo "SKIP view -o device: mknod not permitted (needs root)"
+  skip "view -o device" "mknod not permitted (needs root)"
 fi
 mkfifo "$work/fifo"
 ( timeout 30 cat "$work/fifo" >"$work/from-fifo.html" ) &
@@ -728,7 +727,7 @@ if mknod "$work/run-null" c 1 3 2>/dev/null; then
     "lifeheap: the profile went to $work/run-null, which is not a regular file: nothing to report on later" "$work/err"
   check "run --out a device: still a device" test -c "$work/run-null"
 else
-  echo "SKIP run --out a device: mknod not permitted (needs root)"
+  skip "run --out a device" "mknod not permitted (needs root)"
 fi
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run ./prog) >"$work/out" 2>"$work/err"
 check_eq "run without -- and default out file" 0 "$?"

@@ -10,7 +10,7 @@
 #
 # The corpus grows in tests/artifacts/fuzz-corpus/ and is reused by the next
 # run; a crash leaves its input in tests/artifacts/fuzz/ (crash-*, leak-*).
-# Prints "PASS name" / "FAIL name: reason" and "N passed, N failed".
+# Prints "PASS name" / "FAIL name: reason" and "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
