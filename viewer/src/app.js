@@ -116,6 +116,8 @@ LH.app = (function () {
     else LH.summaryView.renderSingle($('summary'), model);
     if (diff) LH.findingsView.renderDiff($('findings'), diff, select);
     else LH.findingsView.renderSingle($('findings'), model, select);
+    if (diff) LH.stackedView.renderDiff($('stacked'), diff, function (row) { select(row, false); });
+    else LH.stackedView.renderSingle($('stacked'), model, function (row) { select(row, false); });
     table.setData(diff ? diffAdapter(diff) : singleAdapter(model));
     $('search').value = '';
     updateSearchCount();

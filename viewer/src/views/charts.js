@@ -154,5 +154,53 @@ LH.charts = (function () {
     }, [xs, map.reads.concat([map.reads[n - 1] || 0]), map.writes.concat([map.writes[n - 1] || 0])]);
   }
 
-  return { timeline: timeline, histogram: histogram, accessMap: accessMap, SITE_COLORS: SITE_COLORS };
+  // Stacked areas: layers [{label, values, color}], bottom layer first, drawn as running
+  // sums so each band's height is its own value (the legend shows that value, not the
+  // sum). options: xIsFraction, marks, yMax (a shared scale for side-by-side charts),
+  // onPick(x) for a click that did not drag (a drag zooms, a double-click resets).
+  function stacked(container, xs, layers, options) {
+    var n = xs.length, running = new Array(n).fill(0), sums = [];
+    layers.forEach(function (layer) {
+      running = running.map(function (r, k) { return r + (layer.values[k] || 0); });
+      sums.push(running);
+    });
+    var data = [xs];
+    var uSeries = [{ label: options.xIsFraction ? 'time (% of run)' : 'time (instructions)',
+      value: function (u, v) { return v === null ? '—' : options.xIsFraction ? f.percent(v) : f.exactCount(v); } }];
+    // uPlot paints series in order: the top of the stack first, so each lower band covers it.
+    for (var j = layers.length - 1; j >= 0; j--) {
+      (function (layer) {
+        data.push(sums[j]);
+        uSeries.push({ label: layer.label, stroke: layer.color, fill: layer.color + 'cc', width: 1, spanGaps: true,
+          points: { show: false },
+          value: function (u, v, si, idx) { return idx === null || idx === undefined || layer.values[idx] === null || layer.values[idx] === undefined ? '—' : f.bytes(layer.values[idx]); } });
+      })(layers[j]);
+    }
+    var yMax = options.yMax;
+    var plot = mount(container, {
+      height: options.height || 280,
+      series: uSeries,
+      axes: [
+        { values: function (u, splits) { return splits.map(function (v) { return options.xIsFraction ? f.percent(v) : f.count(v); }); } },
+        bytesAxis(),
+      ],
+      scales: { x: { time: false }, y: { range: function (u, min, max) { var top = yMax || max; return [0, top > 0 ? top * 1.08 : 1]; } } },
+      cursor: { drag: { x: true, y: false } },
+      hooks: { draw: [verticalMarks(options.marks || [])] },
+      // The moment table beside the chart is the legend: site names are too long for uPlot's.
+      legend: { show: false },
+    }, data);
+    if (options.onPick) {
+      var downX = null;
+      plot.over.addEventListener('mousedown', function (e) { downX = e.clientX; });
+      plot.over.addEventListener('click', function (e) {
+        if (downX !== null && Math.abs(e.clientX - downX) > 3) return;   // the end of a drag-zoom
+        var left = e.clientX - plot.over.getBoundingClientRect().left;
+        options.onPick(plot.posToVal(left, 'x'));
+      });
+    }
+    return plot;
+  }
+
+  return { timeline: timeline, stacked: stacked, histogram: histogram, accessMap: accessMap, SITE_COLORS: SITE_COLORS };
 })();
