@@ -403,6 +403,7 @@ void LH_(custom_blocks_finalize)(void)
       if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
+      LH_(shapes_note_live)(site, cb->size, lifetime);
    }
 }
 

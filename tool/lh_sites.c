@@ -266,6 +266,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
    if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
    LH_(histogram_add)(&site->freed_lifetime_histogram, lifetime_bucket(lifetime));
+   LH_(shapes_note_freed)(site, size, lifetime);
    if (cross_thread) site->cross_thread_frees++;
 
    LH_(curr_blocks)--;
@@ -313,6 +314,7 @@ void LH_(sites_finalize)(void)
    UInt i, n = LH_(n_sites)();
    LH_Block* b;
 
+   LH_(shapes_output_begin)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
       catch_up_with_peak(site);
@@ -334,6 +336,7 @@ void LH_(sites_finalize)(void)
       if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
       if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
       LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
+      LH_(shapes_note_live)(site, b->req_size, lifetime);
    }
    LH_(custom_blocks_finalize)();   /* issue 7: live custom-allocator blocks */
 }
