@@ -10,7 +10,7 @@ const path = require('path');
 const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
 // What viewer/build.js builds in before model/profile.js.
 globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'profile-rules.json'), 'utf8')) };
-for (const m of ['format', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree', 'moments']) require(path.join(SRC, m + '.js'));
+for (const m of ['format', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree', 'moments']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const FIXTURES = path.join(__dirname, 'fixtures');
 const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -240,4 +240,39 @@ test('moments: a time picks the nearest sampled point', () => {
   assert.equal(LH.moments.nearestPoint(times, 9e9), 3);
   assert.equal(LH.moments.nearestPoint(times, -5), 0);
   assert.equal(LH.moments.nearestPoint([], 5), -1);
+});
+
+// Blocks by size (model/shapes.js) on queue_bad, whose sites each have one block size
+// (make_fixtures.js: 256-byte messages, 24-byte queue nodes, 16-byte log lines, ...).
+test('shapes: buckets, texts, the run size histogram and the grid bounds', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'queue_bad.json');
+  assert.deepEqual(LH.shapes.bounds(0), [0, 0]);
+  assert.deepEqual(LH.shapes.bounds(9), [256, 511]);
+  assert.equal(LH.shapes.sizeText(9), '256 B–511 B');
+  assert.equal(LH.shapes.sizeText(1), '1 B');
+  assert.equal(LH.shapes.lifetimeText(22), '2.1M–4.2M instr');
+  assert.equal(LH.shapes.bucketOf(10000000), 24);
+  // 16-31 B: 5,000 log lines and 2,000 queue nodes; 32: 10 names; 256: 2,000 messages;
+  // 2,048: the rows; 65,536: the config.
+  const h = LH.shapes.runSizeHistogram(m.profile);
+  assert.equal(h.length, 18);
+  assert.deepEqual([h[5], h[6], h[9], h[12], h[17]], [7000, 10, 2000, 1, 1]);
+  assert.equal(h.reduce((a, b) => a + b, 0), m.profile.totals.blocks);
+  const g = LH.shapes.grid(m.profile);
+  assert.equal(g.total, 9012);
+  assert.equal(g.max, 5000);
+  assert.deepEqual(g.size, [5, 17]);
+  assert.deepEqual(g.life, [7, 24]);
+  assert.deepEqual(m.sites[0].size_histogram, [0, 0, 0, 0, 0, 0, 0, 0, 0, 2000]);
+});
+
+test('shapes: a grid or a size histogram the page cannot draw is dropped, the profile still opens', async () => {
+  const p = JSON.parse(text('queue_bad.json'));
+  p.blocks_by_size_and_lifetime = [[5, 7, 5000], [64, 1, 2]];
+  p.sites[0].size_histogram = [1, -2];
+  const m = await LH.profile.load(JSON.stringify(p), 'bad shapes');
+  assert.equal(m.profile.blocks_by_size_and_lifetime, undefined);
+  assert.equal(m.sites[0].size_histogram, undefined);
+  assert.equal(LH.shapes.grid(m.profile), null);
+  assert.deepEqual(m.sites[1].size_histogram.length, 18);
 });

@@ -112,3 +112,68 @@ test('stacked: diff mode draws both runs on the same scale with a moment each', 
   noProblems(page);
   await page.close();
 });
+
+// Points at cell (size bucket, lifetime bucket) of the n-th heat map, from the layout the
+// canvas publishes, and returns the readout under it.
+async function pointAtCell(page, size, life, n) {
+  const canvas = (await page.$$('canvas.heatmap'))[n || 0];
+  await canvas.scrollIntoViewIfNeeded();
+  const layout = await canvas.evaluate((c) => Object.fromEntries(Array.from(c.attributes).filter((a) => a.name.startsWith('data-')).map((a) => [a.name.slice(5), Number(a.value)])));
+  const box = await canvas.boundingBox();
+  const x = box.x + layout.left + (size - layout['size-first'] + 0.5) * layout['cell-width'];
+  const y = box.y + layout.top + (layout['life-last'] - life + 0.5) * layout['cell-height'];
+  await page.mouse.click(x, y);
+  return canvas.evaluate((c) => c.parentNode.parentNode.querySelector('.heat-readout').textContent);
+}
+
+test('shapes: the run by size and the lifetime-against-size map say what each cell holds', async () => {
+  const page = await loaded('queue_bad.json');
+  assert.equal(await page.$$eval('canvas.heatmap', (c) => c.length), 1);
+  // Sizes 16 B (bucket 5) to 64 KiB (bucket 17), lifetimes from bucket 7 to the run's bucket 24.
+  const layout = await page.$eval('canvas.heatmap', (c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last')]);
+  assert.deepEqual(layout, ['5', '24']);
+  // 700 messages and 700 queue nodes lived 2.1M-4.2M instructions (bucket 22).
+  assert.equal(await pointAtCell(page, 9, 22), '700 blocks of 256 B–511 B that lived 2.1M–4.2M instr (7.8% of the run\'s blocks)');
+  // The 5,000 log lines: 16-31 B, 64-127 instructions: the churn cell.
+  assert.equal(await pointAtCell(page, 5, 7), '5,000 blocks of 16 B–31 B that lived 64–127 instr (55% of the run\'s blocks)');
+  assert.equal(await pointAtCell(page, 9, 7), '0 blocks of 256 B–511 B that lived 64–127 instr (0% of the run\'s blocks)');
+  assert.match(await page.$eval('.shapes-panel', (p) => p.textContent), /9,012 blocks, each counted once/);
+  // The size histogram: hovering the 16-31 B bar shows its 7,000 blocks in the legend.
+  const over = await page.$('.shapes-panel .uplot .u-over');
+  const box = await over.boundingBox();
+  // 18 buckets (0 to 17) on a range [-0.6, 17.6]: bucket 5 sits at (5 + 0.6) / 18.2.
+  await page.mouse.move(box.x + box.width * (5.6 / 18.2), box.y + box.height - 5);
+  const legend = await page.$$eval('.shapes-panel .uplot .u-legend .u-value', (v) => v.map((e) => e.textContent));
+  assert.deepEqual(legend, ['16 B–31 B', '7,000 blocks']);
+  await (await page.$('.shapes-panel')).scrollIntoViewIfNeeded();
+  await lib.screenshot(page, 'shapes-queue');
+  noProblems(page);
+  await page.close();
+});
+
+test('shapes: the site detail shows the site\'s blocks by size; diff mode shares the axes', async () => {
+  const page = await loaded('queue_bad.json');
+  // make_message: 2,000 blocks of 256 bytes (bucket 9), the only bucket.
+  const over = await page.$('#site-detail .site-sizes .u-over');
+  await over.scrollIntoViewIfNeeded();
+  const box = await over.boundingBox();
+  await page.mouse.move(box.x + box.width * (9.6 / 10.2), box.y + box.height - 5);
+  assert.deepEqual(await page.$$eval('#site-detail .site-sizes .u-legend .u-value', (v) => v.map((e) => e.textContent)), ['256 B–511 B', '2,000 blocks']);
+  await page.close();
+
+  const diff = await loaded('queue_bad.json', 'queue_fixed.json');
+  const maps = await diff.$$eval('canvas.heatmap', (cs) => cs.map((c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last'), c.getAttribute('data-cell-width'), c.getAttribute('data-cell-height')]));
+  assert.equal(maps.length, 2);
+  assert.deepEqual(maps[0], maps[1]);
+  // The baseline (queue_fixed) drains its queue: its 256-byte messages live 32k-131k
+  // instructions, 1,000 of them in bucket 16, of its 4,013 blocks.
+  const fixed = readFixture('queue_fixed.json');
+  assert.equal(fixed.totals.blocks, 4013);
+  assert.equal(await pointAtCell(diff, 9, 16, 0), '1,000 blocks of 256 B–511 B that lived 32.8k–65.5k instr (25% of the run\'s blocks)');
+  // The same cell of the changed run is empty: its messages live 2,000 times longer.
+  assert.equal(await pointAtCell(diff, 9, 16, 1), '0 blocks of 256 B–511 B that lived 32.8k–65.5k instr (0% of the run\'s blocks)');
+  await (await diff.$('.shapes-panel')).scrollIntoViewIfNeeded();
+  await lib.screenshot(diff, 'shapes-queue-diff');
+  noProblems(diff);
+  await diff.close();
+});

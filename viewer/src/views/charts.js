@@ -95,13 +95,16 @@ LH.charts = (function () {
     return f.count(Math.pow(2, i - 1));
   }
 
-  // Lifetime histogram: log2 buckets (index 0 = lifetime 0, index i = [2^(i-1), 2^i)).
+  // Log2 histogram (index 0 = 0, index i = [2^(i-1), 2^i)): lifetimes by default;
+  // options.xName, bucketText(i) (the legend) and axisText(i) (the axis) for other units.
   function histogram(container, seriesList, options) {
+    var axisText = options.axisText || histogramLabel;
+    var bucketText = options.bucketText || function (i) { return histogramLabel(i) + ' instr'; };
     var length = seriesList.reduce(function (m, s) { return Math.max(m, s.values.length); }, options.minLength || 1);
     var xs = [];
     for (var i = 0; i < length; i++) xs.push(i);
     var data = [xs];
-    var uSeries = [{ label: 'lifetime ≥', value: function (u, v) { return v === null ? '—' : histogramLabel(v) + ' instr'; } }];
+    var uSeries = [{ label: options.xName || 'lifetime ≥', value: function (u, v) { return v === null ? '—' : bucketText(v); } }];
     var barWidth = seriesList.length > 1 ? 0.4 : 0.8;
     seriesList.forEach(function (s, k) {
       var padded = s.values.slice();
@@ -116,7 +119,7 @@ LH.charts = (function () {
       series: uSeries,
       scales: { x: { time: false, range: [-0.6, length - 0.4] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
       axes: [
-        { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? histogramLabel(v) : ''; }); },
+        { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? axisText(v) : ''; }); },
           splits: function () { var step = Math.ceil(length / 12), out = []; for (var i = 0; i < length; i += step) out.push(i); return out; } },
         { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
       ],
