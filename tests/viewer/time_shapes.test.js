@@ -177,3 +177,54 @@ test('shapes: the site detail shows the site\'s blocks by size; diff mode shares
   noProblems(diff);
   await diff.close();
 });
+
+// Drags across the access map of the site detail from `from` to `to` (fractions of its width).
+async function dragMap(page, from, to) {
+  const over = await page.$('#site-detail .access-map .u-over');
+  await over.scrollIntoViewIfNeeded();
+  const box = await over.boundingBox();
+  await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 6 });
+  await page.mouse.up();
+}
+const mapReadout = (page) => page.$eval('#site-detail .map-zoom', (e) => [e.getAttribute('data-range'), e.textContent]);
+
+test('access map: a drag zooms into offsets and says what they hold, a double-click shows the whole block', async () => {
+  const page = await loaded('queue_bad.json');
+  // load_rows (site 3): one 2,048-byte block whose first 1,536 bytes were read twice and
+  // written once (make_fixtures.js) and whose last 512 bytes were never touched.
+  await page.evaluate(() => window.lifeheapViewer.select(3, false));
+  assert.deepEqual(await mapReadout(page), ['0,2048',
+    'The whole block: offsets 0–2,047 of 2,048 bytes: 3,072 byte reads, 1,536 byte writes. Drag across the map to zoom in.']);
+  // Zoomed into the tail: nothing there.
+  await dragMap(page, 0.8, 0.98);
+  let [range, shown] = await mapReadout(page);
+  let [lo, hi] = range.split(',').map(Number);
+  const n = (x) => new Intl.NumberFormat('en-US').format(x);
+  assert.ok(Math.abs(lo - 1638) <= 16 && Math.abs(hi - 2007) <= 16, range);
+  assert.equal(shown, 'Zoomed to offsets ' + n(lo) + '–' + n(hi - 1) + ' of 2,048 bytes: 0 byte reads, 0 byte writes. Double-click to see the whole block.');
+  await lib.screenshot(page, 'access-map-zoomed');
+  await page.dblclick('#site-detail .access-map .u-over');
+  assert.equal((await mapReadout(page))[0], '0,2048');
+  // Zoomed into the used part: two reads and one write per byte.
+  await dragMap(page, 0.25, 0.5);
+  [range, shown] = await mapReadout(page);
+  [lo, hi] = range.split(',').map(Number);
+  assert.ok(Math.abs(lo - 512) <= 16 && Math.abs(hi - 1024) <= 16, range);
+  assert.equal(shown, 'Zoomed to offsets ' + n(lo) + '–' + n(hi - 1) + ' of 2,048 bytes: ' + n(2 * (hi - lo)) + ' byte reads, ' + n(hi - lo) +
+    ' byte writes. Double-click to see the whole block.');
+  await page.dblclick('#site-detail .access-map .u-over');
+  assert.equal((await mapReadout(page))[0], '0,2048');
+  // load_config (site 1): a 64 KiB block in 16 parts, only the first part read (1,024 reads).
+  await page.evaluate(() => window.lifeheapViewer.select(1, false));
+  assert.match((await mapReadout(page))[1], /^The whole block: parts 1–16 of 16 \(0%–100% of the block\): 1,024 byte reads, /);
+  await dragMap(page, 0.02, 0.3);
+  const zoomed = await mapReadout(page);
+  const parts = Number(zoomed[0].split(',')[1]);
+  assert.ok(parts === 4 || parts === 5, zoomed[0]);
+  // Every read fell in the first part (1,024 reads); the rest were never read.
+  assert.match(zoomed[1], new RegExp('^Zoomed to parts 1–' + parts + ' of 16 \\(0%–' + (parts * 100 / 16).toFixed(0) + '% of the block\\): 1,024 byte reads, '));
+  noProblems(page);
+  await page.close();
+});

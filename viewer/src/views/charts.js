@@ -128,15 +128,35 @@ LH.charts = (function () {
     }, data);
   }
 
-  // Access map: reads and writes by offset in the block (bytes) or by part of it (buckets).
+  // Access map: reads and writes by offset in the block (bytes) or by part of it
+  // (buckets). Zoomable: a drag across it zooms into those offsets, a double-click goes
+  // back to the whole block; options.readout (an element) then says which offsets are
+  // shown and the reads and writes in them. options.blockSize: the one size of every
+  // block of a bucketed map (access.block_size), to say parts in bytes.
   function accessMap(container, map, options) {
     var xs = [];
     var n = map.reads.length;
     // One extra point at x = n repeats the last value so the last step has a width.
     for (var i = 0; i <= n; i++) xs.push(i);
     var buckets = map.kind === 'buckets';
+    var partBytes = buckets && options.blockSize ? options.blockSize / map.buckets : null;
     function xLabel(v) {
-      return buckets ? f.percent(v / map.buckets) + ' of block' : 'offset ' + f.exactCount(v);
+      if (!buckets) return 'offset ' + f.exactCount(v);
+      return partBytes ? 'offset ' + f.exactCount(Math.floor(v * partBytes)) : f.percent(v / map.buckets) + ' of block';
+    }
+    function describe(u) {
+      if (!options.readout) return;
+      var lo = Math.max(0, Math.floor(u.scales.x.min)), hi = Math.min(n, Math.ceil(u.scales.x.max));
+      var reads = 0, writes = 0;
+      for (var k = lo; k < hi; k++) { reads += map.reads[k]; writes += map.writes[k]; }
+      var whole = lo === 0 && hi === n;
+      var range;
+      if (!buckets) range = 'offsets ' + f.exactCount(lo) + '–' + f.exactCount(Math.max(lo, hi - 1)) + ' of ' + f.exactBytes(map.block_size);
+      else if (partBytes) range = 'offsets ' + f.exactCount(Math.floor(lo * partBytes)) + '–' + f.exactCount(Math.ceil(hi * partBytes) - 1) + ' of ' + f.exactBytes(options.blockSize) + ' (parts ' + (lo + 1) + '–' + hi + ' of ' + n + ')';
+      else range = 'parts ' + (lo + 1) + '–' + hi + ' of ' + n + ' (' + f.percent(lo / n) + '–' + f.percent(hi / n) + ' of the block)';
+      options.readout.textContent = (whole ? 'The whole block: ' : 'Zoomed to ') + range + ': ' + f.exactCount(reads) + ' byte reads, ' +
+        f.exactCount(writes) + ' byte writes. ' + (whole ? 'Drag across the map to zoom in.' : 'Double-click to see the whole block.');
+      options.readout.setAttribute('data-range', lo + ',' + hi);
     }
     var stepped = uPlot.paths.stepped({ align: 1 });
     return mount(container, {
@@ -148,9 +168,13 @@ LH.charts = (function () {
         { label: 'writes', stroke: '#f08c00', width: 2, paths: stepped, points: { show: false },
           value: function (u, v) { return v === null ? '—' : f.exactCount(v); } },
       ],
-      scales: { x: { time: false, range: [0, Math.max(1, n)] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      // x: the data's extent, 0 to n (a double-click goes back to it).
+      scales: { x: { time: false },
+        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      cursor: { drag: { x: true, y: false } },
+      hooks: { ready: [describe], setScale: [function (u, key) { if (key === 'x') describe(u); }] },
       axes: [
-        { values: function (u, splits) { return splits.map(function (v) { return buckets ? f.percent(v / map.buckets) : f.count(v); }); } },
+        { values: function (u, splits) { return splits.map(function (v) { return buckets ? (partBytes ? f.bytes(v * partBytes) : f.percent(v / map.buckets)) : f.count(v); }); } },
         { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
       ],
       legend: { live: true },

@@ -169,10 +169,12 @@ LH.siteDetailView = (function () {
       var caption = map.kind === 'bytes'
         ? 'every block is ' + f.exactBytes(map.block_size) + '; reads and writes per byte offset, summed over blocks'
         : 'blocks split into ' + map.buckets + ' equal parts by offset; reads and writes per part, summed over blocks';
-      var holder = el('div', { className: 'chart' });
+      var holder = el('div', { className: 'chart access-map' });
+      var readout = el('p', { className: 'caption map-zoom' });
       mapWrap.appendChild(el('p', { className: 'caption', text: title + caption }));
       mapWrap.appendChild(holder);
-      LH.charts.accessMap(holder, map, {});
+      mapWrap.appendChild(readout);
+      LH.charts.accessMap(holder, map, { readout: readout, blockSize: acc(x.site).block_size || null });
     });
   }
 
