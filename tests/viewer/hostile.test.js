@@ -15,7 +15,7 @@ const SRC = path.join(ROOT, 'viewer', 'src', 'model');
 const RULES = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'profile-rules.json'), 'utf8'));
 globalThis.LH = globalThis.LH || {};
 globalThis.LH.profileRules = RULES;   // what viewer/build.js builds in
-for (const m of ['format', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
+for (const m of ['format', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const lib = require('./lib');
 
