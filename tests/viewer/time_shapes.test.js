@@ -141,8 +141,9 @@ test('shapes: the run by size and the lifetime-against-size map say what each ce
   // The size histogram: hovering the 16-31 B bar shows its 7,000 blocks in the legend.
   const over = await page.$('.shapes-panel .uplot .u-over');
   const box = await over.boundingBox();
-  // 18 buckets (0 to 17) on a range [-0.6, 17.6]: bucket 5 sits at (5 + 0.6) / 18.2.
-  await page.mouse.move(box.x + box.width * (5.6 / 18.2), box.y + box.height - 5);
+  // Buckets 4 (one before the first with blocks) to 17 on a range [3.4, 17.6]: bucket 5
+  // sits at (5 - 3.4) / 14.2.
+  await page.mouse.move(box.x + box.width * (1.6 / 14.2), box.y + box.height - 5);
   const legend = await page.$$eval('.shapes-panel .uplot .u-legend .u-value', (v) => v.map((e) => e.textContent));
   assert.deepEqual(legend, ['16 B–31 B', '7,000 blocks']);
   await (await page.$('.shapes-panel')).scrollIntoViewIfNeeded();
@@ -157,7 +158,8 @@ test('shapes: the site detail shows the site\'s blocks by size; diff mode shares
   const over = await page.$('#site-detail .site-sizes .u-over');
   await over.scrollIntoViewIfNeeded();
   const box = await over.boundingBox();
-  await page.mouse.move(box.x + box.width * (9.6 / 10.2), box.y + box.height - 5);
+  // Buckets 8 and 9 on a range [7.4, 9.6]: bucket 9 sits at (9 - 7.4) / 2.2.
+  await page.mouse.move(box.x + box.width * (1.6 / 2.2), box.y + box.height - 5);
   assert.deepEqual(await page.$$eval('#site-detail .site-sizes .u-legend .u-value', (v) => v.map((e) => e.textContent)), ['256 B–511 B', '2,000 blocks']);
   await page.close();
 

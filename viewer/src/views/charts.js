@@ -96,13 +96,20 @@ LH.charts = (function () {
   }
 
   // Log2 histogram (index 0 = 0, index i = [2^(i-1), 2^i)): lifetimes by default;
-  // options.xName, bucketText(i) (the legend) and axisText(i) (the axis) for other units.
+  // options.xName, bucketText(i) (the legend) and axisText(i) (the axis) for other units;
+  // options.fromFirst starts the axis one bucket before the first with a count.
   function histogram(container, seriesList, options) {
     var axisText = options.axisText || histogramLabel;
     var bucketText = options.bucketText || function (i) { return histogramLabel(i) + ' instr'; };
     var length = seriesList.reduce(function (m, s) { return Math.max(m, s.values.length); }, options.minLength || 1);
     var xs = [];
     for (var i = 0; i < length; i++) xs.push(i);
+    var first = 0;
+    if (options.fromFirst) {
+      first = length - 1;
+      seriesList.forEach(function (s) { for (var k = 0; k < s.values.length; k++) if (s.values[k] > 0) { first = Math.min(first, k); break; } });
+      first = Math.max(0, first - 1);
+    }
     var data = [xs];
     var uSeries = [{ label: options.xName || 'lifetime ≥', value: function (u, v) { return v === null ? '—' : bucketText(v); } }];
     var barWidth = seriesList.length > 1 ? 0.4 : 0.8;
@@ -117,10 +124,10 @@ LH.charts = (function () {
     return mount(container, {
       height: options.height || 180,
       series: uSeries,
-      scales: { x: { time: false, range: [-0.6, length - 0.4] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      scales: { x: { time: false, range: [first - 0.6, length - 0.4] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
       axes: [
         { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? axisText(v) : ''; }); },
-          splits: function () { var step = Math.ceil(length / 12), out = []; for (var i = 0; i < length; i += step) out.push(i); return out; } },
+          splits: function () { var step = Math.ceil((length - first) / 12), out = []; for (var i = first; i < length; i += step) out.push(i); return out; } },
         { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
       ],
       legend: { live: true },

@@ -108,7 +108,7 @@ LH.shapesView = (function () {
   function sizeHistogram(container, seriesList) {
     var holder = el('div', { className: 'chart' });
     container.appendChild(holder);
-    LH.charts.histogram(holder, seriesList, { bucketText: S.sizeText, axisText: function (i) { return f.bytes(S.bounds(i)[0]); }, xName: 'size', height: 200 });
+    LH.charts.histogram(holder, seriesList, { bucketText: S.sizeText, axisText: function (i) { return f.bytes(S.bounds(i)[0]); }, xName: 'size', height: 200, fromFirst: true });
   }
 
   function missing(container) {
