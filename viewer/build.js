@@ -14,14 +14,17 @@ const crypto = require('crypto');
 const HERE = __dirname;
 const DIST = path.join(HERE, 'dist');
 const MODULES = [
-  'model/format.js', 'model/metrics.js', 'model/chunked_json.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js',
-  'views/dom.js', 'views/charts.js', 'views/summary.js', 'views/findings.js', 'views/sites_table.js',
+  'model/format.js', 'model/evidence.js', 'model/metrics.js', 'model/chunked_json.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js',
+  'views/dom.js', 'views/charts.js', 'views/summary.js', 'views/headline.js', 'views/findings.js', 'views/sites_table.js',
   'views/site_detail.js', 'views/call_tree.js', 'views/timeline_view.js', 'app.js',
 ];
 const UPLOT_DIR = path.join(HERE, 'node_modules', 'uplot');
 // The consistency rules of a profile, shared with the CLI (cli/profile_rules.c), built
 // in as a module of their own just before model/profile.js, which enforces them.
 const RULES = path.join(HERE, '..', 'docs', 'profile-rules.json');
+// What a finding's evidence is called and in which unit it is shown, shared with the
+// CLI (cli/evidence_labels.c), built in just before model/evidence.js.
+const LABELS = path.join(HERE, '..', 'docs', 'evidence-labels.json');
 
 function read(p) { return fs.readFileSync(p, 'utf8'); }
 function sha256(text) { return "'sha256-" + crypto.createHash('sha256').update(text, 'utf8').digest('base64') + "'"; }
@@ -33,8 +36,11 @@ const uplotVersion = JSON.parse(read(path.join(UPLOT_DIR, 'package.json'))).vers
 const viewerVersion = JSON.parse(read(path.join(HERE, 'package.json'))).version;
 const rulesModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.profileRules = " +
   JSON.stringify(JSON.parse(read(RULES))) + ';\n';
+const labelsModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.evidenceLabels = " +
+  JSON.stringify(JSON.parse(read(LABELS))) + ';\n';
 const script = '/* lifeheap viewer ' + viewerVersion + ' — GPL-3.0-or-later. Built from viewer/src by build.js. */\n' +
   MODULES.map((m) => (m === 'model/profile.js' ? '/* ---- docs/profile-rules.json ---- */\n' + rulesModule + '\n' : '') +
+    (m === 'model/evidence.js' ? '/* ---- docs/evidence-labels.json ---- */\n' + labelsModule + '\n' : '') +
     '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
 const uplotScript = read(path.join(UPLOT_DIR, 'dist', 'uPlot.iife.min.js'))
   .replace(/\n?\/\/# sourceMappingURL=.*\s*$/, '\n');

@@ -89,8 +89,25 @@ LH.metrics = (function () {
     { id: 'last_alloc_time', label: 'Last alloc', kind: 'time', title: 'When the site allocated its last block (% of run)',
       value: function (s) { return s.last_alloc_time; } },
   ];
+  // Column groups: "Main" is always shown and fits a 1280-pixel screen with the site's
+  // name; the others are shown on demand (the table's "Columns" choice).
+  var groups = [
+    { id: 'Main', columns: ['bytes_at_peak', 'max_bytes', 'bytes_at_exit', 'total_bytes', 'total_blocks', 'avg_lifetime', 'never_read_pct'] },
+    { id: 'Peak', columns: ['blocks_at_peak', 'max_blocks', 'max_time', 'blocks_at_exit', 'peak_never_read_bytes'] },
+    { id: 'Lifetime', columns: ['max_lifetime', 'min_lifetime', 'freed_blocks', 'first_alloc_time', 'last_alloc_time'] },
+    { id: 'Access', columns: ['never_read_bytes', 'never_written_bytes', 'never_written_pct', 'never_accessed_bytes',
+      'written_never_read_bytes', 'unused_capacity_bytes', 'unused_capacity_pct', 'reads_per_byte', 'writes_per_byte',
+      'bytes_read', 'bytes_written'] },
+    { id: 'Growth', columns: ['reallocs', 'realloc_bytes_copied', 'realloc_requested_bytes', 'rising_fraction', 'growth_slope',
+      'end_to_max_ratio'] },
+    { id: 'Threads', columns: ['cross_thread_frees', 'allocating_threads'] },
+  ];
   var byId = {};
   columns.forEach(function (c) { byId[c.id] = c; });
+  groups.forEach(function (g) { g.columns.forEach(function (id) { byId[id].group = g.id; }); });
+  // Columns in table order: the main ones first, then each group's in its order.
+  var ordered = [];
+  groups.forEach(function (g) { g.columns.forEach(function (id) { ordered.push(byId[id]); }); });
 
   // Short text for a cell and the exact text for its hover title.
   function display(column, value, duration) {
@@ -117,5 +134,5 @@ LH.metrics = (function () {
     return delta > 0 ? '+' + d.text : d.text;
   }
 
-  return { columns: columns, byId: byId, display: display, displayDelta: displayDelta };
+  return { columns: ordered, groups: groups, byId: byId, display: display, displayDelta: displayDelta };
 })();
