@@ -38,7 +38,7 @@ LH.evidence = (function () {
         title: f.exactCount(value) + ' instructions' };
       case 'ratio': return { text: f.ratio(value), title: String(value) };
       case 'rate': return { text: f.bytes(Math.round(value)) + ' per million instr', title: String(value) + ' bytes per million instructions' };
-      default: return { text: f.exactCount(value), title: String(value) };
+      default: return { text: f.exactCount(value), title: f.exactCount(value) };
     }
   }
 

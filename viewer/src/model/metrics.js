@@ -95,9 +95,11 @@ LH.metrics = (function () {
     { id: 'Main', columns: ['bytes_at_peak', 'max_bytes', 'bytes_at_exit', 'total_bytes', 'total_blocks', 'avg_lifetime', 'never_read_pct'] },
     { id: 'Peak', columns: ['blocks_at_peak', 'max_blocks', 'max_time', 'blocks_at_exit', 'peak_never_read_bytes'] },
     { id: 'Lifetime', columns: ['max_lifetime', 'min_lifetime', 'freed_blocks', 'first_alloc_time', 'last_alloc_time'] },
+    // Unused capacity last, so Growth's regrowth columns follow it: both say why a
+    // buffer is bigger than its data.
     { id: 'Access', columns: ['never_read_bytes', 'never_written_bytes', 'never_written_pct', 'never_accessed_bytes',
-      'written_never_read_bytes', 'unused_capacity_bytes', 'unused_capacity_pct', 'reads_per_byte', 'writes_per_byte',
-      'bytes_read', 'bytes_written'] },
+      'written_never_read_bytes', 'reads_per_byte', 'writes_per_byte', 'bytes_read', 'bytes_written',
+      'unused_capacity_bytes', 'unused_capacity_pct'] },
     { id: 'Growth', columns: ['reallocs', 'realloc_bytes_copied', 'realloc_requested_bytes', 'rising_fraction', 'growth_slope',
       'end_to_max_ratio'] },
     { id: 'Threads', columns: ['cross_thread_frees', 'allocating_threads'] },

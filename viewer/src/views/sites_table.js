@@ -211,7 +211,7 @@ LH.SitesTable = (function () {
         var name = adapter.name(r);
         // A site with notes (why it is big) is marked; its notes head the hover text.
         var notes = name.notes || [];
-        cell.children[0].textContent = notes.length ? 'ⓘ' : '';
+        cell.children[0].textContent = notes.length ? 'i' : '';
         cell.children[0].hidden = notes.length === 0;
         cell.children[1].textContent = name.name;
         cell.children[2].textContent = name.location;
