@@ -595,12 +595,12 @@ static void print_site_details(FILE *out, const struct profile *profile,
         format_size((double)access->bytes_read, a, sizeof a);
         format_size((double)access->bytes_written, b, sizeof b);
         format_size((double)access->measured_bytes, c, sizeof c);
-        fprintf(out, "  read %s, written %s; of %s:", a, b, c);
+        fprintf(out, "  read %s, written %s; of the %s measured:\n", a, b, c);
         format_size((double)access->never_read_bytes, a, sizeof a);
         format_size((double)access->never_written_bytes, b, sizeof b);
         format_size((double)access->never_accessed_bytes, c, sizeof c);
         format_size((double)access->unused_capacity_bytes, d, sizeof d);
-        fprintf(out, " never read %s, never written %s, never accessed %s, "
+        fprintf(out, "  never read %s, never written %s, never accessed %s, "
                      "unused capacity %s\n",
                 a, b, c, d);
         format_size((double)access->at_peak_bytes, a, sizeof a);
