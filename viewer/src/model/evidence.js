@@ -28,7 +28,7 @@ LH.evidence = (function () {
   // { text, title } of one value in `unit`; duration is the run's, in instructions.
   function formatValue(unit, value, duration) {
     var f = LH.format;
-    if (typeof value !== 'number' || !isFinite(value)) return { text: String(value), title: JSON.stringify(value) };
+    if (typeof value !== 'number' || !isFinite(value)) return { text: JSON.stringify(value), title: JSON.stringify(value) };
     var ofRun = function (fraction) { return f.percent(fraction) + ' of the run'; };
     switch (unit) {
       case 'bytes': return { text: f.bytes(value), title: f.exactBytes(value) };
