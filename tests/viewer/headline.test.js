@@ -179,6 +179,9 @@ test('diff headline: a new problem, a resolved one, and one in both with both ru
   assert.equal(await page.textContent('#headline .badge.state'), 'new');
   assert.equal(await page.textContent('#headline .headline-kind'), 'Missing backpressure');
   assert.equal(await page.$('#headline .card-base'), null, 'a new finding has no baseline figures');
+  // The diff table (a Status column more) still fits 1280 px.
+  assert.equal(await page.$$eval('.vhead .vcell', (l) => l.length), 10);
+  assert.ok(await page.$eval('.vtable-scroll', (e) => e.scrollWidth <= e.clientWidth), 'diff table fits');
   // Broken -> fixed: the baseline's problem, resolved.
   assert.equal(await lib.openFile(page, files.queue_bounded), 'ready');
   assert.equal(await lib.openBaseline(page, files.queue_unbounded), 'ready');

@@ -47,7 +47,10 @@ LH.SitesTable = (function () {
 
   SitesTable.prototype.columnsFor = function (adapter) {
     var cols = [{ id: '#', label: '#', width: ID_WIDTH, title: 'Site id (position in the profile)' },
-      { id: 'name', label: 'Site (allocating function)', width: NAME_WIDTH, title: 'The frame that names the site; hover a row for its stack' }];
+      // The Status column of diff mode takes its room from the name, so the Main columns
+      // still fit 1280 px.
+      { id: 'name', label: 'Site (allocating function)', width: adapter.mode === 'diff' ? NAME_WIDTH - STATUS_WIDTH : NAME_WIDTH,
+        title: 'The frame that names the site; hover a row for its stack' }];
     if (adapter.mode === 'diff') cols.push({ id: 'status', label: 'Status', width: STATUS_WIDTH, title: 'new: only in the changed profile; gone: only in the baseline' });
     var shown = this.shownGroups;
     LH.metrics.columns.forEach(function (c) {
