@@ -15,6 +15,11 @@ for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-
            librust-crossbeam-channel-dev time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
+# Rust: cargo lifeheap and the Rust examples need cargo and rustc; a rustup
+# toolchain on PATH is used as it is, else Debian's. The cargo suite builds
+# offline against crossbeam-channel as Debian ships it (source, under
+# /usr/share/cargo/registry: librust-crossbeam-channel-dev above).
+command -v cargo >/dev/null || need+=(cargo rustc)
 [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && LIFEHEAP_SETUP_VIEWER=1
 want_viewer=${LIFEHEAP_SETUP_VIEWER:-0}
 if [ "$want_viewer" = 1 ]; then

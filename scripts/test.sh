@@ -9,7 +9,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(install tool access findings reliability cost cli sql fuzz viewer names)
+[ ${#suites[@]} -gt 0 ] || suites=(install tool access findings reliability cost cli sql cargo fuzz viewer names)
 
 passed=0 failed=0
 if ! LIFEHEAP_SETUP_BROWSER=1 scripts/setup.sh; then

@@ -494,6 +494,21 @@ print(a["measured_bytes"], a["bytes_read"], a["bytes_written"], a["unused_capaci
   check_py "zeroed_table: no finding" no-finding "$out/zeroed_table.json" any counts_new
 fi
 
+# A frame with neither object nor function is never the user's code
+# (progs/jit_thread.c: generated code allocates 1 MiB and never touches it).
+if profile_prog jit_thread; then
+  check_eq "jit_thread: the generated code's site: 1 block of 1 MiB, runtime only, named by a real function" \
+    "1 1048576 True True" \
+    "$(python3 -c 'import json,sys
+p = json.load(open(sys.argv[1])); fr = p["frames"]
+s = [s for s in p["sites"] if s["total_bytes"] == 1048576]
+if len(s) != 1: print("sites of 1 MiB:", len(s)); sys.exit()
+s = s[0]; name = fr[s["stack"][s["name_frame"]]]
+print(s["total_blocks"], s["total_bytes"], s.get("runtime_only"),
+      name["function"] is not None or name["object"] is not None)' "$out/jit_thread.json")"
+  check_py "jit_thread: no finding" count "$out/jit_thread.json" 0
+fi
+
 # One cause per site, the most specific first (progs/oversized_growing.c).
 if profile_prog oversized_growing; then
   check_py "oversized_growing: oversized-preallocation on session_open" \

@@ -3,7 +3,7 @@
 # the build tree and from the installed files.
 #   - make install DESTDIR=... puts lifeheap-<platform> and
 #     vgpreload_lifeheap-<platform>.so in Valgrind's tool directory (and
-#     lifeheap.h next to valgrind.h);
+#     lifeheap.h next to valgrind.h), lifeheap and cargo-lifeheap in bindir;
 #   - valgrind --tool=lifeheap runs from the build tree (VALGRIND_LIB=tool/vglib);
 #   - the installed pair works too (a directory of Valgrind's own tool files
 #     plus the two installed ones, used as VALGRIND_LIB).
@@ -28,6 +28,14 @@ check "installed: the tool executable" test -x "$dest$tooldir/lifeheap-$platform
 check "installed: the preload" test -f "$dest$tooldir/vgpreload_lifeheap-$platform.so"
 check "installed: the client-request header" \
   test -f "$(find "$dest" -path '*/include/valgrind/lifeheap.h' | head -1)"
+installed_lifeheap=$(find "$dest" -path '*/bin/lifeheap' -type f | head -1)
+bindir=$(dirname "${installed_lifeheap:-/missing/lifeheap}")
+check "installed: lifeheap in bindir" test -x "$bindir/lifeheap"
+# cargo runs any cargo-NAME on PATH as `cargo NAME`: cargo-lifeheap goes
+# next to lifeheap, which it runs.
+check "installed: cargo-lifeheap next to it" test -x "$bindir/cargo-lifeheap"
+check "installed cargo-lifeheap answers --version" \
+  sh -c "'$bindir/cargo-lifeheap' lifeheap --version | grep -q '^cargo-lifeheap '"
 check "installed executable is the built one" \
   cmp -s "$dest$tooldir/lifeheap-$platform" "$top/tool/lifeheap-$platform"
 # The DWARF helper (docs/metrics.md, "Function names"): installed in lifeheap's
@@ -63,6 +71,26 @@ VALGRIND_LIB="$lib" valgrind --tool=lifeheap \
   --lifeheap-out-file="$out/installed.json" "$prog" 2>"$out/installed.log"
 check_eq "installed files: program exit status" 0 "$?"
 check "installed files: profile written" test -s "$out/installed.json"
+
+# The installed cargo lifeheap on a project fresh from `cargo new`: cargo
+# finds the installed cargo-lifeheap on PATH, which runs the installed
+# lifeheap next to it, which runs the installed tool (VALGRIND_LIB as above)
+# and inlines the installed viewer (LIFEHEAP_VIEWER_DIR: the DESTDIR copy).
+if command -v cargo >/dev/null; then
+  rm -rf "$out/fresh"
+  (cd "$out" && cargo new --vcs none --bin fresh) >"$out/cargo-new.log" 2>&1
+  (cd "$out/fresh" && PATH="$bindir:$PATH" VALGRIND_LIB="$lib" \
+     LIFEHEAP_VIEWER_DIR="$(dirname "$bindir")/share/lifeheap/viewer" \
+     nice -n 5 cargo lifeheap --bin fresh) >"$out/cargo-lifeheap.out" 2>"$out/cargo-lifeheap.log"
+  check_eq "installed cargo lifeheap --bin fresh: exit status" 0 "$?"
+  check "installed cargo lifeheap: the program ran" grep -q "Hello, world!" "$out/cargo-lifeheap.out"
+  check "installed cargo lifeheap: profile written" test -s "$out/fresh/target/lifeheap/fresh.json"
+  check "installed cargo lifeheap: HTML report written" test -s "$out/fresh/target/lifeheap/fresh.html"
+  check "installed cargo lifeheap: Valgrind ran the target built in target/lifeheap" \
+    grep -q "^==[0-9]*== Command: $out/fresh/target/lifeheap/debug/fresh" "$out/cargo-lifeheap.log"
+else
+  echo "SKIP installed cargo lifeheap: cargo is not installed (scripts/setup.sh installs Debian's)"
+fi
 
 # The tool answers --help with its own options.
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --help >"$out/help.txt" 2>&1

@@ -1,0 +1,4 @@
+//! dump, a second binary of the tools package.
+fn main() {
+    println!("dump");
+}
