@@ -632,6 +632,33 @@ static void read_growth(struct loader *loader, json_object *site_object,
                                                    "end_to_max_ratio");
 }
 
+/* sites[index].notes: absent from profiles written before the tool
+ * judged notes (the site then shows none). */
+static void read_notes(struct loader *loader, json_object *site_object,
+                       struct site *site, size_t index)
+{
+    if (!present(site_object, "notes"))
+        return;
+    set_path(loader, "sites[%zu].", index);
+    json_object *notes = require_array(loader, site_object, "notes");
+    size_t count = json_object_array_length(notes);
+    site->notes = checked_calloc(loader, count, sizeof *site->notes);
+    site->note_count = count;
+    for (size_t i = 0; i < count; i++) {
+        /* A member of the site's object (borrowed, not a top-level
+         * element: array_element_object is for those). */
+        json_object *value = json_object_array_get_idx(notes, i);
+        set_path(loader, "sites[%zu].notes[%zu]", index, i);
+        if (!json_object_is_type(value, json_type_object))
+            fail(loader, "%s: expected an object, found %s", loader->path,
+                 type_name(value));
+        set_path(loader, "sites[%zu].notes[%zu].", index, i);
+        site->notes[i].kind = require_string(loader, value, "kind");
+        site->notes[i].text = require_string(loader, value, "text");
+    }
+    set_path(loader, "sites[%zu].", index);
+}
+
 static void read_site_timeline(struct loader *loader, json_object *site_object,
                                struct site *site, size_t index);
 
@@ -671,6 +698,7 @@ static void read_site(struct loader *loader, json_object *value,
                          && require_bool(loader, value, "runtime_only");
     site->label = present(value, "label")
                       ? optional_string(loader, value, "label") : NULL;
+    read_notes(loader, value, site, index);
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
         fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
@@ -1191,6 +1219,11 @@ void profile_free(struct profile *profile)
     for (size_t i = 0; i < profile->site_count; i++) {
         free(profile->sites[i].stack);
         free(profile->sites[i].label);
+        for (size_t k = 0; k < profile->sites[i].note_count; k++) {
+            free(profile->sites[i].notes[k].kind);
+            free(profile->sites[i].notes[k].text);
+        }
+        free(profile->sites[i].notes);
         free(profile->sites[i].access.offset_accesses);
         for (size_t k = 0; k < profile->sites[i].allocator_frame_count; k++) {
             free(profile->sites[i].allocator_frames[k].address);

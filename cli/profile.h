@@ -76,6 +76,13 @@ struct site_growth {
     double end_to_max_ratio;
 };
 
+/* A line under a site saying why it is big, judged by the tool
+ * (docs/format.md, sites[].notes). */
+struct site_note {
+    char *kind;           /* "realloc-growth", "unused-capacity", ... */
+    char *text;           /* the sentence, printed as it is */
+};
+
 struct site {
     size_t id;
     /* The site's serial in its run (1, 2, ... in order of first use): the
@@ -88,6 +95,8 @@ struct site {
     size_t name_frame;    /* index into stack; 0 when the stack is empty */
     bool runtime_only;    /* only allocator/library frames (absent: false) */
     char *label;          /* the tool's unique label; NULL in older profiles */
+    struct site_note *notes;   /* none in profiles older than the field */
+    size_t note_count;
     uint64_t total_blocks, total_bytes;
     uint64_t bytes_at_peak, blocks_at_peak;
     uint64_t max_bytes, max_blocks, max_time;

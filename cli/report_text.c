@@ -17,9 +17,10 @@
  * names are shortened (shorten_name in util.c). A site is named by the
  * label the tool gave it (unique in the profile); older profiles without
  * labels get the tool's former rule: two top sites with the same name frame
- * are told apart by the first caller where their stacks part ("via ..."). Under its name, a site gets the notes the tool's summary
- * prints (realloc regrowth, unused capacity, untouched bytes, tiny blocks),
- * by the same rules, from the profile's fields.
+ * are told apart by the first caller where their stacks part ("via ...").
+ * Under its name, a site gets the notes the tool judged and carried in the
+ * profile (sites[].notes: realloc regrowth, unused capacity, untouched
+ * bytes, tiny blocks), the lines the tool's summary prints.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -104,8 +105,8 @@ static void format_frame_shortened(const struct frame *frame, char *buffer,
  * function called from two places) the first caller where their stacks
  * part ("via ..."); when they part only inside the allocation (a map node
  * and its key made by one line), the frame that called the allocator
- * ("allocated by ..."). The same rule as the tool's summary
- * (describe_site in tool/lh_output.c), over the report's top sites. */
+ * ("allocated by ..."). For profiles without labels: the rule the tool's
+ * summary followed before it labelled sites, over the report's top sites. */
 static void describe_site(const struct profile *profile,
                           const struct site *site, const size_t *order,
                           size_t count, char *buffer, size_t size)
@@ -266,116 +267,17 @@ static void print_stack(FILE *out, const struct profile *profile,
 
 /*--- Notes ---------------------------------------------------------------
  *
- * A line under a site when something about it explains why it is big, as
- * the tool's summary prints under its top sites (print_site_note in
- * tool/lh_output.c): the same four rules with the same thresholds, here
- * computed from the profile's fields (counts are at most 2^53, so the
- * products below cannot overflow). Each needs NOTE_MIN_BYTES of copies,
- * unused capacity or untouched bytes, or 1,000 tiny blocks: below that it
- * is normal slack, not worth a line. Like the tool, no note for a site
- * made only of runtime code (`runtime_only`: libstdc++'s emergency
- * exception pool), which nothing in the program could change. */
-
-enum { NOTE_MIN_BYTES = 16 * 1024 };
-
-/* A buffer grown by realloc, copied each time it moved (USERS.md story 4:
- * a rows vector doubled 12 times). */
-static bool note_realloc_regrowth(const struct site *site, char *buffer,
-                                  size_t size)
-{
-    if (site->realloc_bytes_copied < NOTE_MIN_BYTES)
-        return false;
-    char copied[32];
-    format_size((double)site->realloc_bytes_copied, copied, sizeof copied);
-    if (site->total_blocks > 1)
-        snprintf(buffer, size, "grown by %llu reallocs (%.1f per block), %s "
-                               "copied",
-                 (unsigned long long)site->reallocs,
-                 (double)site->reallocs / (double)site->total_blocks, copied);
-    else
-        snprintf(buffer, size, "grown by %llu realloc%s, %s copied",
-                 (unsigned long long)site->reallocs,
-                 site->reallocs == 1 ? "" : "s", copied);
-    return true;
-}
-
-/* Capacity never written at the peak (above each block's written
- * high-water mark): a tenth of the site's bytes at the peak at least. */
-static bool shows_unused_capacity(const struct site *site)
-{
-    uint64_t unused = site->access.at_peak_unused_capacity_bytes;
-    return site->has_access && unused >= NOTE_MIN_BYTES &&
-           unused * 10 >= site->bytes_at_peak;
-}
-
-static bool note_unused_capacity(const struct site *site, char *buffer,
-                                 size_t size)
-{
-    if (!shows_unused_capacity(site))
-        return false;
-    char unused[32], share[32];
-    uint64_t bytes = site->access.at_peak_unused_capacity_bytes;
-    format_size((double)bytes, unused, sizeof unused);
-    format_percent((double)bytes, (double)site->bytes_at_peak, share,
-                   sizeof share);
-    snprintf(buffer, size, "%s (%s) of it never written (unused capacity)",
-             unused, share);
-    return true;
-}
-
-/* Bytes live at the peak never read nor written anywhere in their block
- * (GNU sort's 80 MiB buffer, written at both ends, 83% never touched): a
- * tenth of the site's bytes at the peak at least, and only when the unused
- * capacity note does not already say most of it. */
-static bool note_never_touched(const struct site *site, char *buffer,
-                               size_t size)
-{
-    uint64_t untouched = site->access.at_peak_never_accessed_bytes;
-    if (!site->has_access || untouched < NOTE_MIN_BYTES ||
-        untouched * 10 < site->bytes_at_peak)
-        return false;
-    if (shows_unused_capacity(site) &&
-        site->access.at_peak_unused_capacity_bytes * 2 >= untouched)
-        return false;
-    char text[32], share[32];
-    format_size((double)untouched, text, sizeof text);
-    format_percent((double)untouched, (double)site->bytes_at_peak, share,
-                   sizeof share);
-    snprintf(buffer, size, "%s (%s) of it never read nor written", text,
-             share);
-    return true;
-}
-
-/* Many blocks smaller than glibc's smallest chunk (32 bytes, 24 of them
- * usable): the allocator's own overhead outweighs the data. */
-static bool note_tiny_blocks(const struct site *site, char *buffer,
-                             size_t size)
-{
-    if (site->blocks_at_peak < 1000 ||
-        site->bytes_at_peak >= 24 * site->blocks_at_peak)
-        return false;
-    /* Tenths of a byte, rounded as the tool rounds them. */
-    uint64_t tenths = (site->bytes_at_peak * 10 + site->blocks_at_peak / 2) /
-                      site->blocks_at_peak;
-    snprintf(buffer, size, "%llu.%llu B per block on average: glibc's malloc "
-                           "takes at least 32 B for each",
-             (unsigned long long)(tenths / 10),
-             (unsigned long long)(tenths % 10));
-    return true;
-}
+ * The lines the tool judged worth saying under a site (sites[].notes: a
+ * buffer regrown by realloc, capacity never written, blocks smaller than
+ * the allocator's chunk), printed as the tool's summary prints them. The
+ * rules and thresholds live in the tool (tool/lh_notes.c). */
 
 static void print_notes(FILE *out, const struct site *site)
 {
-    if (site->runtime_only)
-        return;
-    static bool (*const rules[])(const struct site *, char *, size_t) = {
-        note_realloc_regrowth, note_unused_capacity, note_never_touched,
-        note_tiny_blocks,
-    };
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-        char note[256];
-        if (rules[i](site, note, sizeof note))
-            fprintf(out, "  note: %s\n", note);
+    for (size_t i = 0; i < site->note_count; i++) {
+        fprintf(out, "  note: ");
+        print_text(out, site->notes[i].text);
+        fputc('\n', out);
     }
 }
 

@@ -1,5 +1,5 @@
-// csv_rows.rs - a 1 MB CSV read into Vec<Vec<String>> (USERS.md story 4:
-// "where did 5 MB come from for a 1 MB CSV?").
+// csv_rows.rs - a 1 MB CSV read into Vec<Vec<String>> (the question it
+// answers: "where did 5 MB come from for a 1 MB CSV?").
 //
 // Problem: read_rows reads the file into one String, then copies every field
 // into its own String, every row into its own Vec<String>, and pushes the

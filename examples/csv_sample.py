@@ -2,7 +2,7 @@
 """csv_sample.py OUT: writes the CSV that csv_rows and csv_rows_lean read.
 
 12,427 lines (a header and 12,426 orders) of 8 comma-separated fields,
-1,000,738 bytes: about the size of USERS.md story 4 ("a 976 KB CSV, 12,427 rows").
+1,000,738 bytes: a 976 KiB CSV of 12,427 rows, the size csv_rows.rs is about.
 Every field is non-empty and unquoted. The values come from a fixed linear
 congruential generator, so the file is the same, byte for byte, on every
 machine and Python version.

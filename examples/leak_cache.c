@@ -1,4 +1,4 @@
-/* leak_cache.c - a slow leak: a cache that never evicts (USERS.md story 2).
+/* leak_cache.c - a slow leak: a cache that never evicts.
  *
  * Problem: every request looks up a session in a cache; a miss computes the
  * session's value and inserts a new entry. Nothing is ever evicted, so the

@@ -1,5 +1,5 @@
 /* prealloc_oversized.c - an oversized preallocation per connection
- * (USERS.md story 1: "fits 3,000 connections instead of 40,000").
+ * (a server that "fits 3,000 connections instead of 40,000").
  *
  * Problem: the connection constructor, connection_new, preallocates state for
  * the worst case: a packet table with one 4-byte slot for every possible

@@ -1,5 +1,5 @@
 // prealloc_oversized.rs - an oversized preallocation per connection, in Rust
-// (USERS.md story 1; the C version is prealloc_oversized.c).
+// (the C version is prealloc_oversized.c).
 //
 // Problem: Connection::new preallocates for the worst case, as the rewritten
 // service in the story did: a packet table with a slot for every possible

@@ -1,4 +1,4 @@
-/* queue_unbounded.c - missing backpressure between two threads (USERS.md story 3).
+/* queue_unbounded.c - missing backpressure between two threads.
  *
  * Problem: a producer thread copies each 4 KiB payload into a heap message and
  * pushes it onto an UNBOUNDED queue; a consumer thread pops one message at a

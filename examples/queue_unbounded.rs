@@ -1,5 +1,5 @@
 // queue_unbounded.rs - missing backpressure between two threads, in Rust
-// (USERS.md story 3; the C version is queue_unbounded.c).
+// (the C version is queue_unbounded.c).
 //
 // Problem: a producer thread copies each 4 KiB payload into a Vec<u8> and
 // sends it through std::sync::mpsc::channel(), which is UNBOUNDED; a consumer

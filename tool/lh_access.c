@@ -27,7 +27,7 @@
                 site->access.live (recomputed at every output)
 
    Blocks live at the global peak (the "at_peak" figures) are recognised
-   with CORE's peak sequence number: a block folded with live_at_peak was
+   with the sites' peak sequence number (LH_(peak_seq)): a block folded with live_at_peak was
    live at the latest peak so far.  Each site keeps its at-peak sums
    tagged with the peak_seq they belong to; a fold that arrives with a
    newer seq resets them first.  Nothing is walked when a peak happens.
@@ -48,7 +48,7 @@
 #include "lh_include.h"
 #include "lh_shadow.h"
 #include "lh_access_private.h"
-#include "lh_reliability.h"
+#include "lh_custom_alloc.h"
 
 /* Bumped by every block event, so that an output can tell whether the
    live fold it made earlier is still current. */
@@ -340,6 +340,4 @@ static ULong sum_over_sites(Bool written)
 ULong LH_(access_total_read)(void)    { return sum_over_sites(False); }
 ULong LH_(access_total_written)(void) { return sum_over_sites(True); }
 
-Bool LH_(access_process_option)(const HChar* arg) { return False; }
-void LH_(access_print_usage)(void) {}
 

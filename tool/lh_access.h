@@ -93,7 +93,7 @@ typedef struct {
    LH_AccessFold live;           /* output only */
 } LH_SiteAccess;
 
-/*--- Hooks CORE calls (lh_access.c) -------------------------------*/
+/*--- Hooks the heap and sites call (lh_access.c) -------------------*/
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
@@ -108,8 +108,6 @@ ULong LH_(access_total_read)(void);
 /* A site's read or written bytes, all blocks (the sums of its map). */
 ULong LH_(access_site_bytes)(const struct LH_Site* site, Bool written);
 ULong LH_(access_total_written)(void);
-Bool  LH_(access_process_option)(const HChar* arg);
-void  LH_(access_print_usage)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/
 

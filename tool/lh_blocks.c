@@ -75,6 +75,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_clientstate.h"
 #include "lh_include.h"
+#include "lh_core.h"
 #include "lh_blocks.h"
 
 /* The file format (docs/format.md). */
@@ -123,18 +124,6 @@ Bool LH_(blocks_process_option)(const HChar* arg)
       return True;
    }
    return False;
-}
-
-void LH_(blocks_print_usage)(void)
-{
-   VG_(printf)(
-"    --lifeheap-blocks=<file>    also write one record per block (size,\n"
-"                                site, threads, birth and death, realloc\n"
-"                                chain, bytes read and written) to <file>\n"
-"                                as the program runs; %%p, %%n and %%q{VAR}\n"
-"                                as in --lifeheap-out-file; `lifeheap sql`\n"
-"                                loads it [off]\n"
-   );
 }
 
 void LH_(blocks_write_options_json)(LH_Json* j)
@@ -380,10 +369,8 @@ static const HChar* open_blocks_file(void)
    return NULL;
 }
 
-/* Not in the tool headers, exported by the core (m_libcfile.c): moves a
-   descriptor above the client's limit, where Valgrind keeps its own, so
-   the program cannot close or reuse it. */
-extern Int VG_(safe_fd)(Int oldfd);
+/* VG_(safe_fd) (lh_core.h) moves a descriptor above the client's limit,
+   where Valgrind keeps its own, so the program cannot close or reuse it. */
 
 static void move_fd_out_of_client_range(void)
 {

@@ -50,7 +50,6 @@ typedef enum {
 } LH_BlockEnding;
 
 Bool LH_(blocks_process_option)(const HChar* arg);
-void LH_(blocks_print_usage)(void);
 void LH_(blocks_write_options_json)(LH_Json* j);
 void LH_(blocks_init)(void);          /* opens the file (or fails the run) */
 /* Writes a record; returns its number (1-based, over the run). */

@@ -47,7 +47,7 @@
 #include "pub_tool_hashtable.h"
 #include "valgrind.h"
 #include "lh_include.h"
-#include "lh_reliability.h"
+#include "lh_custom_alloc.h"
 #include "lh_blocks.h"
 
 typedef struct CustomBlock {
@@ -380,30 +380,13 @@ Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 /*--- Output                                               ---*/
 /*------------------------------------------------------------*/
 
-/* Same buckets as lh_sites.c: 0 for 0, i for 2^(i-1) <= l < 2^i. */
-static UInt lifetime_bucket(ULong lifetime)
-{
-   UInt bucket = 0;
-   while (lifetime != 0 && bucket < LH_LIFETIME_BUCKETS - 1) {
-      lifetime >>= 1;
-      bucket++;
-   }
-   return bucket;
-}
-
 void LH_(custom_blocks_finalize)(void)
 {
    CustomBlock* cb;
    if (custom_blocks == NULL) return;
    VG_(HT_ResetIter)(custom_blocks);
-   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL) {
-      LH_Site* site = cb->site;
-      ULong lifetime = LH_(now) - cb->alloc_time;
-      site->lifetime_sum += lifetime;
-      if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
-      if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
-      LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
-   }
+   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL)
+      LH_(site_count_live_lifetime)(cb->site, cb->alloc_time);
 }
 
 void LH_(custom_blocks_fold_at_peak)(void)

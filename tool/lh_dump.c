@@ -15,7 +15,8 @@
             dump 1       dump 2       dump 3      (the file on disk is dump 3)
             complete=false, dump_reason="interval", exit.status="running"
 
-   Each dump goes through LH_(write_profile), which writes a temporary
+   Each dump builds a report (lh_report.h) and writes it as the final
+   profile is written: LH_(report_write_json) writes a temporary
    file and renames it over the profile: a reader (or a kill during the
    write) sees the previous dump or the new one, never half of one.  The
    final profile, written at exit, replaces the last dump.
@@ -50,7 +51,8 @@
 #include "pub_tool_vki.h"
 #include "valgrind.h"
 #include "lh_include.h"
-#include "lh_reliability.h"
+#include "lh_report.h"
+#include "lh_dump.h"
 #include "lh_outfile.h"
 #include "lh_blocks.h"
 
@@ -103,15 +105,6 @@ Bool LH_(dump_process_option)(const HChar* arg)
       return True;
    }
    return False;
-}
-
-void LH_(dump_print_usage)(void)
-{
-   VG_(printf)(
-"    --lifeheap-dump-interval=<N|Ns>  also write the profile every N\n"
-"                                instructions or every N seconds while the\n"
-"                                program runs (atomically; 0 = never) [0]\n"
-   );
 }
 
 void LH_(dump_write_options_json)(LH_Json* j)
@@ -168,12 +161,17 @@ static void check_profile_path_writable(void)
 static Bool dump_profile(const HChar* path, const HChar* reason)
 {
    LH_RunEnd end;
+   const LH_Report* report;
+   Bool written;
    end.kind = LH_EndRunning;
    end.exit_code = 0;
    end.signal = 0;
    end.dump_reason = reason;
    LH_(blocks_flush)();     /* the block file is as current as the dump */
-   return LH_(write_profile)(path, &end);
+   report = LH_(report_build)(&end);
+   written = LH_(report_write_json)(report, path);
+   LH_(report_free)(report);
+   return written;
 }
 
 Bool LH_(write_dump)(const HChar* reason)
@@ -222,7 +220,7 @@ static void print_monitor_help(void)
 
 /* "lifeheap dump [file]" and "help".  False for commands that are not
    lifeheap's, so the core can say it does not know them. */
-Bool LH_(dump_monitor_command)(ThreadId tid, const HChar* command)
+static Bool monitor_command(ThreadId tid, const HChar* command)
 {
    HChar copy[VG_(strlen)(command) + 1];
    HChar* save;
@@ -257,24 +255,22 @@ Bool LH_(dump_monitor_command)(ThreadId tid, const HChar* command)
    }
 }
 
-Bool LH_(reliability_client_request)(ThreadId tid, UWord* arg, UWord* ret)
+Bool LH_(dump_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 {
-   if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
-      Bool handled = LH_(dump_monitor_command)(tid, (const HChar*)arg[1]);
-      *ret = handled ? 1 : 0;
-      return handled;
-   }
-   return LH_(custom_alloc_client_request)(tid, arg, ret);
+   Bool handled;
+   if (arg[0] != VG_USERREQ__GDB_MONITOR_COMMAND) return False;
+   handled = monitor_command(tid, (const HChar*)arg[1]);
+   *ret = handled ? 1 : 0;
+   return handled;
 }
 
 /*------------------------------------------------------------*/
 /*--- Start-up                                             ---*/
 /*------------------------------------------------------------*/
 
-void LH_(reliability_init)(void)
+void LH_(dump_init)(void)
 {
    check_profile_path_writable();
-   LH_(fork_init)();
    /* A device or a FIFO cannot be rewritten atomically: one document, at
       the end, is all a reader of /dev/stdout or of a pipe can use. */
    if (dump_mode != DumpOff && !LH_(outfile_is_replaced)(LH_(profile_path)())) {

@@ -49,12 +49,8 @@
 #include "pub_tool_vki.h"
 #include "lh_include.h"
 #include "lh_dwarf_names.h"
+#include "lh_core.h"   /* VG_(demangle) */
 
-/* Valgrind's demangler (m_demangle; no pub_tool_ declaration): undoes C++
-   and Rust (legacy and v0) mangling; *result is valid until the next
-   call. */
-extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling,
-                          const HChar* orig, const HChar** result);
 
 #ifndef LIFEHEAP_SYMBOLIZER
 #define LIFEHEAP_SYMBOLIZER "/usr/local/libexec/lifeheap/lifeheap-symbolize"
@@ -77,14 +73,6 @@ Bool LH_(dwarf_names_process_option)(const HChar* arg)
       return True;
    }
    return False;
-}
-
-void LH_(dwarf_names_print_usage)(void)
-{
-   VG_(printf)(
-"    --lifeheap-symbolizer=<path>|no  the helper that names inlined frames\n"
-"                              from the DWARF (libdw) [beside the tool, then\n"
-"                              " LIFEHEAP_SYMBOLIZER "]\n");
 }
 
 const HChar* LH_(dwarf_names_helper)(void)

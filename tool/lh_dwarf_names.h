@@ -29,6 +29,5 @@ void LH_(dwarf_query_free)(LH_DwarfQuery* q);
 const HChar* LH_(dwarf_names_helper)(void);
 
 Bool LH_(dwarf_names_process_option)(const HChar* arg);
-void LH_(dwarf_names_print_usage)(void);
 
 #endif /* LH_DWARF_NAMES_H */

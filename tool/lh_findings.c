@@ -5,8 +5,8 @@
 /*
    SPDX-License-Identifier: GPL-3.0-or-later
 
-   Findings are decided once, here, from the per-site figures that CORE
-   (lh_sites.c), ACCESS (lh_access.c) and the timeline (lh_timeline.c) have
+   Findings are decided once, here, from the per-site figures that the
+   sites (lh_sites.c), the access tracking (lh_access.c) and the timeline (lh_timeline.c) have
    gathered; the profile carries them and the CLI and viewer only render
    them.  docs/findings.md states, for every kind, the property that
    defines it, the evidence that proves it and the thresholds: keep it in
@@ -54,31 +54,16 @@
 #include "lh_json.h"
 #include "lh_timeline.h"
 #include "lh_findings.h"
+#include "lh_options.h"
 #include "lh_findings_private.h"
 #include "lh_text.h"
 
 /*------------------------------------------------------------*/
-/*--- Options                                              ---*/
+/*--- Thresholds                                           ---*/
 /*------------------------------------------------------------*/
 
-static Long   clo_min_finding_bytes         = 65536;
-static double clo_min_finding_share         = 0.1;
-static Long   clo_min_finding_floor         = 16384;
-static double clo_rising_fraction           = 0.4;
-static double clo_long_lived_fraction       = 0.05;
-static double clo_leak_exit_fraction        = 0.5;
-static Long   clo_queue_min_depth           = 100;
-static double clo_queue_max_occupancy       = 0.75;
-static Long   clo_large_block_bytes         = 65536;
-static double clo_never_read_fraction       = 0.9;
-static double clo_unused_capacity_fraction  = 0.5;
-static Long   clo_churn_min_blocks          = 10000;
-static double clo_churn_lifetime_fraction   = 0.001;
-static Long   clo_realloc_min_per_block     = 8;
-static Long   clo_realloc_min_copied_bytes  = 1048576;
-static Long   clo_growth_min_blocks         = 100;
-
-/* Fixed parts of the rules (docs/findings.md). */
+/* The options are in LH_(options) (lh_options.def); fixed parts of the
+   rules (docs/findings.md): */
 #define GROWTH_MIN_WINDOWS   8    /* fewer points since the first allocation:
                                      too short a history to call a trend */
 #define QUEUE_MIN_SPREAD     0.1  /* of the mean wait: the span of a queue's
@@ -86,182 +71,9 @@ static Long   clo_growth_min_blocks         = 100;
 #define SHARE_HIGH           0.25 /* of the peak: severity high */
 #define SHARE_MEDIUM         0.05 /* of the peak: severity medium */
 
-#define BYTES_MAX (1LL << 62)
-
-Bool LH_(parse_double_option)(const HChar* arg, const HChar* name,
-                              double* var, double lo, const HChar* lo_text,
-                              double hi, const HChar* hi_text)
-{
-   SizeT  name_len = VG_(strlen)(name);
-   const HChar* text;
-   HChar* end;
-   double value;
-   if (VG_(strncmp)(arg, name, name_len) != 0 || arg[name_len] != '=')
-      return False;
-   text = arg + name_len + 1;
-   value = VG_(strtod)(text, &end);
-   if (text[0] == '\0' || end[0] != '\0') {
-      VG_(fmsg_bad_option)(arg, "Invalid number '%s'\n", text);
-      return True;
-   }
-   if (!(value >= lo && value <= hi)) {   /* also rejects NaN */
-      VG_(fmsg_bad_option)(arg, "'%s' argument must be between %s and %s\n",
-                           name, lo_text, hi_text);
-      return True;
-   }
-   *var = value;
-   return True;
-}
-
-/* Valgrind's VG_BINT_CLO accepts an empty value and wraps numbers beyond
-   64 bits into range; a threshold option must be digits only, in range. */
-Bool LH_(parse_count_option)(const HChar* arg, const HChar* name,
-                             Long* var, Long lo, Long hi)
-{
-   SizeT  name_len = VG_(strlen)(name);
-   const HChar* text;
-   const HChar* p;
-   ULong value = 0;
-   if (VG_(strncmp)(arg, name, name_len) != 0 || arg[name_len] != '=')
-      return False;
-   text = arg + name_len + 1;
-   if (text[0] == '\0') {
-      VG_(fmsg_bad_option)(arg, "Missing number after '='\n");
-      return True;
-   }
-   for (p = text; *p; p++) {
-      if (*p < '0' || *p > '9') {
-         VG_(fmsg_bad_option)(arg, "Invalid number '%s' (digits only)\n",
-                              text);
-         return True;
-      }
-      if (value > ((ULong)hi - (ULong)(*p - '0')) / 10) {   /* overflow */
-         value = (ULong)hi + 1;
-         break;
-      }
-      value = value * 10 + (ULong)(*p - '0');
-   }
-   if (value < (ULong)lo || value > (ULong)hi) {
-      VG_(fmsg_bad_option)(arg, "'%s' argument must be between %lld and %lld\n",
-                           name, lo, hi);
-      return True;
-   }
-   *var = (Long)value;
-   return True;
-}
-
-
-Bool LH_(findings_process_option)(const HChar* arg)
-{
-   if (LH_(parse_count_option)(arg, "--lifeheap-min-finding-bytes",
-                       &clo_min_finding_bytes, 0, BYTES_MAX)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-min-finding-share",
-                                     &clo_min_finding_share, 0, "0", 1, "1")) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-min-finding-floor",
-                       &clo_min_finding_floor, 0, BYTES_MAX)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-rising-fraction",
-                                     &clo_rising_fraction, 0, "0", 1, "1")) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-growth-min-blocks",
-                       &clo_growth_min_blocks, 1, BYTES_MAX)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-long-lived-fraction",
-                                     &clo_long_lived_fraction, 0, "0", 1, "1")) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-leak-exit-fraction",
-                                     &clo_leak_exit_fraction, 0, "0", 1, "1")) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-queue-min-depth",
-                       &clo_queue_min_depth, 1, BYTES_MAX)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-queue-max-occupancy",
-                                     &clo_queue_max_occupancy, 0, "0", 1, "1")) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-large-block-bytes",
-                       &clo_large_block_bytes, 1, BYTES_MAX)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-never-read-fraction",
-                                     &clo_never_read_fraction, 0, "0", 1, "1")) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-unused-capacity-fraction",
-                                     &clo_unused_capacity_fraction,
-                                     0, "0", 1, "1")) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-churn-min-blocks",
-                       &clo_churn_min_blocks, 1, BYTES_MAX)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-churn-lifetime-fraction",
-                                     &clo_churn_lifetime_fraction,
-                                     0, "0", 1, "1")) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-realloc-min-per-block",
-                       &clo_realloc_min_per_block, 1, BYTES_MAX)) {}
-   else if (LH_(parse_count_option)(arg, "--lifeheap-realloc-min-copied-bytes",
-                       &clo_realloc_min_copied_bytes, 0, BYTES_MAX)) {}
-   else
-      return False;
-   return True;
-}
-
-void LH_(findings_print_usage)(void)
-{
-   LH_(timeline_print_usage)();
-   VG_(printf)(
-"    findings (docs/findings.md explains each rule):\n"
-"    --lifeheap-min-finding-bytes=<n>         a memory finding's bytes are\n"
-"                                             always material from here [65536]\n"
-"    --lifeheap-min-finding-share=<0..1>      ... and from this share of the\n"
-"                                             peak [0.1]\n"
-"    --lifeheap-min-finding-floor=<n>         ... when at least this many [16384]\n"
-"    --lifeheap-rising-fraction=<0..1>        leak, growth: share of the site's\n"
-"                                             life its live bytes reach new\n"
-"                                             highs [0.4]\n"
-"    --lifeheap-growth-min-blocks=<n>         least live blocks at the site's max\n"
-"                                             (at exit for a leak); least blocks\n"
-"                                             handed off for a queue [100]\n"
-"    --lifeheap-long-lived-fraction=<0..1>    queue, unbounded growth: least mean\n"
-"                                             block lifetime, as a share of the\n"
-"                                             run [0.05]\n"
-"    --lifeheap-leak-exit-fraction=<0..1>     leak: least share of its max still\n"
-"                                             live at exit [0.5]\n"
-"    --lifeheap-queue-min-depth=<n>           missing backpressure: least number\n"
-"                                             of blocks consumed while a block\n"
-"                                             waits, on average [100]\n"
-"    --lifeheap-queue-max-occupancy=<0..1>    missing backpressure: above this\n"
-"                                             mean share of its max, a queue is\n"
-"                                             held at a bound [0.75]\n"
-"    --lifeheap-large-block-bytes=<n>         oversized preallocation: least\n"
-"                                             mean block size [65536]\n"
-"    --lifeheap-never-read-fraction=<0..1>    oversized preallocation: least\n"
-"                                             share of bytes never read [0.9]\n"
-"    --lifeheap-unused-capacity-fraction=<0..1> unused capacity: least share of\n"
-"                                             bytes above the written mark [0.5]\n"
-"    --lifeheap-churn-min-blocks=<n>          churn: least short-lived blocks [10000]\n"
-"    --lifeheap-churn-lifetime-fraction=<0..1> churn: a block living less than\n"
-"                                             this share of the run is short [0.001]\n"
-"    --lifeheap-realloc-min-per-block=<n>     realloc growth: least reallocs per\n"
-"                                             block [8]\n"
-"    --lifeheap-realloc-min-copied-bytes=<n>  realloc growth: least bytes copied\n"
-"                                             [1048576]\n");
-}
-
-void LH_(findings_write_options_json)(LH_Json* json)
-{
-   LH_(timeline_write_options_json)(json);
-   LH_(json_u64)(json, "min_finding_bytes", (ULong)clo_min_finding_bytes);
-   LH_(json_double)(json, "min_finding_share", clo_min_finding_share);
-   LH_(json_u64)(json, "min_finding_floor", (ULong)clo_min_finding_floor);
-   LH_(json_double)(json, "rising_fraction", clo_rising_fraction);
-   LH_(json_u64)(json, "growth_min_blocks", (ULong)clo_growth_min_blocks);
-   LH_(json_double)(json, "long_lived_fraction", clo_long_lived_fraction);
-   LH_(json_double)(json, "leak_exit_fraction", clo_leak_exit_fraction);
-   LH_(json_u64)(json, "queue_min_depth", (ULong)clo_queue_min_depth);
-   LH_(json_double)(json, "queue_max_occupancy", clo_queue_max_occupancy);
-   LH_(json_u64)(json, "large_block_bytes", (ULong)clo_large_block_bytes);
-   LH_(json_double)(json, "never_read_fraction", clo_never_read_fraction);
-   LH_(json_double)(json, "unused_capacity_fraction",
-                    clo_unused_capacity_fraction);
-   LH_(json_u64)(json, "churn_min_blocks", (ULong)clo_churn_min_blocks);
-   LH_(json_double)(json, "churn_lifetime_fraction",
-                    clo_churn_lifetime_fraction);
-   LH_(json_u64)(json, "realloc_min_per_block",
-                 (ULong)clo_realloc_min_per_block);
-   LH_(json_u64)(json, "realloc_min_copied_bytes",
-                 (ULong)clo_realloc_min_copied_bytes);
-}
-
 double LH_(findings_churn_lifetime_fraction)(void)
 {
-   return clo_churn_lifetime_fraction;
+   return LH_(options).churn_lifetime_fraction;
 }
 
 /*------------------------------------------------------------*/
@@ -360,14 +172,14 @@ static Severity severity_for_share(ULong bytes)
    is a large share of its heap, and still nothing to fix). */
 static Bool material(ULong bytes)
 {
-   if (bytes >= (ULong)clo_min_finding_bytes)
+   if (bytes >= (ULong)LH_(options).min_finding_bytes)
       return True;
-   return bytes >= (ULong)clo_min_finding_floor
-          && (double)bytes >= clo_min_finding_share * (double)LH_(peak_bytes);
+   return bytes >= (ULong)LH_(options).min_finding_floor
+          && (double)bytes >= LH_(options).min_finding_share * (double)LH_(peak_bytes);
 }
 
 /* Access figures over all the site's blocks: the retired ones plus the live
-   ones (ACCESS refolds the live blocks before the profile is written).  The
+   ones (lh_access.c refolds the live blocks before the profile is written).  The
    at-peak part of a fold counts only while it belongs to the current
    peak. */
 typedef struct {
@@ -392,7 +204,7 @@ static void add_fold(AccessTotals* t, const LH_AccessFold* fold)
    }
 }
 
-/* ACCESS folds the blocks still live into site->access.live only on
+/* lh_access.c folds the blocks still live into site->access.live only on
    demand (when it writes a site's "access" member, after the findings are
    computed, or when asked for its totals).  LH_(access_total_read) makes
    the live folds current (cached: nothing is refolded twice for the same
@@ -468,7 +280,7 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
 static Bool rising(const LH_Growth* growth)
 {
    return growth != NULL && growth->windows >= GROWTH_MIN_WINDOWS
-          && growth->rising_fraction >= clo_rising_fraction;
+          && growth->rising_fraction >= LH_(options).rising_fraction;
 }
 
 static void add_growth_evidence(Finding* f, const LH_Site* site,
@@ -495,8 +307,8 @@ static Bool check_oversized(LH_Site* site, UInt index, const AccessTotals* a)
    ULong mean_block = site->total_bytes / site->total_blocks;
    Finding* f;
    if (a->measured_bytes == 0
-       || mean_block < (ULong)clo_large_block_bytes
-       || ratio(a->never_read, a->measured_bytes) < clo_never_read_fraction
+       || mean_block < (ULong)LH_(options).large_block_bytes
+       || ratio(a->never_read, a->measured_bytes) < LH_(options).never_read_fraction
        || !material(a->at_peak_never_read))
       return False;
    f = add_finding(Kind_OversizedPreallocation,
@@ -523,11 +335,11 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    QueueFigures q;
    Finding* f;
    /* Hand-off: most freed blocks were freed by another thread. */
-   if (site->cross_thread_frees < (ULong)clo_growth_min_blocks
+   if (site->cross_thread_frees < (ULong)LH_(options).growth_min_blocks
        || 2 * site->cross_thread_frees < site->freed_blocks)
       return False;
    /* Many live at once, and material. */
-   if (site->max_blocks < (ULong)clo_growth_min_blocks
+   if (site->max_blocks < (ULong)LH_(options).growth_min_blocks
        || !material(site->max_bytes))
       return False;
    queue_figures(site, duration, &q);
@@ -537,8 +349,8 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
       for a time slice now and then: the producer runs ahead by a slice's
       worth of messages (hundreds, each waiting behind hundreds), but they
       wait a small share of a run of many slices. */
-   if (q.depth < (double)clo_queue_min_depth
-       || mean_lifetime_fraction(site, duration) < clo_long_lived_fraction)
+   if (q.depth < (double)LH_(options).queue_min_depth
+       || mean_lifetime_fraction(site, duration) < LH_(options).long_lived_fraction)
       return False;
    /* Consumed one by one over time, not released together at the end:
       results gathered by worker threads and freed by the main thread at
@@ -547,7 +359,7 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
       return False;
    /* Not held at a bound: a bounded queue under pressure sits at its
       capacity (occupancy near 1); a pile-up rises and falls. */
-   if (q.occupancy > clo_queue_max_occupancy)
+   if (q.occupancy > LH_(options).queue_max_occupancy)
       return False;
    f = add_finding(Kind_MissingBackpressure,
                    severity_for_share(site->max_bytes), site, index);
@@ -574,9 +386,9 @@ static Bool check_leak(LH_Site* site, UInt index, ULong duration,
 {
    Finding* f;
    if (!rising(growth)
-       || site->max_blocks < (ULong)clo_growth_min_blocks
-       || growth->end_to_max_ratio < clo_leak_exit_fraction
-       || site->blocks_at_exit < (ULong)clo_growth_min_blocks
+       || site->max_blocks < (ULong)LH_(options).growth_min_blocks
+       || growth->end_to_max_ratio < LH_(options).leak_exit_fraction
+       || site->blocks_at_exit < (ULong)LH_(options).growth_min_blocks
        || !material(site->bytes_at_exit))
       return False;
    f = add_finding(Kind_Leak, severity_for_share(site->bytes_at_exit),
@@ -602,7 +414,7 @@ static Bool check_unused(LH_Site* site, UInt index, const AccessTotals* a)
    Finding* f;
    if (a->measured_bytes == 0
        || ratio(a->unused_capacity, a->measured_bytes)
-          < clo_unused_capacity_fraction
+          < LH_(options).unused_capacity_fraction
        || !material(a->at_peak_unused_capacity))
       return False;
    f = add_finding(Kind_UnusedCapacity,
@@ -626,8 +438,8 @@ static Bool check_unbounded(LH_Site* site, UInt index, ULong duration,
 {
    Finding* f;
    if (!rising(growth)
-       || site->max_blocks < (ULong)clo_growth_min_blocks
-       || mean_lifetime_fraction(site, duration) < clo_long_lived_fraction
+       || site->max_blocks < (ULong)LH_(options).growth_min_blocks
+       || mean_lifetime_fraction(site, duration) < LH_(options).long_lived_fraction
        || !material(site->max_bytes))
       return False;
    f = add_finding(Kind_UnboundedGrowth, severity_for_share(site->max_bytes),
@@ -671,10 +483,10 @@ static ULong short_lived_blocks(const LH_Site* site, ULong limit)
 
 static void check_churn(LH_Site* site, UInt index, ULong duration)
 {
-   ULong limit = (ULong)(clo_churn_lifetime_fraction * (double)duration);
+   ULong limit = (ULong)(LH_(options).churn_lifetime_fraction * (double)duration);
    ULong short_blocks = short_lived_blocks(site, limit);
    Finding* f;
-   if (short_blocks < (ULong)clo_churn_min_blocks
+   if (short_blocks < (ULong)LH_(options).churn_min_blocks
        || 2 * short_blocks < site->total_blocks)
       return;
    f = add_finding(Kind_ShortLivedChurn,
@@ -698,8 +510,8 @@ static void check_realloc(LH_Site* site, UInt index)
 {
    Finding* f;
    if (site->total_blocks == 0
-       || site->reallocs < (ULong)clo_realloc_min_per_block * site->total_blocks
-       || site->realloc_bytes_copied < (ULong)clo_realloc_min_copied_bytes)
+       || site->reallocs < (ULong)LH_(options).realloc_min_per_block * site->total_blocks
+       || site->realloc_bytes_copied < (ULong)LH_(options).realloc_min_copied_bytes)
       return;
    /* Copying ten times what the buffers grow to means growth by small
       steps (quadratic copying), not by doubling. */
@@ -736,6 +548,7 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
 {
    ULong duration = LH_(now);
    UInt  i;
+   for (i = 0; i < n_findings; i++) VG_(free)(findings[i].summary);
    n_findings = 0;   /* a periodic dump recomputes everything */
    refresh_access_folds();
    for (i = 0; i < n_sites; i++) {
@@ -750,6 +563,12 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
    }
    if (n_findings > 1)
       VG_(ssort)(findings, n_findings, sizeof *findings, compare_findings);
+   /* Each sentence once: the profile and the summary print the same. */
+   for (i = 0; i < n_findings; i++) {
+      HChar sentence[1024];
+      LH_(finding_describe)(&findings[i], sentence, sizeof sentence);
+      findings[i].summary = VG_(strdup)("lh.findings.summary", sentence);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -759,16 +578,14 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
 void LH_(findings_write_json)(LH_Json* json)
 {
    UInt i, e;
-   HChar sentence[1024];
    LH_(json_array_begin)(json, "findings");
    for (i = 0; i < n_findings; i++) {
       const Finding* f = &findings[i];
-      LH_(finding_describe)(f, sentence, sizeof sentence);
       LH_(json_object_begin)(json, NULL);
       LH_(json_string)(json, "kind", LH_(finding_kind_names)[f->kind]);
       LH_(json_u64)(json, "site", f->site_index);
       LH_(json_string)(json, "severity", LH_(severity_names)[f->severity]);
-      LH_(json_string)(json, "summary", sentence);
+      LH_(json_string)(json, "summary", f->summary);
       LH_(json_object_begin)(json, "evidence");
       for (e = 0; e < f->n_evidence; e++) {
          if (f->evidence[e].is_double)
@@ -789,7 +606,7 @@ void LH_(findings_write_json)(LH_Json* json)
 void LH_(findings_print_summary)(UInt max)
 {
    UInt i, shown = n_findings < max ? n_findings : max;
-   HChar sentence[1024], frame[512];
+   HChar frame[512];
    if (n_findings == 0) {
       VG_(umsg)("Findings: none.\n");
       return;
@@ -800,9 +617,8 @@ void LH_(findings_print_summary)(UInt max)
       const Finding* f = &findings[i];
       const LH_Site* site = f->site;
       UInt k, last;
-      LH_(finding_describe)(f, sentence, sizeof sentence);
       VG_(umsg)(" [%s] %s, site %u: %s\n", LH_(severity_names)[f->severity],
-                LH_(finding_kind_names)[f->kind], f->site_index, sentence);
+                LH_(finding_kind_names)[f->kind], f->site_index, f->summary);
       if (site->n_frames == 0 || site->frame_ids == NULL)
          continue;
       last = site->name_frame + SUMMARY_FRAMES_AFTER_NAME;

@@ -42,6 +42,8 @@ typedef struct {
    UInt        site_index;     /* = the site's id: position in sorted order */
    UInt        n_evidence;
    Evidence    evidence[MAX_EVIDENCE];
+   HChar*      summary;        /* the sentence, written once the findings
+                                  are sorted (LH_(finding_describe)) */
 } Finding;
 
 /* A named evidence number (it must be there). */

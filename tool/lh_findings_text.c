@@ -68,11 +68,6 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    VG_(snprintf)(buf, size, "an unnamed function");
 }
 
-static const HChar* plural(ULong n, const HChar* one, const HChar* many)
-{
-   return n == 1 ? one : many;
-}
-
 void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
 {
    HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32];
@@ -92,7 +87,7 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
          "cannot keep up and nothing makes the producer wait: bound the "
          "queue (block or drop when it is full).",
          fn, evidence_count(f, "max_blocks"),
-         plural(evidence_count(f, "max_blocks"), "block", "blocks"), b1, p1,
+         LH_(plural)(evidence_count(f, "max_blocks"), "block", "blocks"), b1, p1,
          evidence_count(f, "queue_depth"));
       break;
    case Kind_UnboundedGrowth:
@@ -106,7 +101,7 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
          "average: it grows as long as the run goes on or the input lasts; "
          "if that is not intended, bound it (evict, stream, or free as you go).",
          fn, p1, b1, evidence_count(f, "max_blocks"),
-         plural(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
+         LH_(plural)(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
       break;
    case Kind_Leak:
       LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
@@ -116,7 +111,7 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
          "live at exit after climbing to new highs during %s of the site's "
          "life - an accumulation, not one-time initialisation.",
          fn, b1, evidence_count(f, "blocks_at_exit"),
-         plural(evidence_count(f, "blocks_at_exit"), "block", "blocks"), p1);
+         LH_(plural)(evidence_count(f, "blocks_at_exit"), "block", "blocks"), p1);
       break;
    case Kind_OversizedPreallocation: {
       ULong never_read = evidence_count(f, "never_read_bytes");
@@ -128,12 +123,12 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
          "%s preallocates %'llu %s of %s (%s live at the peak) and %s of "
          "%s bytes are never read - %s: size %s to what is used.",
          fn, evidence_count(f, "blocks"),
-         plural(evidence_count(f, "blocks"), "block", "blocks"), b1, b2, p1,
-         plural(evidence_count(f, "blocks"), "its", "their"),
+         LH_(plural)(evidence_count(f, "blocks"), "block", "blocks"), b1, b2, p1,
+         LH_(plural)(evidence_count(f, "blocks"), "its", "their"),
          2 * never_accessed >= never_read
             ? "most are never touched at all"
             : "most are written once, at initialisation, and never read",
-         plural(evidence_count(f, "blocks"), "it", "them"));
+         LH_(plural)(evidence_count(f, "blocks"), "it", "them"));
       break;
    }
    case Kind_UnusedCapacity: {
@@ -159,7 +154,7 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
          "%'llu instructions (%s of the run): reuse one buffer instead of "
          "allocating and freeing each time.",
          fn, evidence_count(f, "total_blocks"),
-         plural(evidence_count(f, "total_blocks"), "block", "blocks"), b1,
+         LH_(plural)(evidence_count(f, "total_blocks"), "block", "blocks"), b1,
          evidence_count(f, "short_lived_blocks"),
          evidence_count(f, "lifetime_limit"), p1);
       break;
@@ -171,7 +166,7 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
       VG_(snprintf)(buf, size,
          "%s grows %s with %'llu reallocs (%'llu per block), copying "
          "%s to hold at most %s: %s",
-         fn, plural(evidence_count(f, "blocks"), "its buffer", "its buffers"),
+         fn, LH_(plural)(evidence_count(f, "blocks"), "its buffer", "its buffers"),
          evidence_count(f, "reallocs"),
          evidence_count(f, "reallocs_per_block"), b1, b2,
          f->severity == Severity_Low

@@ -48,7 +48,8 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 #include "lh_include.h"
-#include "lh_reliability.h"
+#include "lh_dump.h"
+#include "lh_fork.h"
 #include "lh_blocks.h"
 
 /* "heap.json" -> "heap.%p.json"; "heap" -> "heap.%p". */

@@ -49,38 +49,6 @@ static Bool warned_unknown_free = False;
 static Bool warned_unknown_realloc = False;
 
 /*------------------------------------------------------------*/
-/*--- Threads                                              ---*/
-/*------------------------------------------------------------*/
-
-static UInt* serial_of_tid = NULL;   /* [VG_N_THREADS], 0 = not assigned */
-static UInt  threads_created = 0;
-
-static void thread_created(ThreadId parent, ThreadId child)
-{
-   tl_assert(child < VG_N_THREADS);
-   serial_of_tid[child] = ++threads_created;
-}
-
-void LH_(threads_init)(void)
-{
-   serial_of_tid = VG_(malloc)("lh.heap.threads", VG_N_THREADS * sizeof(UInt));
-   VG_(memset)(serial_of_tid, 0, VG_N_THREADS * sizeof(UInt));
-   VG_(track_pre_thread_ll_create)(thread_created);
-}
-
-UInt LH_(thread_serial)(ThreadId tid)
-{
-   tl_assert(tid < VG_N_THREADS);
-   if (serial_of_tid[tid] == 0) serial_of_tid[tid] = ++threads_created;
-   return serial_of_tid[tid];
-}
-
-UInt LH_(threads_ever)(void)
-{
-   return threads_created;
-}
-
-/*------------------------------------------------------------*/
 /*--- Finding a block                                      ---*/
 /*------------------------------------------------------------*/
 
@@ -359,5 +327,4 @@ void LH_(heap_init)(void)
                                  lh_realloc,
                                  lh_malloc_usable_size,
                                  0 /* no redzone: no error checking */);
-   LH_(threads_init)();
 }

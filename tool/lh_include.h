@@ -6,26 +6,54 @@
 /*
    lifeheap is free software: GPL-3.0-or-later (it links Valgrind's core).
 
-   Data flows one way:
+   Data flows one way, from the program's events to one report that every
+   output renders:
 
-     client event (malloc/free/realloc, load/store, syscall, client request)
-        -> Block  (lh_heap.c: block records, lifetimes, realloc)
-        -> Site   (lh_sites.c: per-allocation-stack aggregation, peaks)
-        -> profile (lh_json.c + lh_output.c: the JSON contract, docs/format.md)
+     the program, with the preload vgpreload_lifeheap-*.so (Valgrind's
+     malloc replacement; lh_replace_strmem.c, lh_replace_str.c and
+     lh_replace_wcs.c: byte-exact string and memory functions)
+            │  malloc/free/realloc/new/delete, loads and stores,
+            │  client requests, syscalls, thread creation
+            ▼
+     lh_main.c        tool glue: details, needs, client requests, syscalls,
+            │         the end of the run (exit code or signal)
+            ├─ lh_instrument.c  IR instrumentation: the instruction clock
+            │                   (LH_(now)), loads and stores
+            ├─ lh_heap.c        the malloc replacement: a block record per
+            │     │             live block, found from its payload
+            │     ├─ lh_small_alloc.c  slots for payloads up to 256 bytes
+            │     └─ lh_shadow.c       address -> block map, read/written bits
+            ├─ lh_custom_alloc.c  blocks of custom allocators and mempools
+            ├─ lh_threads.c     a serial per thread (ThreadIds are reused)
+            ├─ lh_access.c      per-block access state, folded into sites
+            │   lh_access_path.c (the hot path), lh_access_map.c (per-offset)
+            ├─ lh_blocks.c      --lifeheap-blocks: one record per block
+            ├─ lh_dump.c        the profile's path, periodic and vgdb dumps
+            ├─ lh_fork.c        a forked child's profile; the profile before exec
+            └─ lh_options.c     every option, from lh_options.def
+            ▼
+     lh_sites.c       per-stack aggregation, live and peak figures
+            │         (lh_histogram.c: lifetime buckets)
+     lh_timeline.c    live bytes over time, per-site growth, markers
+            │
+            ▼  at exit, on a dump interval, on "monitor lifeheap dump"
+     lh_report.c      LH_(report_build): finalise, sort, name, analyse:
+            │           lh_symbols.c      frames, inline expansion, name frame
+            │             lh_dwarf_names.c  names from the DWARF helper
+            │           lh_labels.c       each site's unique label
+            │           lh_findings.c     the finding rules
+            │             lh_findings_text.c  their sentences
+            │           lh_notes.c        why a site is big (site notes)
+            ▼
+     const LH_Report*  (read only)
+            ├─ lh_output.c    the JSON profile (docs/format.md), written
+            │                 with lh_json.c, renamed into place or
+            │                 written through a device (lh_outfile.c)
+            └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
-   Modules and who calls whom:
-     lh_main.c       tool glue: details, options, needs, fini, client requests
-     lh_instrument.c IR instrumentation: the instruction clock, memory accesses
-     lh_heap.c       malloc replacements, finding a block from its payload
-     lh_sites.c      sites: lookup by ExeContext, aggregation, peak bookkeeping
-     lh_access.c     per-block access state, fold into sites (issue 3)
-     lh_shadow.c     address -> block map (O(1)) and per-byte read/written bits
-     lh_timeline.c   global and per-site live bytes over time, markers (issue 4)
-     lh_findings.c   the finding rules; lh_findings_text.c their sentences
-     lh_symbols.c    frames: symbolisation, inline expansion, name frame
-     lh_json.c       a small streaming JSON writer (escaping, numbers)
-     lh_output.c     writing the profile file atomically, the stderr summary
-     lh_blocks.c     --lifeheap-blocks: one record per block, streamed
+   lh_core.h declares the core functions the tool uses that Valgrind's
+   tool headers do not; lifeheap.h is the client-request header programs
+   include (LIFEHEAP_MARK).
 */
 #ifndef LH_INCLUDE_H
 #define LH_INCLUDE_H
@@ -57,9 +85,9 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sb,
 /*--- Per-block and per-site access and timeline state     ---*/
 /*------------------------------------------------------------*/
 
-#include "lh_access.h"   /* LH_BlockAccess, LH_SiteAccess (issue 3) */
+#include "lh_access.h"   /* LH_BlockAccess, LH_SiteAccess */
 
-#include "lh_timeline.h" /* LH_SiteTimeline (issue 4) */
+#include "lh_timeline.h" /* LH_SiteTimeline */
 
 /*------------------------------------------------------------*/
 /*--- Sites (lh_sites.c)                                   ---*/
@@ -202,13 +230,17 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    direction); copied bytes when it moved. */
 void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
                             ULong bytes_copied);
+/* A block still live, allocated at alloc_time, counts its life up to
+   LH_(now) in its site's lifetime figures (heap and custom blocks alike;
+   called by LH_(sites_finalize) through each block table). */
+void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time);
 /* Makes every per-site output figure current: bytes/blocks at peak and
    at exit, lifetimes including live blocks (up to LH_(now)).  Idempotent:
    a periodic dump may call it repeatedly. */
 void LH_(sites_finalize)(void);
 
 /*------------------------------------------------------------*/
-/*--- Threads                                              ---*/
+/*--- Threads (lh_threads.c)                              ---*/
 /*------------------------------------------------------------*/
 
 /* Valgrind reuses ThreadIds after a thread exits; a serial number tells
@@ -273,7 +305,7 @@ static inline Bool LH_(block_live_at_peak)(const LH_Block* b, ULong peak_seq)
 }
 
 /*------------------------------------------------------------*/
-/*--- Hooks implemented by ACCESS (lh_access.c)            ---*/
+/*--- Access tracking (lh_access.c)                       ---*/
 /*------------------------------------------------------------*/
 
 void  LH_(access_init)(void);                           /* in post_clo_init */
@@ -293,11 +325,9 @@ void  LH_(access_block_retire)(LH_Block* b, Bool live_at_peak);
 void  LH_(access_write_site_json)(LH_Json* j, LH_Site* site);
 ULong LH_(access_total_read)(void);
 ULong LH_(access_total_written)(void);
-Bool  LH_(access_process_option)(const HChar* arg);
-void  LH_(access_print_usage)(void);
 
 /*------------------------------------------------------------*/
-/*--- Hooks implemented by FINDINGS (lh_timeline.c,        ---*/
+/*--- Timeline and findings (lh_timeline.c,               ---*/
 /*--- lh_findings.c)                                       ---*/
 /*------------------------------------------------------------*/
 
@@ -310,10 +340,6 @@ void LH_(site_timeline_write_json)(LH_Json* j, LH_Site* site);
 void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites);
 void LH_(findings_write_json)(LH_Json* j);
 void LH_(findings_print_summary)(UInt max);
-Bool LH_(findings_process_option)(const HChar* arg);
-void LH_(findings_print_usage)(void);
-Bool LH_(timeline_process_option)(const HChar* arg);
-void LH_(findings_write_options_json)(LH_Json* j);
 
 /*------------------------------------------------------------*/
 /*--- Symbols (lh_symbols.c)                               ---*/
@@ -380,14 +406,10 @@ typedef struct {
    const HChar* dump_reason;   /* "exit", "interval", "monitor" */
 } LH_RunEnd;
 
-/* Writes the profile atomically to path; True on success.  On failure
-   prints why and leaves no file behind. */
-Bool LH_(write_profile)(const HChar* path, const LH_RunEnd* end);
-/* The stderr summary (after a successful or failed write). */
-void LH_(print_summary)(const HChar* path, Bool written);
+/* A report of the run (lh_report.h) is built from an LH_RunEnd and
+   rendered as the profile and the summary. */
 
 /* Run metadata recorded at start (lh_main.c). */
 extern ULong LH_(start_unix_ms);
-void LH_(write_run_options_json)(LH_Json* j);
 
 #endif /* LH_INCLUDE_H */

@@ -34,8 +34,13 @@
 #include "valgrind.h"
 #include "lifeheap.h"
 #include "lh_include.h"
+#include "lh_core.h"
+#include "lh_options.h"
+#include "lh_report.h"
 #include "lh_dwarf_names.h"
-#include "lh_reliability.h"   /* issue 7 hooks */
+#include "lh_dump.h"
+#include "lh_fork.h"
+#include "lh_custom_alloc.h"
 #include "lh_blocks.h"
 
 /*------------------------------------------------------------*/
@@ -49,37 +54,15 @@ static const HChar* current_out_path = NULL;
 
 ULong LH_(start_unix_ms) = 0;
 
-static Bool lh_process_cmd_line_option(const HChar* arg)
+/* --lifeheap-out-file (lh_options.def) */
+Bool LH_(out_file_option)(const HChar* arg)
 {
    const HChar* tmp_str;
    if VG_STR_CLO(arg, "--lifeheap-out-file", tmp_str) {
       LH_(clo_out_file) = tmp_str;
       return True;
    }
-   /* The other modules' options; anything else, including an unknown
-      --lifeheap-* option, is rejected by the core with a clear message. */
-   if (LH_(access_process_option)(arg))   return True;
-   if (LH_(blocks_process_option)(arg))   return True;
-   if (LH_(timeline_process_option)(arg)) return True;
-   if (LH_(findings_process_option)(arg)) return True;
-   if (LH_(dump_process_option)(arg))     return True;   /* issue 7 */
-   if (LH_(dwarf_names_process_option)(arg)) return True;
    return False;
-}
-
-static void lh_print_usage(void)
-{
-   VG_(printf)(
-"    --lifeheap-out-file=<file>  where to write the profile\n"
-"                                [lifeheap.out.%%p.json]; %%p is the process\n"
-"                                id, %%n a sequence number, %%q{VAR} the value\n"
-"                                of the environment variable VAR\n"
-   );
-   LH_(blocks_print_usage)();
-   LH_(access_print_usage)();
-   LH_(findings_print_usage)();
-   LH_(dump_print_usage)();                 /* issue 7 */
-   LH_(dwarf_names_print_usage)();
 }
 
 static void lh_print_debug_usage(void)
@@ -110,23 +93,22 @@ static void check_out_file_option(void)
    VG_(free)(probe);
 }
 
-void LH_(write_run_options_json)(LH_Json* j)
+/* run.options.out_file: dumps write while current_out_path is not set. */
+void LH_(out_file_write_json)(LH_Json* j)
 {
-   /* issue 7: dumps write while current_out_path is not set */
    LH_(json_string)(j, "out_file",
                     current_out_path ? current_out_path : LH_(profile_path)());
+}
+
+/* run.options.num_callers: Valgrind's --num-callers. */
+void LH_(num_callers_write_json)(LH_Json* j)
+{
    LH_(json_u64)(j, "num_callers", VG_(clo_backtrace_size));
-   LH_(findings_write_options_json)(j);
-   LH_(dump_write_options_json)(j);         /* issue 7 */
-   LH_(blocks_write_options_json)(j);
 }
 
 /*------------------------------------------------------------*/
 /*--- How the program ended                                ---*/
 /*------------------------------------------------------------*/
-
-/* Not in the tool headers, exported by the core (m_threadstate.c). */
-extern Int VG_(count_living_threads)(void);   /* issue 7 */
 
 static Bool exit_called = False;      /* exit_group, or exit of a thread */
 static Bool exit_group_called = False;
@@ -177,9 +159,9 @@ static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
          exit_code = (Int)(args[0] & 0xFF);
          break;
       case __NR_exit:
-         /* The last thread's exit ends the process with its code.  (issue 7:
-            only the last one: a worker thread's exit followed by a crash
-            of main must not read as "exited 0".) */
+         /* The last thread's exit ends the process with its code (only
+            the last one: a worker thread's exit followed by a crash of
+            main must not read as "exited 0"). */
          if (!exit_group_called && VG_(count_living_threads)() == 1) {
             exit_called = True;
             exit_code = (Int)(args[0] & 0xFF);
@@ -228,8 +210,8 @@ static Bool copy_client_string(Addr str, HChar* out, SizeT max)
 
 static Bool lh_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
-   /* issue 7: custom allocators, mempools, vgdb monitor commands */
-   if (LH_(reliability_client_request)(tid, arg, ret)) return True;
+   if (LH_(dump_client_request)(tid, arg, ret)) return True;   /* vgdb monitor */
+   if (LH_(custom_alloc_client_request)(tid, arg, ret)) return True;
    if (!VG_IS_TOOL_USERREQ('L', 'H', arg[0])) return False;
    switch (arg[0]) {
       case VG_USERREQ__LIFEHEAP_MARK: {
@@ -260,13 +242,15 @@ static void lh_post_clo_init(void)
       LH_(start_unix_ms) = (ULong)tv.tv_sec * 1000 + (ULong)tv.tv_usec / 1000;
    LH_(access_init)();
    LH_(timeline_init)();
-   LH_(reliability_init)();   /* issue 7: output path check, fork, dumps */
+   LH_(dump_init)();          /* the profile's path checked, dump timer */
+   LH_(fork_init)();
    LH_(blocks_init)();
 }
 
 static void lh_fini(Int exitcode_from_core)
 {
    LH_RunEnd end;
+   const LH_Report* report;
    HChar* path;
    Bool written;
 
@@ -281,14 +265,16 @@ static void lh_fini(Int exitcode_from_core)
       end.signal = self_signal;
    }
 
-   /* issue 7: the path the dumps used (expanded once; %n stays one file) */
+   /* The path the dumps used (expanded once; %n stays one file). */
    path = VG_(strdup)("lh.main.path", LH_(profile_path)());
    current_out_path = path;
-   written = LH_(write_profile)(path, &end);
+   report = LH_(report_build)(&end);
+   written = LH_(report_write_json)(report, path);
    /* -q silences the summary, as it silences Valgrind's own tools' output
       (errors writing the profile are still said). */
    if (VG_(clo_verbosity) > 0)
-      LH_(print_summary)(path, written);
+      LH_(report_print_summary)(report, path, written);
+   LH_(report_free)(report);
    LH_(blocks_finish)();             /* its line follows the summary's */
    current_out_path = NULL;
    VG_(free)(path);
@@ -304,8 +290,9 @@ static void lh_pre_clo_init(void)
    VG_(details_avg_translation_sizeB)(600);
 
    VG_(basic_tool_funcs)(lh_post_clo_init, LH_(instrument), lh_fini);
-   VG_(needs_command_line_options)(lh_process_cmd_line_option,
-                                   lh_print_usage, lh_print_debug_usage);
+   VG_(needs_command_line_options)(LH_(options_process),
+                                   LH_(options_print_usage),
+                                   lh_print_debug_usage);
    VG_(needs_client_requests)(lh_handle_client_request);
    VG_(needs_syscall_wrapper)(lh_pre_syscall, lh_post_syscall);
    /* Let glibc and libstdc++ free their internal buffers at exit, as
@@ -317,6 +304,7 @@ static void lh_pre_clo_init(void)
    LH_(symbols_pre_clo_init)();
    LH_(sites_init)();
    LH_(heap_init)();
+   LH_(threads_init)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(lh_pre_clo_init)

@@ -56,7 +56,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
-#include "lh_reliability.h"   /* issue 7 */
+#include "lh_custom_alloc.h"
 
 /*------------------------------------------------------------*/
 /*--- Globals                                              ---*/
@@ -308,6 +308,15 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
 /*--- Output figures                                       ---*/
 /*------------------------------------------------------------*/
 
+void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time)
+{
+   ULong lifetime = LH_(now) - alloc_time;
+   site->lifetime_sum += lifetime;
+   if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
+   if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
+   LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
+}
+
 void LH_(sites_finalize)(void)
 {
    UInt i, n = LH_(n_sites)();
@@ -327,13 +336,7 @@ void LH_(sites_finalize)(void)
 
    /* Blocks still live count their life up to now. */
    LH_(blocks_iter_reset)();
-   while ((b = LH_(blocks_iter_next)()) != NULL) {
-      LH_Site* site = b->site;
-      ULong lifetime = LH_(now) - b->alloc_time;
-      site->lifetime_sum += lifetime;
-      if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
-      if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
-      LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
-   }
-   LH_(custom_blocks_finalize)();   /* issue 7: live custom-allocator blocks */
+   while ((b = LH_(blocks_iter_next)()) != NULL)
+      LH_(site_count_live_lifetime)(b->site, b->alloc_time);
+   LH_(custom_blocks_finalize)();   /* live custom-allocator blocks */
 }

@@ -63,10 +63,7 @@
 #include "lh_include.h"
 #include "lh_dwarf_names.h"
 
-/* Core variables and functions without a pub_tool_ declaration (stable
-   in Valgrind 3.x; the tool links statically with the core). */
-extern Bool  VG_(clo_read_inline_info);
-extern Addr* VG_(get_ExeContext_StackTrace)(ExeContext* e);
+#include "lh_core.h"   /* VG_(clo_read_inline_info), VG_(get_ExeContext_StackTrace) */
 
 /*------------------------------------------------------------*/
 /*--- Recording allocation stacks                          ---*/

@@ -59,3 +59,14 @@ void LH_(format_percent)(HChar* buf, SizeT size, double fraction)
       whole = 99;
    VG_(snprintf)(buf, size, "%llu%%", whole);
 }
+
+UInt LH_(percent_whole)(ULong part, ULong whole)
+{
+   if (whole == 0) return 0;
+   return (UInt)((part * 100.0) / whole + 0.5);
+}
+
+const HChar* LH_(plural)(ULong n, const HChar* one, const HChar* many)
+{
+   return n == 1 ? one : many;
+}

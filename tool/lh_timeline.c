@@ -55,7 +55,7 @@
    the hot path never walks the sites.
 
    The peak.  Grid values are samples at interval ends, so they would miss
-   the peak.  At the end the exact peak (CORE's LH_(peak_time),
+   the peak.  At the end the exact peak (lh_sites.c's LH_(peak_time),
    LH_(peak_bytes), LH_(peak_blocks)) is inserted as an extra point between
    the grid points around it, or replaces the grid point that has the same
    time; in a site's series that point holds the site's bytes_at_peak.  The
@@ -85,46 +85,13 @@
 #include "lh_json.h"
 #include "lh_timeline.h"
 #include "lh_findings.h"
+#include "lh_options.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
-#define DEFAULT_TIMELINE_POINTS 1024
-#define MIN_TIMELINE_POINTS     16
-#define MAX_TIMELINE_POINTS     65536
-
-static Long   clo_timeline_points      = DEFAULT_TIMELINE_POINTS;
-static double clo_significant_fraction = 0.01;
-
-Bool LH_(timeline_process_option)(const HChar* arg)
-{
-   if (LH_(parse_count_option)(arg, "--lifeheap-timeline-points",
-                               &clo_timeline_points,
-                               MIN_TIMELINE_POINTS, MAX_TIMELINE_POINTS)) {}
-   else if (LH_(parse_double_option)(arg, "--lifeheap-significant-fraction",
-                                     &clo_significant_fraction,
-                                     0.0, "0", 1.0, "1")) {}
-   else
-      return False;
-   return True;
-}
-
-void LH_(timeline_print_usage)(void)
-{
-   VG_(printf)(
-"    --lifeheap-timeline-points=<16..65536>   most points in the timeline [%d]\n"
-"    --lifeheap-significant-fraction=<0..1>   sites whose own max reaches this\n"
-"                                             share of the peak get a timeline\n"
-"                                             and growth [0.01]\n",
-      DEFAULT_TIMELINE_POINTS);
-}
-
-void LH_(timeline_write_options_json)(LH_Json* json)
-{
-   LH_(json_u64)(json, "timeline_points", (ULong)clo_timeline_points);
-   LH_(json_double)(json, "significant_fraction", clo_significant_fraction);
-}
+/* --lifeheap-timeline-points and --lifeheap-significant-fraction: lh_options.def. */
 
 /*------------------------------------------------------------*/
 /*--- The grid (global live bytes and blocks)              ---*/
@@ -371,7 +338,7 @@ static Marker* markers;
 static UInt    n_markers;
 static UInt    markers_capacity;
 
-/* CORE has already copied the label out of client memory (checking that
+/* lh_main.c has already copied the label out of client memory (checking that
    it is readable): here it is the tool's own string. */
 static HChar* copy_label(const HChar* label)
 {
@@ -418,7 +385,7 @@ void LH_(timeline_mark)(const HChar* label_text)
 
 void LH_(timeline_init)(void)
 {
-   n_intervals     = (UInt)clo_timeline_points - 1;
+   n_intervals     = (UInt)LH_(options).timeline_points - 1;
    generation      = 0;
    filled          = 0;
    interval_bytes  = VG_(calloc)("lh.timeline.bytes", n_intervals,
@@ -549,7 +516,7 @@ Bool LH_(site_is_significant)(const LH_Site* site)
 {
    return site->max_bytes > 0
           && (double)site->max_bytes
-             >= clo_significant_fraction * (double)LH_(peak_bytes);
+             >= LH_(options).significant_fraction * (double)LH_(peak_bytes);
 }
 
 static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth)
@@ -663,7 +630,7 @@ void LH_(timeline_write_json)(LH_Json* json)
       LH_(json_object_end)(json);
    }
    LH_(json_array_end)(json);
-   LH_(json_double)(json, "significant_site_fraction", clo_significant_fraction);
+   LH_(json_double)(json, "significant_site_fraction", LH_(options).significant_fraction);
    LH_(json_object_end)(json);
 }
 

@@ -1,6 +1,6 @@
 /*--------------------------------------------------------------------*/
 /*--- lifeheap: lh_timeline.h: live heap over time, per-site       ---*/
-/*--- growth and phase markers (issue 4).                          ---*/
+/*--- growth and phase markers.                                   ---*/
 /*--------------------------------------------------------------------*/
 /*
    SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,7 +8,7 @@
    The per-site part (LH_SiteTimeline) is embedded in every LH_Site, so this
    header only uses basic types: lh_include.h includes it before it defines
    LH_Site.  An all-zero LH_SiteTimeline is a valid empty one (sites are
-   allocated zeroed), so CORE never has to initialise it.
+   allocated zeroed), so lh_sites.c never has to initialise it.
 */
 #ifndef LH_TIMELINE_H
 #define LH_TIMELINE_H
@@ -52,18 +52,15 @@ typedef struct {
 struct LH_Site;
 struct LH_Json;
 
-/* Hooks called by CORE (tool-team.md). */
+/* Called by lh_main.c, lh_sites.c and lh_report.c. */
 void LH_(timeline_init)(void);
 void LH_(timeline_note_change)(struct LH_Site* site);   /* site may be NULL */
-void LH_(timeline_mark)(const HChar* label);   /* already copied by CORE */
+void LH_(timeline_mark)(const HChar* label);   /* already copied by lh_main.c */
 void LH_(timeline_finish)(void);
 void LH_(timeline_write_json)(struct LH_Json* json);
 void LH_(site_timeline_write_json)(struct LH_Json* json, struct LH_Site* site);
-Bool LH_(timeline_process_option)(const HChar* arg);
 
 /* Used by lh_findings.c. */
-void LH_(timeline_print_usage)(void);
-void LH_(timeline_write_options_json)(struct LH_Json* json);
 /* The site's growth, computed on first use after LH_(timeline_finish);
    NULL when the site is not significant. */
 const LH_Growth* LH_(site_growth)(struct LH_Site* site);

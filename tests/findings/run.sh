@@ -637,4 +637,25 @@ else
   fail "options: accepted values" "run failed"
 fi
 
+# One list of options (tool/lh_options.def) drives parsing, --help,
+# run.options and docs/findings.md's table.
+options_list=$("$TESTS_TOP/scripts/options-doc.py" --list)
+check_eq "options: the list names the thresholds and the text options" "23" \
+  "$(printf '%s\n' "$options_list" | wc -l)"
+"$TESTS_TOP/scripts/options-doc.py" --check 2>"$out/options-doc.log"
+check_eq "options: docs/findings.md's table is the one tool/lh_options.def gives" \
+  "0 " "$? $(head -1 "$out/options-doc.log")"
+VALGRIND_LIB="$TESTS_TOP/tool/vglib" valgrind --tool=lifeheap --help >"$out/help.txt" 2>&1
+missing=$(printf '%s\n' "$options_list" | awk '$1 ~ /^--lifeheap-/ { print $1 }' |
+  while read -r option; do grep -q -- "^    $option=" "$out/help.txt" || echo "$option"; done)
+check_eq "options: --help explains every option of the list" \
+  "$(printf '%s\n' "$options_list" | grep -c '^--lifeheap-')|" \
+  "$(grep -c '^    --lifeheap-[a-z-]*=' "$out/help.txt")|$missing"
+check_eq "options: --help gives each threshold's default" \
+  "[65536]|[0.001]|[1024]" \
+  "$(grep -A2 -- '--lifeheap-min-finding-bytes=' "$out/help.txt" | grep -o '\[65536\]')|$(grep -A2 -- '--lifeheap-churn-lifetime-fraction=' "$out/help.txt" | grep -o '\[0.001\]')|$(grep -A2 -- '--lifeheap-timeline-points=' "$out/help.txt" | grep -o '\[1024\]')"
+check_eq "options: run.options has the list's keys, in its order" \
+  "$(printf '%s\n' "$options_list" | awk '$2 != "-" { print $2 }' | paste -sd' ')" \
+  "$(jq -r '.run.options | keys_unsorted | join(" ")' "$out/options.json")"
+
 summary

@@ -18,6 +18,28 @@ tooldir=$(sed -n 's/^tooldir = //p' "$top/tool/Makefile")
 platform=$(sed -n 's/^PLATFORM = //p' "$top/tool/Makefile")
 check "configure found Valgrind's tool directory" test -f "$tooldir/vgpreload_core-$platform.so"
 
+# configure refuses a Valgrind the tool cannot be built for, naming why:
+# a core that lacks a symbol tool/lh_core.h declares, a platform other than
+# amd64-linux.  Run on a copy of what configure reads.
+cfg="$out/configure"
+mkdir -p "$cfg" &&
+  tar -C "$top" -cf - configure build-aux Makefile.in tool/Makefile.in cli/Makefile.in \
+    examples/Makefile.in tests/Makefile.in tool/lh_main.c tool/lh_core.h | tar -C "$cfg" -xf -
+(cd "$cfg" && ./configure -q >"$out/configure-ok.log" 2>&1)
+check_eq "configure: accepts the installed Valgrind" "0" "$?"
+echo 'extern Int VG_(no_such_core_function)(void);' >>"$cfg/tool/lh_core.h"
+(cd "$cfg" && ./configure -q >"$out/configure-symbol.log" 2>&1)
+check_eq "configure: refuses a core without a symbol lh_core.h declares" "1|1" \
+  "$?|$(grep -c "does not define VG_(no_such_core_function), which tool/lh_core.h declares" "$out/configure-symbol.log")"
+cp "$top/tool/lh_core.h" "$cfg/tool/lh_core.h"
+mkdir -p "$cfg/pc"
+sed 's/^platform=.*/platform=arm64-linux/; s/^arch=.*/arch=arm64/' \
+  "$(pkg-config --variable=pcfiledir valgrind)/valgrind.pc" >"$cfg/pc/valgrind.pc"
+(cd "$cfg" && PKG_CONFIG_PATH="$cfg/pc" PKG_CONFIG_LIBDIR="$cfg/pc" ./configure -q \
+   >"$out/configure-arch.log" 2>&1)
+check_eq "configure: refuses a platform other than amd64-linux, saying so" "1|1" \
+  "$?|$(grep -c "lifeheap runs on amd64-linux only for now; the installed Valgrind is for arm64-linux" "$out/configure-arch.log")"
+
 dest="$out/destdir"
 if make -s -C "$top" install DESTDIR="$dest" >"$out/install.log" 2>&1; then
   pass "make install DESTDIR=..."

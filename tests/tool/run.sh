@@ -116,6 +116,36 @@ fi
 profile newdelete "$bin/newdelete"
 checks newdelete "$bin/newdelete" "$out/newdelete.json" "$progs/newdelete.cc"
 
+# Site notes at their thresholds (notes.c's table): the profile carries
+# them, the summary prints them under its top sites.
+if compile_c "$bin/notes" "$progs/notes.c"; then
+  profile notes "$bin/notes"
+  check_eq "notes: exits 0 under lifeheap" 0 "$?"
+  # "function:kind:text" for every site, by the notes.c function the
+  # label names (a label reads "written_prefix (...) via unused_tenth (...)").
+  notes_by_site=$(python3 - "$out/notes.json" <<'PY'
+import json, re, sys
+profile = json.load(open(sys.argv[1]))
+rows = []
+for site in profile["sites"]:
+    name = re.findall(r"(\w+) \(notes\.c:\d+\)", site["label"])[-1]
+    texts = ";".join("%s:%s" % (n["kind"], n["text"]) for n in site["notes"])
+    rows.append("%s=%s" % (name, texts))
+print("|".join(sorted(rows)))
+PY
+)
+  check_eq "notes: each site's notes, on each side of every threshold" \
+    "copied_16k=realloc-growth:grown by 1 realloc, 16.0 KiB copied|copied_under_16k=|small_23=small-blocks:23.0 B per block on average: glibc's malloc takes at least 32 B for each|small_24=|small_999=|untouched_ends=never-touched:64.0 KiB (99.9%) of it never read nor written|unused_16k=unused-capacity:16.0 KiB (40%) of it never written (unused capacity)|unused_tenth=unused-capacity:16.0 KiB (10%) of it never written (unused capacity)|unused_under_16k=|unused_under_tenth=" \
+    "$notes_by_site"
+  check_eq "notes: the numbers behind them (bytes, reallocs, blocks)" \
+    "16384|16384|16384 1|23000 1000|65534" \
+    "$(jq -r '[.sites[].notes[] | [.bytes, (.reallocs // .blocks // empty)] | map(tostring) | join(" ")] | sort | join("|")' "$out/notes.json")"
+  check_eq "notes: the summary prints them under its top sites" "1|1|1" \
+    "$(grep -c '^==[0-9]*== \{36\}16.0 KiB (10%) of it never written (unused capacity)$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{36\}grown by 1 realloc, 16.0 KiB copied$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{36\}64.0 KiB (99.9%) of it never read nor written$' "$out/notes.log")"
+else
+  fail "build notes" "gcc failed"
+fi
+
 profile threads "$bin/threads" --opts --num-callers=2 --
 check_eq "threads: exits 0 under lifeheap" 0 "$?"
 checks threads "$bin/threads" "$out/threads.json" "$progs/threads.c"
@@ -210,6 +240,12 @@ check "failed write: no file, no temporary" test ! -e "$out/vanishing"
   profile toobig "$bin/leak" --opts --lifeheap-out-file="$out/toobig/p.json" -- )
 check "write error: says so" grep -q "writing $out/toobig/p.json.tmp-[0-9]*-[0-9]* failed" "$out/toobig.log"
 check "write error: no file, no temporary" test -z "$(ls -A "$out/toobig")"
+
+# --- the flow diagram at the top of lh_include.h names every module
+unlisted=$(cd "$top/tool" && for f in lh_*.c; do
+  sed -n '1,/^\*\//p' lh_include.h | grep -qw "${f%.c}\.c" || echo "$f"; done)
+check_eq "lh_include.h's diagram names every tool/lh_*.c" "$(ls "$top"/tool/lh_*.c | wc -l) " \
+  "$(cd "$top/tool" && ls lh_*.c | wc -l) $unlisted"
 
 # --- every profile matches the schema
 checks schema "$top/docs/lifeheap-profile.schema.json" "$out"/*.json

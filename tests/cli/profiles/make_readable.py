@@ -77,8 +77,9 @@ def access(measured, at_peak_bytes, unused_at_peak=0, never_accessed_at_peak=0):
                         "unused_capacity_bytes": unused_at_peak},
             "map": None}
 
-def site(stack, name_frame, blocks, bytes_, reallocs=0, requested=0, copied=0, growth=0, acc=None):
-    return {"stack": stack, "name_frame": name_frame, "runtime_only": False,
+def site(stack, name_frame, blocks, bytes_, reallocs=0, requested=0, copied=0, growth=0, acc=None,
+         notes=()):
+    return {"stack": stack, "name_frame": name_frame, "runtime_only": False, "notes": list(notes),
             "total_blocks": blocks, "total_bytes": bytes_,
             "bytes_at_peak": bytes_, "blocks_at_peak": blocks, "max_bytes": bytes_, "max_blocks": blocks,
             "max_time": PEAK_TIME, "bytes_at_exit": 0, "blocks_at_exit": 0, "freed_blocks": blocks,
@@ -95,19 +96,34 @@ sites = [
     # = 96 * (2^13 - 2) = 786,240; 12,427 rows written: unused 393,216 - 12,427 * 24 = 94,968.
     site([f_finish, f_amort, f_grow_one, f_push, f_read_rows] + rust_tail, 4, 1, 393216,
          reallocs=12, requested=786240, copied=393120, growth=393120,
-         acc=access(393216, 393216, unused_at_peak=94968, never_accessed_at_peak=94968)),
+         acc=access(393216, 393216, unused_at_peak=94968, never_accessed_at_peak=94968),
+         # The tool's notes (docs/format.md, sites[].notes): 393,120 B = 383.9 KiB;
+         # 94,968 B = 92.7 KiB = 24% of 393,216 (the untouched bytes are the same: said once).
+         notes=[{"kind": "realloc-growth", "text": "grown by 12 reallocs, 383.9 KiB copied",
+                 "bytes": 393120, "reallocs": 12},
+                {"kind": "unused-capacity",
+                 "text": "92.7 KiB (24%) of it never written (unused capacity)", "bytes": 94968}]),
     # 1: one 256 KiB table, 192 KiB of it never touched, 16 KiB unused capacity (under a
     # tenth: no unused-capacity note), 16,383 B copied (one under the note's threshold).
     site([f_new_alloc, f_realloc_insert, f_push_back, f_table_add, f_load_chunk, f_load, f_start,
           f_run, f_run_service, f_setup, f_cpp_main, f_libc_call_main, f_below], 3, 1, 262144,
          reallocs=1, requested=262144, copied=16383, growth=131072,
-         acc=access(262144, 262144, unused_at_peak=16384, never_accessed_at_peak=196608)),
+         acc=access(262144, 262144, unused_at_peak=16384, never_accessed_at_peak=196608),
+         # 196,608 B = 192.0 KiB = 75% of 262,144.
+         notes=[{"kind": "never-touched", "text": "192.0 KiB (75%) of it never read nor written",
+                 "bytes": 196608}]),
     # 2: the closure's strings collected by from_iter: 1,000 blocks of exactly 24 B (not tiny).
     site([f_from, f_closure, f_map_next, f_from_iter, f_parse_row] + rust_tail[:4], 1, 1000, 24000),
     # 3: the same closure through extend_desugared: 2,000 blocks of 9.8 B on average,
     # 3,000 reallocs (1.5 per block) copying 20,000 B = 19.5 KiB.
     site([f_from, f_closure, f_map_next, f_extend, f_parse_row] + rust_tail[:4], 1, 2000, 19600,
-         reallocs=3000, requested=30000, copied=20000, growth=10000),
+         reallocs=3000, requested=30000, copied=20000, growth=10000,
+         notes=[{"kind": "realloc-growth",
+                 "text": "grown by 3,000 reallocs (1.5 per block), 19.5 KiB copied",
+                 "bytes": 20000, "reallocs": 3000},
+                {"kind": "small-blocks",
+                 "text": "9.8 B per block on average: glibc's malloc takes at least 32 B for each",
+                 "bytes": 19600, "blocks": 2000}]),
     # 4 and 5: map[key] in Cache::insert makes a node and a string: same callers.
     site([f_node_alloc, f_create_node, f_cache_insert, f_cache_main], 2, 100, 4800),
     site([f_char_alloc, f_string_create, f_cache_insert, f_cache_main], 2, 100, 3200),

@@ -29,6 +29,7 @@
 #include "pub_tool_options.h"
 #include "lh_include.h"
 #include "lh_timeline.h"
+#include "lh_options.h"
 
 /*--- Stand-ins for Valgrind's core and the other modules ---*/
 
@@ -52,24 +53,10 @@ UInt  VG_(umsg)(const HChar* fmt, ...) { (void)fmt; return 0; }
 void  VG_(assert_fail)(Bool core, const HChar* expr, const HChar* file, Int line,
                        const HChar* fn, const HChar* fmt, ...)
 { (void)core; (void)fmt; fprintf(stderr, "assertion %s failed at %s:%d (%s)\n", expr, file, line, fn); abort(); }
-Bool  LH_(parse_count_option)(const HChar* arg, const HChar* name, Long* var,
-                              Long lo, Long hi)
-{
-   size_t n = strlen(name);
-   (void)lo; (void)hi;
-   if (strncmp(arg, name, n) != 0 || arg[n] != '=') return False;
-   *var = strtoll(arg + n + 1, NULL, 10);
-   return True;
-}
-Bool  LH_(parse_double_option)(const HChar* arg, const HChar* name, double* var,
-                               double lo, const HChar* lt, double hi, const HChar* ht)
-{
-   size_t n = strlen(name);
-   (void)lo; (void)lt; (void)hi; (void)ht;
-   if (strncmp(arg, name, n) != 0 || arg[n] != '=') return False;
-   *var = strtod(arg + n + 1, NULL);
-   return True;
-}
+/* The options the timeline reads (tool/lh_options.def), at their
+   defaults; each case sets what it tests. */
+LH_OptionValues LH_(options) = { .timeline_points = 1024,
+                                 .significant_fraction = 0.01 };
 
 /* A JSON "writer" that keeps the last array of numbers written under each
    key, and the last number written under each key. */
@@ -245,7 +232,6 @@ static int verify(const char* name, UInt points)
 static void run_case(const char* name, UInt points, ULong seed, UInt events,
                      ULong max_step, UInt dump_at)
 {
-   char option[64];
    UInt i;
    int bad = 0;
 
@@ -254,8 +240,7 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events,
    LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
    n_history = n_live = 0;
    for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
-   snprintf(option, sizeof option, "--lifeheap-timeline-points=%u", points);
-   LH_(timeline_process_option)(option);
+   LH_(options).timeline_points = points;
    LH_(timeline_init)();
 
    for (i = 0; i < events; i++) {
@@ -299,7 +284,7 @@ static void growth_case(void)
    n_history = n_live = 0;
    for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
    leak = sites[0]; step = sites[1]; wave = sites[2];
-   LH_(timeline_process_option)("--lifeheap-timeline-points=1024");
+   LH_(options).timeline_points = 1024;
    LH_(timeline_init)();
    LH_(now) = 1;
    step->first_alloc_time = leak->first_alloc_time = wave->first_alloc_time = 1;
@@ -336,7 +321,7 @@ static void growth_case(void)
 int main(void)
 {
    static char long_label[400];
-   LH_(timeline_process_option)("--lifeheap-significant-fraction=0");
+   LH_(options).significant_fraction = 0;
    run_case("timeline unit: few events, no coarsening", 1024, 1, 50, 3, 0);
    run_case("timeline unit: small grid, many coarsenings", 16, 2, 20000, 50, 0);
    run_case("timeline unit: default grid, long run", 1024, 3, 50000, 5000, 0);

@@ -1,0 +1,43 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_core.h: the parts of Valgrind's core the tool   ---*/
+/*--- uses without a pub_tool_ declaration.                        ---*/
+/*--------------------------------------------------------------------*/
+/*
+   SPDX-License-Identifier: GPL-3.0-or-later
+
+   The tool links statically with libcoregrind, so it can reach the
+   core's own functions and variables; Valgrind's tool headers do not
+   declare these, so their declarations are written here, once, from
+   Valgrind 3.19's sources.  configure reads every "extern" line of this
+   file and checks that the installed libcoregrind defines the symbol, and
+   refuses a Valgrind older than 3.19: a core that renamed or dropped one
+   fails at configure time with the symbol's name, not at link time.
+*/
+#ifndef LH_CORE_H
+#define LH_CORE_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_execontext.h"
+
+/* m_demangle: undoes C++ and Rust (legacy and v0) mangling; *result is
+   valid until the next call. */
+extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling,
+                          const HChar* orig, const HChar** result);
+
+/* m_main: the descriptor Valgrind keeps open on the client executable. */
+extern Int VG_(cl_exec_fd);
+
+/* m_threadstate: client threads alive now. */
+extern Int VG_(count_living_threads)(void);
+
+/* m_libcfile: moves a descriptor above the client's limit, where Valgrind
+   keeps its own, so the program cannot close or reuse it. */
+extern Int VG_(safe_fd)(Int oldfd);
+
+/* m_options: --read-inline-info. */
+extern Bool VG_(clo_read_inline_info);
+
+/* m_execontext: the code addresses of a stack. */
+extern Addr* VG_(get_ExeContext_StackTrace)(ExeContext* e);
+
+#endif /* LH_CORE_H */

@@ -1,0 +1,104 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_report.c: the analysed run (lh_report.h).       ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   Building a report:
+     1. every site's output figures are made current (LH_(sites_finalize)),
+     2. sites are sorted (bytes at the peak, total bytes, stack addresses:
+        a stable order across runs) and numbered,
+     3. the frame table is built in first-use order of the sorted sites,
+        and each site gets its label (lh_labels.c),
+     4. the timeline is closed and the findings computed,
+     5. each site's notes are computed (lh_notes.c),
+     6. the global figures are copied, so that every renderer of the
+        report shows the same numbers.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "lh_include.h"
+#include "lh_report.h"
+
+static Bool report_alive = False;   /* one report at a time (see the header) */
+
+static Int compare_sites(const void* pa, const void* pb)
+{
+   const LH_Site* a = *(LH_Site* const*)pa;
+   const LH_Site* b = *(LH_Site* const*)pb;
+   if (a->bytes_at_peak != b->bytes_at_peak)
+      return a->bytes_at_peak > b->bytes_at_peak ? -1 : 1;
+   if (a->total_bytes != b->total_bytes)
+      return a->total_bytes > b->total_bytes ? -1 : 1;
+   return LH_(stack_compare)(a->ec, b->ec);
+}
+
+static void copy_totals(LH_ReportTotals* t)
+{
+   t->duration = LH_(now);
+   t->blocks = LH_(total_blocks);
+   t->bytes = LH_(total_bytes);
+   t->frees = LH_(total_frees);
+   t->reallocs = LH_(total_reallocs);
+   t->realloc_requested_bytes = LH_(total_realloc_requested_bytes);
+   t->realloc_bytes_copied = LH_(total_realloc_bytes_copied);
+   t->realloc_growth_bytes = LH_(total_realloc_growth_bytes);
+   t->bytes_read = LH_(access_total_read)();
+   t->bytes_written = LH_(access_total_written)();
+   t->invalid_frees = LH_(invalid_frees);
+   t->invalid_reallocs = LH_(invalid_reallocs);
+   t->peak_bytes = LH_(peak_bytes);
+   t->peak_blocks = LH_(peak_blocks);
+   t->peak_time = LH_(peak_time);
+   t->exit_bytes = LH_(curr_bytes);
+   t->exit_blocks = LH_(curr_blocks);
+   t->threads = LH_(threads_ever)();
+}
+
+const LH_Report* LH_(report_build)(const LH_RunEnd* end)
+{
+   LH_Report* r;
+   UInt i;
+
+   tl_assert2(!report_alive, "a lifeheap report was not freed");
+   report_alive = True;
+   r = VG_(calloc)("lh.report", 1, sizeof *r);
+   r->end = *end;
+
+   /* 1, 2: figures and order. */
+   LH_(sites_finalize)();
+   r->n_sites = LH_(n_sites)();
+   r->sites = VG_(malloc)("lh.report.sites", (r->n_sites + 1) * sizeof(LH_Site*));
+   for (i = 0; i < r->n_sites; i++) r->sites[i] = LH_(site_at)(i);
+   VG_(ssort)(r->sites, r->n_sites, sizeof(LH_Site*), compare_sites);
+   for (i = 0; i < r->n_sites; i++) r->sites[i]->id = i;
+
+   /* 3, 4: names, timeline, findings. */
+   LH_(frames_reset)();
+   LH_(frames_build)(r->sites, r->n_sites);
+   LH_(labels_build)(r->sites, r->n_sites);
+   LH_(timeline_finish)();
+   LH_(findings_compute)(r->sites, r->n_sites);
+
+   /* 5: notes (they read the access folds the findings refreshed). */
+   r->notes = VG_(calloc)("lh.report.notes", r->n_sites + 1, sizeof(LH_SiteNotes));
+   for (i = 0; i < r->n_sites; i++)
+      LH_(site_notes_compute)(r->sites[i], &r->notes[i]);
+
+   /* 6 */
+   copy_totals(&r->totals);
+   return r;
+}
+
+void LH_(report_free)(const LH_Report* report)
+{
+   LH_Report* r = (LH_Report*)report;
+   tl_assert(report_alive);
+   VG_(free)(r->sites);
+   VG_(free)(r->notes);
+   VG_(free)(r);
+   report_alive = False;
+}

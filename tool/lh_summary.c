@@ -1,0 +1,122 @@
+/*--------------------------------------------------------------------*/
+/*--- lifeheap: lh_summary.c: the summary on stderr at exit.       ---*/
+/*--------------------------------------------------------------------*/
+/*
+   lifeheap is free software: GPL-3.0-or-later.
+
+   A rendering of a report (lh_report.h), as lh_output.c's profile is:
+   the totals, the peak, the top sites with their notes (lh_notes.c) and
+   the findings, then where the profile went.  Nothing is judged here.
+*/
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "lh_include.h"
+#include "lh_report.h"
+#include "lh_text.h"
+
+#define LH_SUMMARY_TOP_SITES 5
+
+/* The notes of a top site on one line, under the "allocated in" column. */
+static void print_site_notes(const LH_SiteNotes* notes)
+{
+   HChar line[LH_MAX_SITE_NOTES * (LH_NOTE_TEXT_SIZE + 2)];
+   Int used = 0;
+   UInt k;
+   if (notes->n == 0) return;
+   line[0] = '\0';
+   for (k = 0; k < notes->n; k++)
+      used += VG_(snprintf)(line + used, sizeof(line) - used, "%s%s",
+                            k > 0 ? "; " : "", notes->note[k].text);
+   VG_(umsg)("%35s%s\n", "", line);
+}
+
+/* "???" means nothing to a stranger: say what it is, once. */
+static void explain_unnamed(const LH_Site* site)
+{
+   HChar where[512];
+   SizeT len;
+   LH_(frame_describe)(site->frame_ids[site->name_frame], where, sizeof(where));
+   /* where is "??? (in /usr/bin/sort)": keep the object's path. */
+   len = VG_(strlen)(where);
+   if (len > 8 && where[len - 1] == ')') where[len - 1] = '\0';
+   VG_(umsg)("\"???\" marks code without symbols, here in %s: its debug "
+             "symbols or a build with -g would name it.\n", where + 8);
+}
+
+static void print_top_sites(const LH_Report* r)
+{
+   const LH_Site* unnamed_object = NULL;   /* a top site named "???" */
+   HChar a[32];
+   UInt i, shown;
+
+   for (shown = 0; shown < r->n_sites && shown < LH_SUMMARY_TOP_SITES; shown++)
+      if (r->sites[shown]->bytes_at_peak == 0) break;
+   if (shown == 0) return;
+   VG_(umsg)("Top sites at the peak (bytes, share of the peak, blocks, "
+             "allocated in):\n");
+   for (i = 0; i < shown; i++) {
+      const LH_Site* s = r->sites[i];
+      const HChar* where = s->label ? s->label : "???";
+      LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
+      VG_(umsg)("  %10s %3u%% %'8llu %-6s  %s\n", a,
+                LH_(percent_whole)(s->bytes_at_peak, r->totals.peak_bytes),
+                s->blocks_at_peak,
+                LH_(plural)(s->blocks_at_peak, "block", "blocks"), where);
+      print_site_notes(&r->notes[i]);
+      if (unnamed_object == NULL && VG_(strncmp)(where, "??? (in ", 8) == 0)
+         unnamed_object = s;
+   }
+   if (unnamed_object != NULL) explain_unnamed(unnamed_object);
+}
+
+/* Frees and reallocs of pointers that were not live heap blocks: each
+   one ignored, the first one named when it happened. */
+static void print_invalid_counts(const LH_ReportTotals* t)
+{
+   if (t->invalid_frees == 0 && t->invalid_reallocs == 0) return;
+   VG_(umsg)("Invalid:      %'llu %s, %'llu %s of pointers that were not "
+             "live heap blocks (ignored)\n",
+             t->invalid_frees, LH_(plural)(t->invalid_frees, "free", "frees"),
+             t->invalid_reallocs,
+             LH_(plural)(t->invalid_reallocs, "realloc", "reallocs"));
+}
+
+static void print_profile_line(const HChar* path, Bool written)
+{
+   if (written)
+      VG_(umsg)("Profile: %s\n", path);
+   else
+      VG_(umsg)("Profile: not written (see the error above)\n");
+}
+
+void LH_(report_print_summary)(const LH_Report* r, const HChar* path,
+                               Bool written)
+{
+   const LH_ReportTotals* t = &r->totals;
+   HChar a[32];
+
+   LH_(format_bytes)(a, sizeof a, t->bytes);
+   VG_(umsg)("lifeheap: %'llu %s (%s) allocated, %'llu freed, %'llu %s; "
+             "%'llu instructions run\n",
+             t->blocks, LH_(plural)(t->blocks, "block", "blocks"), a,
+             t->frees, t->reallocs,
+             LH_(plural)(t->reallocs, "realloc", "reallocs"), t->duration);
+   print_invalid_counts(t);
+   if (t->blocks == 0) {
+      VG_(umsg)("No heap blocks were allocated.\n");
+      print_profile_line(path, written);
+      return;
+   }
+   LH_(format_bytes)(a, sizeof a, t->peak_bytes);
+   VG_(umsg)("Heap peak:    %s in %'llu %s, at %u%% of the run\n",
+             a, t->peak_blocks, LH_(plural)(t->peak_blocks, "block", "blocks"),
+             LH_(percent_whole)(t->peak_time, t->duration));
+   LH_(format_bytes)(a, sizeof a, t->exit_bytes);
+   VG_(umsg)("Live at exit: %s in %'llu %s\n", a, t->exit_blocks,
+             LH_(plural)(t->exit_blocks, "block", "blocks"));
+   print_top_sites(r);
+   LH_(findings_print_summary)(LH_SUMMARY_TOP_SITES);
+   print_profile_line(path, written);
+}
