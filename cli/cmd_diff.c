@@ -133,22 +133,31 @@ static const char *change_status(const struct site_change *change)
                                    : "matched";
 }
 
+/* "+15.9 KiB (+4.5%)", "-42 (-84%)", "-22.5 pts": the change in the
+ * metric's unit (sizes, counts and shares as everywhere, common/
+ * lh_numbers.h), then relative to the base; percentages of the run change
+ * by points. */
 static void format_change(const struct metric *metric, double before,
                           double after, char *buffer, size_t size)
 {
-    char amount[32];
+    char amount[64], relative[32];
     double delta = after - before;
-    if (metric->unit == UNIT_BYTES)
+    const char *sign = delta > 0 ? "+" : delta < 0 ? "-" : "";
+    if (metric->unit == UNIT_BYTES) {
         format_size_delta(delta, amount, sizeof amount);
-    else if (metric->unit == UNIT_PERCENT_OF_RUN)
+    } else if (metric->unit == UNIT_PERCENT_OF_RUN) {
         snprintf(amount, sizeof amount, "%+.1f pts", delta);
-    else
-        snprintf(amount, sizeof amount, "%+.0f", delta);
-    if (before != 0 && metric->unit != UNIT_PERCENT_OF_RUN)
-        snprintf(buffer, size, "%s (%+.1f%%)", amount,
-                 100.0 * delta / before);
-    else
+    } else {
+        format_count((unsigned long long)(fabs(delta) + 0.5), relative,
+                     sizeof relative);
+        snprintf(amount, sizeof amount, "%s%s", sign, relative);
+    }
+    if (before != 0 && metric->unit != UNIT_PERCENT_OF_RUN) {
+        format_share(fabs(delta / before), relative, sizeof relative);
+        snprintf(buffer, size, "%s (%s%s)", amount, sign, relative);
+    } else {
         snprintf(buffer, size, "%s", amount);
+    }
 }
 
 /*--- Text output ----------------------------------------------------------*/
@@ -182,7 +191,7 @@ static void print_text_diff(FILE *out, const struct diff *diff,
         double before = 0, after = 0;
         bool base_has = metric->global_value(base, &before);
         bool changed_has = metric->global_value(changed, &after);
-        char a[32], b[32], c[64];
+        char a[32], b[32], c[112];
         format_metric(metric, base_has, before, a, sizeof a);
         format_metric(metric, changed_has, after, b, sizeof b);
         if (base_has && changed_has)
@@ -204,7 +213,7 @@ static void print_text_diff(FILE *out, const struct diff *diff,
         double before = site_metric(sort, base, change->base_site, &base_has);
         double after = site_metric(sort, changed, change->changed_site,
                                    &changed_has);
-        char base_id[24] = "-", new_id[24] = "-", a[32], b[32], c[64];
+        char base_id[24] = "-", new_id[24] = "-", a[32], b[32], c[112];
         if (change->base_site)
             snprintf(base_id, sizeof base_id, "%zu", change->base_site->id);
         if (change->changed_site)

@@ -27,7 +27,8 @@ const char run_usage[] =
     "on stderr and the profile is written to FILE (default\n"
     "lifeheap.out.<pid>.json in the current directory).\n"
     "\n"
-    "  --out FILE       where to write the profile (%p is the pid)\n"
+    "  --out FILE       where to write the profile (%p is the pid, %n a\n"
+"                   sequence number, %q{VAR} an environment variable)\n"
     "  valgrind options any other option before -- goes to valgrind, e.g.\n"
     "                   --num-callers=30 or --lifeheap-dump-interval=...\n"
     "  -h, --help       this text\n"
@@ -72,51 +73,136 @@ static void use_build_tree_tool(void)
         setenv("VALGRIND_LIB", tool_directory, 1);
 }
 
-/* Expands %p (pid), %q{VAR} (environment) and %% in an output file name,
- * as Valgrind does. */
-static void expand_file_name(const char *pattern, pid_t pid, char *buffer,
-                             size_t size)
+/* The run record: `--lifeheap-run-record=FILE` makes each lifeheap process
+ * append the path it expanded its profile name to (%p, %n, %q{VAR}, made
+ * absolute) and a NUL byte to FILE, so the CLI reports the file the tool
+ * wrote rather than expanding the name a second time its own way. */
+static char *create_run_record(void)
+{
+    const char *directory = getenv("TMPDIR");
+    if (!directory || !*directory)
+        directory = "/tmp";
+    size_t size = strlen(directory) + 32;
+    char *path = malloc(size);
+    if (!path)
+        return NULL;
+    snprintf(path, size, "%s/lifeheap-run.XXXXXX", directory);
+    int descriptor = mkstemp(path);
+    if (descriptor < 0) {
+        free(path);
+        return NULL;
+    }
+    close(descriptor);
+    return path;
+}
+
+/* Reads the run record: the recorded paths, NUL-separated, ending in an
+ * empty string; NULL when nothing was recorded. */
+static char *read_run_record(const char *record_path, size_t *length)
+{
+    FILE *record = fopen(record_path, "rb");
+    if (!record)
+        return NULL;
+    size_t size = 0, capacity = 4096;
+    char *text = malloc(capacity + 1);
+    size_t got;
+    while (text && (got = fread(text + size, 1, capacity - size, record)) > 0) {
+        size += got;
+        if (size == capacity) {
+            char *bigger = realloc(text, capacity * 2 + 1);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            capacity *= 2;
+        }
+    }
+    fclose(record);
+    if (!text || size == 0) {
+        free(text);
+        return NULL;
+    }
+    if (text[size - 1] != '\0')        /* a process killed mid-write */
+        text[size++] = '\0';
+    *length = size;
+    return text;
+}
+
+/* The path as the user would write it: relative to the current directory
+ * when the name given was relative and the file is under it. */
+static const char *shown_path(const char *path, const char *name_given)
+{
+    static char directory[4096];
+    if (name_given[0] == '/' || !getcwd(directory, sizeof directory))
+        return path;
+    size_t length = strlen(directory);
+    if (strncmp(path, directory, length) == 0 && path[length] == '/')
+        return path + length + 1;
+    return path;
+}
+
+/* Says which profiles the run wrote (a forked child writes its own), or
+ * that there is none. */
+static void report_profiles(const char *record_path, const char *name_given)
 {
     size_t length = 0;
-    for (const char *p = pattern; *p && length + 1 < size; p++) {
-        char piece[4096];
-        piece[0] = '\0';
-        if (p[0] == '%' && p[1] == 'p') {
-            snprintf(piece, sizeof piece, "%d", (int)pid);
-            p++;
-        } else if (p[0] == '%' && p[1] == '%') {
-            snprintf(piece, sizeof piece, "%%");
-            p++;
-        } else if (p[0] == '%' && p[1] == 'q' && p[2] == '{' &&
-                   strchr(p + 3, '}')) {
-            const char *end = strchr(p + 3, '}');
-            char name[256];
-            size_t name_length = (size_t)(end - (p + 3));
-            if (name_length >= sizeof name)
-                name_length = sizeof name - 1;
-            memcpy(name, p + 3, name_length);
-            name[name_length] = '\0';
-            const char *value = getenv(name);
-            snprintf(piece, sizeof piece, "%s", value ? value : "");
-            p = end;
-        } else {
-            piece[0] = *p;
-            piece[1] = '\0';
+    char *record = read_run_record(record_path, &length);
+    const char *first_written = NULL;
+    bool went_elsewhere = false;
+    for (size_t at = 0; record && at < length; at += strlen(record + at) + 1) {
+        const char *path = record + at;
+        bool seen = false;
+        for (size_t before = 0; before < at; before += strlen(record + before) + 1)
+            if (strcmp(record + before, path) == 0)
+                seen = true;
+        struct stat info;
+        if (seen || !*path)
+            continue;
+        if (!is_regular_file(path)) {
+            if (stat(path, &info) == 0 && !S_ISDIR(info.st_mode)) {
+                /* A device or a FIFO: written through, not kept as a file. */
+                fprintf(stderr, "lifeheap: the profile went to ");
+                print_text(stderr, shown_path(path, name_given));
+                fprintf(stderr, ", which is not a regular file: nothing to "
+                                "report on later\n");
+                went_elsewhere = true;
+            }
+            continue;
         }
-        length += (size_t)snprintf(buffer + length, size - length, "%s",
-                                   piece);
-        if (length >= size)
-            length = size - 1;
+        fprintf(stderr, "lifeheap: profile written to ");
+        print_text(stderr, shown_path(path, name_given));
+        fprintf(stderr, "\n");
+        if (!first_written)
+            first_written = path;
     }
-    buffer[length] = '\0';
+    if (first_written) {
+        const char *shown = shown_path(first_written, name_given);
+        fprintf(stderr, "lifeheap: see it with: lifeheap report ");
+        print_text(stderr, shown);
+        fprintf(stderr, "   (or: lifeheap view ");
+        print_text(stderr, shown);
+        fprintf(stderr, ")\n");
+    } else if (went_elsewhere) {
+        /* said above */
+    } else if (record) {
+        fprintf(stderr, "lifeheap: no profile at ");
+        print_text(stderr, shown_path(record, name_given));
+        fprintf(stderr, " (see valgrind's messages above)\n");
+    } else {
+        fprintf(stderr, "lifeheap: no profile was written (see valgrind's "
+                        "messages above)\n");
+    }
+    free(record);
 }
 
 int cmd_run(int argc, char **argv)
 {
     const char *out = NULL, *out_option = NULL;
     /* valgrind, --tool, options..., --fair-sched, --lifeheap-out-file,
-     * program args, NULL */
-    char **child_argv = calloc((size_t)argc + 5, sizeof *child_argv);
+     * --lifeheap-run-record, program args, NULL */
+    char **child_argv = calloc((size_t)argc + 6, sizeof *child_argv);
     int chose_scheduler = 0;
     char *out_argument = NULL;
     if (!child_argv) {
@@ -182,6 +268,27 @@ int cmd_run(int argc, char **argv)
         child_argv[count++] = out_argument;
         out_option = out;
     }
+    char *record_path = create_run_record();
+    char *record_argument = NULL;
+    if (!record_path) {
+        fprintf(stderr, "lifeheap run: cannot create a temporary file in "
+                        "$TMPDIR or /tmp: %s\n", strerror(errno));
+        free(out_argument);
+        free(child_argv);
+        return 127;
+    }
+    size_t record_size = strlen(record_path) + 32;
+    record_argument = malloc(record_size);
+    if (!record_argument) {
+        unlink(record_path);
+        free(record_path);
+        free(out_argument);
+        free(child_argv);
+        return 127;
+    }
+    snprintf(record_argument, record_size, "--lifeheap-run-record=%s",
+             record_path);
+    child_argv[count++] = record_argument;
     for (; i < argc; i++)
         child_argv[count++] = argv[i];
     child_argv[count] = NULL;
@@ -191,6 +298,9 @@ int cmd_run(int argc, char **argv)
     pid_t child = fork();
     if (child < 0) {
         fprintf(stderr, "lifeheap run: cannot fork: %s\n", strerror(errno));
+        unlink(record_path);
+        free(record_path);
+        free(record_argument);
         free(out_argument);
         free(child_argv);
         return 127;
@@ -219,32 +329,12 @@ int cmd_run(int argc, char **argv)
     else
         status = 127;
 
-    if (status != 127) {
-        char path[4096];
-        struct stat info;
-        /* Valgrind keeps the pid of the process it was started as. */
-        expand_file_name(out_option ? out_option : "lifeheap.out.%p.json",
-                         child, path, sizeof path);
-        if (is_regular_file(path)) {
-            fprintf(stderr, "lifeheap: profile written to ");
-            print_text(stderr, path);
-            fprintf(stderr, "\nlifeheap: see it with: lifeheap report ");
-            print_text(stderr, path);
-            fprintf(stderr, "   (or: lifeheap view ");
-            print_text(stderr, path);
-            fprintf(stderr, ")\n");
-        } else if (stat(path, &info) == 0 && !S_ISDIR(info.st_mode)) {
-            /* A device or a FIFO: written through, not kept as a file. */
-            fprintf(stderr, "lifeheap: the profile went to ");
-            print_text(stderr, path);
-            fprintf(stderr, ", which is not a regular file: nothing to "
-                            "report on later\n");
-        } else {
-            fprintf(stderr, "lifeheap: no profile at ");
-            print_text(stderr, path);
-            fprintf(stderr, " (see valgrind's messages above)\n");
-        }
-    }
+    if (status != 127)
+        report_profiles(record_path, out_option ? out_option
+                                                : "lifeheap.out.%p.json");
+    unlink(record_path);
+    free(record_path);
+    free(record_argument);
     free(out_argument);
     free(child_argv);
     return status;

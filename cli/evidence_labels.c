@@ -4,7 +4,7 @@
  * Makefile as profile_rules.inc is) and parsed once with json-c on first
  * use. The viewer builds the same file in (viewer/build.js) and formats
  * each unit with the same rules (viewer/src/model/evidence.js): sizes as
- * format_size, counts grouped by thousands, shares as percentages,
+ * format_size, counts as format_count, shares as format_share,
  * durations as instructions with their share of the run.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -76,20 +76,12 @@ void evidence_label(const char *kind, const char *key, char *buffer,
             *c = ' ';
 }
 
-/* 176204217 -> "176,204,217" (a value rounded to a whole number). */
+/* A count, grouped by thousands as everywhere (format_count), from a value
+ * rounded to a whole number. */
 static void grouped(double value, char *buffer, size_t size)
 {
-    char digits[48];
-    snprintf(digits, sizeof digits, "%.0f", fabs(value));
-    size_t length = strlen(digits), out = 0;
-    if (value <= -0.5 && out + 1 < size)
-        buffer[out++] = '-';
-    for (size_t i = 0; i < length && out + 1 < size; i++) {
-        if (i > 0 && (length - i) % 3 == 0 && out + 2 < size)
-            buffer[out++] = ',';
-        buffer[out++] = digits[i];
-    }
-    buffer[out] = '\0';
+    format_count(value > 0 ? (unsigned long long)llround(value) : 0, buffer,
+                 size);
 }
 
 /* As the viewer's format.ratio: two decimals under 10, one under 100. */
@@ -111,9 +103,9 @@ void evidence_value(const char *key, double value, uint64_t duration,
     if (strcmp(unit, "bytes") == 0) {
         format_size(value, buffer, size);
     } else if (strcmp(unit, "share") == 0) {
-        format_percent(value, 1, buffer, size);
+        format_share(value, buffer, size);
     } else if (strcmp(unit, "run_share") == 0) {
-        format_percent(value, 1, a, sizeof a);
+        format_share(value, a, sizeof a);
         snprintf(buffer, size, "%s of the run", a);
     } else if (strcmp(unit, "instructions") == 0) {
         grouped(value, a, sizeof a);

@@ -1,23 +1,13 @@
 /* Site identity across two runs (used by `lifeheap diff`).
  *
  * Two builds of a program move code addresses and shift line numbers, so a
- * site is identified by its symbolised stack: for each frame, the function
- * and the source file (the object when there is no file). Addresses and
- * lines are ignored for identity, and so is what changes between two
- * builds of the same source (another optimisation level, codegen-units,
- * debug info level):
- *
- *   - generic arguments, parameter lists and return types, which depend on
- *     the mangling scheme and on inlining (function_path in names.c);
- *   - frames without a name ("???", Valgrind's "UnknownInlinedFun");
- *   - how deep the allocator's and the libraries' code is inlined (frames
- *     the tool marks "library"): of each run of library frames under the
- *     program's code only the outermost stays, the library function the
- *     program called (Vec::with_capacity, std::vector::push_back); the
- *     runtime's start-up frames above the program's outermost frame go.
- *
- * A stack of library code only (a runtime's own start-up allocation) keeps
- * every named frame.
+ * site is identified by the key the tool writes for it (sites[].match_key:
+ * one "function path, tab, file or object, newline" line per frame that
+ * survives a rebuild; tool/lh_match_key.c and docs/format.md say which) and
+ * the lines of those frames (sites[].match_lines). Profiles written before
+ * the key existed get the same key and lines computed here from their
+ * stacks by the same rules (identity_frames, site_identity), so old and new
+ * profiles can be compared.
  *
  * Several sites of one run can share that identity: two malloc calls in the
  * same function, or one helper called from two lines of the same caller.
@@ -53,11 +43,12 @@
 #include <string.h>
 
 struct keyed_site {
-    char *identity;                 /* function \x1f file-or-object \x1e ... */
+    char *identity;                 /* the match key, places dropped in the
+                                     * second round */
     const struct profile *profile;
     const struct site *site;
-    size_t *kept;                   /* stack positions in the identity */
-    size_t kept_len;
+    uint64_t *lines;                /* the key frames' lines, 0 unknown */
+    size_t lines_len;
 };
 
 /* Appends `text` to a growing buffer; false when out of memory. */
@@ -93,7 +84,7 @@ static bool program_frame(const struct frame *frame)
 static size_t *identity_frames(const struct profile *profile,
                                const struct site *site, size_t *kept_len)
 {
-    size_t *kept = malloc((site->stack_len + 1) * sizeof *kept);
+    size_t *kept = calloc(site->stack_len + 1, sizeof *kept);
     size_t outermost = site->stack_len, n = 0;
     if (!kept)
         return NULL;
@@ -117,28 +108,27 @@ static size_t *identity_frames(const struct profile *profile,
     return kept;
 }
 
-/* with_places: include each frame's file (or object); without, the
- * functions alone. */
-static char *site_identity(const struct profile *profile,
-                           const struct keyed_site *keyed, bool with_places)
+/* The match key of a profile without one, by the tool's rules: one
+ * "function path \t file-or-object \n" line per kept stack position. */
+static char *computed_key(const struct profile *profile,
+                          const struct site *site, const size_t *kept,
+                          size_t kept_len)
 {
     char *buffer = NULL;
     size_t length = 0, capacity = 0;
     if (!append(&buffer, &length, &capacity, ""))
         return NULL;
-    for (size_t k = 0; k < keyed->kept_len; k++) {
-        const struct frame *frame =
-            &profile->frames[keyed->site->stack[keyed->kept[k]]];
-        const char *place = !with_places    ? ""
-                            : frame->file   ? frame->file
+    for (size_t k = 0; k < kept_len; k++) {
+        const struct frame *frame = &profile->frames[site->stack[kept[k]]];
+        const char *place = frame->file     ? frame->file
                             : frame->object ? frame->object
                                             : "";
         char path[1024];
         function_path(frame->function, path, sizeof path);
         if (!append(&buffer, &length, &capacity, path) ||
-            !append(&buffer, &length, &capacity, "\x1f") ||
+            !append(&buffer, &length, &capacity, "\t") ||
             !append(&buffer, &length, &capacity, place) ||
-            !append(&buffer, &length, &capacity, "\x1e")) {
+            !append(&buffer, &length, &capacity, "\n")) {
             free(buffer);
             return NULL;
         }
@@ -146,15 +136,80 @@ static char *site_identity(const struct profile *profile,
     return buffer;
 }
 
+char *match_key_from_stack(const struct profile *profile,
+                           const struct site *site, uint64_t **lines,
+                           size_t *lines_len)
+{
+    size_t kept_len = 0;
+    size_t *kept = identity_frames(profile, site, &kept_len);
+    if (!kept)
+        return NULL;
+    *lines = malloc((kept_len + 1) * sizeof **lines);
+    char *key = *lines ? computed_key(profile, site, kept, kept_len) : NULL;
+    for (size_t k = 0; *lines && k < kept_len; k++) {
+        int64_t line = profile->frames[site->stack[kept[k]]].line;
+        (*lines)[k] = line > 0 ? (uint64_t)line : 0;
+    }
+    *lines_len = kept_len;
+    free(kept);
+    return key;
+}
+
+/* The key with each line's place dropped (the second round: functions
+ * only). */
+static char *functions_only(const char *key)
+{
+    char *out = malloc(strlen(key) + 1);
+    size_t n = 0;
+    bool in_place = false;
+    if (!out)
+        return NULL;
+    for (const char *c = key; *c; c++) {
+        if (*c == '\t')
+            in_place = true;
+        else if (*c == '\n')
+            in_place = false;
+        if (!in_place)
+            out[n++] = *c;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* Sets keyed->identity and keyed->lines from the profile's key, or
+ * computes them; false when out of memory. */
+static bool key_site(struct keyed_site *keyed, bool with_places)
+{
+    const struct profile *profile = keyed->profile;
+    const struct site *site = keyed->site;
+    char *key;
+    if (site->match_key) {
+        keyed->lines = malloc((site->match_lines_len + 1) * sizeof *keyed->lines);
+        if (!keyed->lines)
+            return false;
+        memcpy(keyed->lines, site->match_lines,
+               site->match_lines_len * sizeof *keyed->lines);
+        keyed->lines_len = site->match_lines_len;
+        key = strdup(site->match_key);
+    } else {
+        key = match_key_from_stack(profile, site, &keyed->lines,
+                                   &keyed->lines_len);
+    }
+    if (key && !with_places) {
+        char *functions = functions_only(key);
+        free(key);
+        key = functions;
+    }
+    keyed->identity = key;
+    return key != NULL;
+}
+
 static int compare_lines(const struct keyed_site *a, const struct keyed_site *b)
 {
-    /* Same identity, hence the same number of identity frames. */
-    for (size_t i = 0; i < a->kept_len && i < b->kept_len; i++) {
-        int64_t line_a = a->profile->frames[a->site->stack[a->kept[i]]].line;
-        int64_t line_b = b->profile->frames[b->site->stack[b->kept[i]]].line;
-        if (line_a != line_b)
-            return line_a < line_b ? -1 : 1;
-    }
+    /* Same identity, hence the same number of key frames. */
+    for (size_t i = 0; i < a->lines_len && i < b->lines_len; i++)
+        if (a->lines[i] != b->lines[i])
+            return a->lines[i] < b->lines[i] ? -1 : 1;
     return 0;
 }
 
@@ -185,16 +240,12 @@ static struct keyed_site *sorted_sites(const struct profile *profile,
             continue;
         keyed[n].profile = profile;
         keyed[n].site = &profile->sites[i];
-        keyed[n].kept = identity_frames(profile, &profile->sites[i],
-                                        &keyed[n].kept_len);
-        keyed[n].identity = keyed[n].kept
-                                ? site_identity(profile, &keyed[n], with_places)
-                                : NULL;
-        if (!keyed[n].identity) {
-            free(keyed[n].kept);
+        if (!key_site(&keyed[n], with_places)) {
+            free(keyed[n].identity);
+            free(keyed[n].lines);
             for (size_t j = 0; j < n; j++) {
                 free(keyed[j].identity);
-                free(keyed[j].kept);
+                free(keyed[j].lines);
             }
             free(keyed);
             return NULL;
@@ -276,7 +327,7 @@ static void free_keyed(struct keyed_site *keyed, size_t count)
         return;
     for (size_t i = 0; i < count; i++) {
         free(keyed[i].identity);
-        free(keyed[i].kept);
+        free(keyed[i].lines);
     }
     free(keyed);
 }

@@ -23,4 +23,12 @@ bool match_sites(const struct profile *base, const struct profile *changed,
 
 void site_matching_free(struct site_matching *matching);
 
+/* The match key and lines the tool writes for `site` (sites[].match_key,
+ * match_lines), computed from its stack by the same rules, for profiles
+ * written before the tool wrote them. Both malloc'ed; NULL when out of
+ * memory. */
+char *match_key_from_stack(const struct profile *profile,
+                           const struct site *site, uint64_t **lines,
+                           size_t *lines_len);
+
 #endif

@@ -1,4 +1,5 @@
-/* The metrics table (see metrics.h).
+/* The metrics table (see metrics.h): docs/metrics.json, made into C by
+ * scripts/gen-metrics-table.py.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,7 +11,8 @@
 #include "util.h"
 
 /* Site and global getters are generated per field: one line per metric
- * below instead of one function per metric written out by hand. */
+ * in metrics_table.inc instead of one function per metric written out by
+ * hand. */
 #define SITE_FIELD(metric, field)                                             \
     static bool site_##metric(const struct profile *p, const struct site *s, \
                               double *value)                                  \
@@ -50,130 +52,60 @@
         return any || p->site_count == 0;                                     \
     }
 
-SITE_FIELD(peak_bytes, bytes_at_peak)
-SITE_FIELD(peak_blocks, blocks_at_peak)
-SITE_FIELD(max_bytes, max_bytes)
-SITE_FIELD(max_blocks, max_blocks)
-SITE_FIELD(end_bytes, bytes_at_exit)
-SITE_FIELD(end_blocks, blocks_at_exit)
-SITE_FIELD(total_bytes, total_bytes)
-SITE_FIELD(total_blocks, total_blocks)
-SITE_FIELD(freed_blocks, freed_blocks)
-SITE_FIELD(reallocs, reallocs)
-SITE_FIELD(realloc_bytes_copied, realloc_bytes_copied)
-SITE_FIELD(cross_thread_frees, cross_thread_frees)
-SITE_FIELD(allocating_threads, allocating_threads)
-SITE_ACCESS(bytes_read, bytes_read)
-SITE_ACCESS(bytes_written, bytes_written)
-SITE_ACCESS(never_read_bytes, never_read_bytes)
-SITE_ACCESS(never_written_bytes, never_written_bytes)
-SITE_ACCESS(never_accessed_bytes, never_accessed_bytes)
-SITE_ACCESS(unused_capacity_bytes, unused_capacity_bytes)
-SITE_ACCESS(peak_never_read_bytes, at_peak_never_read_bytes)
-SITE_ACCESS(peak_unused_capacity_bytes, at_peak_unused_capacity_bytes)
-
-GLOBAL_FIELD(peak_bytes, peak_bytes)
-GLOBAL_FIELD(peak_blocks, peak_blocks)
-GLOBAL_FIELD(end_bytes, exit_bytes)
-GLOBAL_FIELD(end_blocks, exit_blocks)
-GLOBAL_FIELD(total_bytes, total_bytes)
-GLOBAL_FIELD(total_blocks, total_blocks)
-GLOBAL_FIELD(freed_blocks, total_frees)
-GLOBAL_FIELD(reallocs, total_reallocs)
-GLOBAL_FIELD(realloc_bytes_copied, total_realloc_bytes_copied)
-GLOBAL_FIELD(bytes_read, total_bytes_read)
-GLOBAL_FIELD(bytes_written, total_bytes_written)
-GLOBAL_FIELD(duration, duration)
-GLOBAL_FIELD(threads, threads)
-GLOBAL_ACCESS_SUM(never_read_bytes, never_read_bytes)
-GLOBAL_ACCESS_SUM(never_written_bytes, never_written_bytes)
-GLOBAL_ACCESS_SUM(never_accessed_bytes, never_accessed_bytes)
-GLOBAL_ACCESS_SUM(unused_capacity_bytes, unused_capacity_bytes)
-GLOBAL_ACCESS_SUM(peak_never_read_bytes, at_peak_never_read_bytes)
-GLOBAL_ACCESS_SUM(peak_unused_capacity_bytes, at_peak_unused_capacity_bytes)
-
 static double percent_of_run(const struct profile *p, double instructions)
 {
     return p->duration ? 100.0 * instructions / (double)p->duration : 0.0;
 }
 
-static bool site_avg_lifetime(const struct profile *p, const struct site *s,
-                              double *value)
-{
-    *value = s->total_blocks
-                 ? percent_of_run(p, (double)s->lifetime_sum /
-                                         (double)s->total_blocks)
-                 : 0.0;
-    return true;
-}
-
-static bool site_max_lifetime(const struct profile *p, const struct site *s,
-                              double *value)
-{
-    *value = percent_of_run(p, (double)s->lifetime_max);
-    return true;
-}
-
-/* The run's average lifetime: all sites' lifetimes over all blocks. */
-static bool global_avg_lifetime(const struct profile *p, double *value)
-{
-    double sum = 0, blocks = 0;
-    for (size_t i = 0; i < p->site_count; i++) {
-        sum += (double)p->sites[i].lifetime_sum;
-        blocks += (double)p->sites[i].total_blocks;
+/* A duration as a percentage of the run: the longest lifetime. */
+#define SITE_SHARE_OF_RUN(metric, field)                                      \
+    static bool site_##metric(const struct profile *p, const struct site *s, \
+                              double *value)                                  \
+    {                                                                         \
+        *value = percent_of_run(p, (double)s->field);                         \
+        return true;                                                          \
     }
-    *value = blocks ? percent_of_run(p, sum / blocks) : 0.0;
-    return true;
-}
+/* The average over the site's blocks of a duration, as a percentage of the
+ * run: the average lifetime (0 for a site without blocks). */
+#define SITE_SHARE_OF_RUN_PER_BLOCK(metric, field)                            \
+    static bool site_##metric(const struct profile *p, const struct site *s, \
+                              double *value)                                  \
+    {                                                                         \
+        *value = s->total_blocks                                              \
+                     ? percent_of_run(p, (double)s->field /                   \
+                                             (double)s->total_blocks)         \
+                     : 0.0;                                                   \
+        return true;                                                          \
+    }
+/* The run's average lifetime: all sites' lifetimes over all blocks. */
+#define GLOBAL_AVG_LIFETIME(metric)                                           \
+    static bool global_##metric(const struct profile *p, double *value)      \
+    {                                                                         \
+        double sum = 0, blocks = 0;                                           \
+        for (size_t i = 0; i < p->site_count; i++) {                          \
+            sum += (double)p->sites[i].lifetime_sum;                          \
+            blocks += (double)p->sites[i].total_blocks;                       \
+        }                                                                     \
+        *value = blocks ? percent_of_run(p, sum / blocks) : 0.0;              \
+        return true;                                                          \
+    }
+/* The run's longest lifetime: the longest of any site. */
+#define GLOBAL_MAX_LIFETIME(metric)                                           \
+    static bool global_##metric(const struct profile *p, double *value)      \
+    {                                                                         \
+        uint64_t longest = 0;                                                 \
+        for (size_t i = 0; i < p->site_count; i++)                            \
+            if (p->sites[i].lifetime_max > longest)                           \
+                longest = p->sites[i].lifetime_max;                           \
+        *value = percent_of_run(p, (double)longest);                          \
+        return true;                                                          \
+    }
 
-static bool global_max_lifetime(const struct profile *p, double *value)
-{
-    uint64_t longest = 0;
-    for (size_t i = 0; i < p->site_count; i++)
-        if (p->sites[i].lifetime_max > longest)
-            longest = p->sites[i].lifetime_max;
-    *value = percent_of_run(p, (double)longest);
-    return true;
-}
+/* The getters and the table, generated from docs/metrics.json (the table the
+ * viewer's columns come from too) by scripts/gen-metrics-table.py. */
+#include "metrics_table.inc"
 
-/* The whole run's maximum of live bytes is the peak. */
-#define global_max_bytes global_peak_bytes
-
-#define BOTH(name, unit, text) {#name, text, unit, site_##name, global_##name}
-#define SITE_ONLY(name, unit, text) {#name, text, unit, site_##name, NULL}
-#define GLOBAL_ONLY(name, unit, text) {#name, text, unit, NULL, global_##name}
-
-const struct metric metrics[] = {
-    BOTH(peak_bytes, UNIT_BYTES, "bytes live at the global peak"),
-    BOTH(peak_blocks, UNIT_COUNT, "blocks live at the global peak"),
-    BOTH(max_bytes, UNIT_BYTES, "the site's own maximum of live bytes"),
-    SITE_ONLY(max_blocks, UNIT_COUNT, "live blocks at the site's maximum"),
-    BOTH(end_bytes, UNIT_BYTES, "bytes still live at exit"),
-    BOTH(end_blocks, UNIT_COUNT, "blocks still live at exit"),
-    BOTH(total_bytes, UNIT_BYTES, "bytes allocated over the run"),
-    BOTH(total_blocks, UNIT_COUNT, "blocks allocated over the run"),
-    BOTH(freed_blocks, UNIT_COUNT, "blocks freed by the program"),
-    BOTH(avg_lifetime, UNIT_PERCENT_OF_RUN, "average block lifetime"),
-    BOTH(max_lifetime, UNIT_PERCENT_OF_RUN, "longest block lifetime"),
-    BOTH(reallocs, UNIT_COUNT, "reallocs of existing blocks"),
-    BOTH(realloc_bytes_copied, UNIT_BYTES, "bytes copied by moving reallocs"),
-    BOTH(bytes_read, UNIT_BYTES, "heap bytes read"),
-    BOTH(bytes_written, UNIT_BYTES, "heap bytes written"),
-    BOTH(never_read_bytes, UNIT_BYTES, "bytes never read"),
-    BOTH(never_written_bytes, UNIT_BYTES, "bytes never written"),
-    BOTH(never_accessed_bytes, UNIT_BYTES, "bytes never read nor written"),
-    BOTH(unused_capacity_bytes, UNIT_BYTES,
-         "bytes above the written high-water mark"),
-    BOTH(peak_never_read_bytes, UNIT_BYTES,
-         "bytes live at the peak that were never read"),
-    BOTH(peak_unused_capacity_bytes, UNIT_BYTES,
-         "unused capacity of the blocks live at the peak"),
-    SITE_ONLY(cross_thread_frees, UNIT_COUNT,
-              "blocks freed by another thread than the allocating one"),
-    SITE_ONLY(allocating_threads, UNIT_COUNT, "threads that allocated here"),
-    GLOBAL_ONLY(duration, UNIT_INSTRUCTIONS, "instructions executed"),
-    GLOBAL_ONLY(threads, UNIT_COUNT, "threads that ever existed"),
-};
+const struct metric metrics[] = {METRICS_TABLE};
 
 const unsigned metric_count = sizeof metrics / sizeof metrics[0];
 
@@ -209,11 +141,12 @@ void format_metric(const struct metric *metric, bool available, double value,
         format_size(value, buffer, size);
         break;
     case UNIT_PERCENT_OF_RUN:
-        snprintf(buffer, size, "%.1f%%", value);
+        format_share(value / 100.0, buffer, size);
         break;
     case UNIT_COUNT:
     case UNIT_INSTRUCTIONS:
-        snprintf(buffer, size, "%.0f", value);
+        format_count(value <= 0 ? 0 : (unsigned long long)(value + 0.5),
+                     buffer, size);
         break;
     }
 }

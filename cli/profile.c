@@ -699,6 +699,28 @@ static void read_site(struct loader *loader, json_object *value,
     site->label = present(value, "label")
                       ? optional_string(loader, value, "label") : NULL;
     read_notes(loader, value, site, index);
+    /* The identity across runs (docs/format.md, "Site identity across
+       runs"); absent from profiles of older lifeheap versions. */
+    if (present(value, "match_key") || present(value, "match_lines")) {
+        site->match_key = require_string(loader, value, "match_key");
+        json_object *lines = require_array(loader, value, "match_lines");
+        site->match_lines_len = json_object_array_length(lines);
+        site->match_lines = checked_calloc(loader, site->match_lines_len + 1,
+                                           sizeof *site->match_lines);
+        for (size_t i = 0; i < site->match_lines_len; i++) {
+            char key[48];
+            snprintf(key, sizeof key, "match_lines[%zu]", i);
+            site->match_lines[i] = integer_value(
+                loader, json_object_array_get_idx(lines, i), key);
+        }
+        size_t key_lines = 0;
+        for (const char *c = site->match_key; *c; c++)
+            key_lines += *c == '\n';
+        if (key_lines != site->match_lines_len)
+            fail(loader, "sites[%zu].match_lines: %zu lines for a match_key "
+                         "of %zu frames", index, site->match_lines_len,
+                 key_lines);
+    }
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
         fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
@@ -1224,6 +1246,8 @@ void profile_free(struct profile *profile)
             free(profile->sites[i].notes[k].text);
         }
         free(profile->sites[i].notes);
+        free(profile->sites[i].match_key);
+        free(profile->sites[i].match_lines);
         free(profile->sites[i].access.offset_accesses);
         for (size_t k = 0; k < profile->sites[i].allocator_frame_count; k++) {
             free(profile->sites[i].allocator_frames[k].address);

@@ -97,6 +97,12 @@ struct site {
     char *label;          /* the tool's unique label; NULL in older profiles */
     struct site_note *notes;   /* none in profiles older than the field */
     size_t note_count;
+    /* The site's identity across runs, one "function path\tplace\n" line
+     * per kept frame, and those frames' lines (docs/format.md); NULL in
+     * older profiles. */
+    char *match_key;
+    uint64_t *match_lines;
+    size_t match_lines_len;
     uint64_t total_blocks, total_bytes;
     uint64_t bytes_at_peak, blocks_at_peak;
     uint64_t max_bytes, max_blocks, max_time;

@@ -519,13 +519,14 @@ static void print_site_details(FILE *out, const struct profile *profile,
                          "unused capacity %s\n",
                     a, b, c);
     }
-    if (site->has_growth)
-        fprintf(out, "  growth: rising in %.0f%% of the intervals, %.1f "
-                     "bytes per million instructions, ends at %.0f%% of its "
+    if (site->has_growth) {
+        format_share(site->growth.rising_fraction, a, sizeof a);
+        format_share(site->growth.end_to_max_ratio, b, sizeof b);
+        fprintf(out, "  growth: rising in %s of the intervals, %.1f "
+                     "bytes per million instructions, ends at %s of its "
                      "max\n",
-                100.0 * site->growth.rising_fraction,
-                site->growth.slope_bytes_per_million_instructions,
-                100.0 * site->growth.end_to_max_ratio);
+                a, site->growth.slope_bytes_per_million_instructions, b);
+    }
 }
 
 /* Each top site: its name, notes, every figure, and its stack. */

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "util.h"
+#include "lh_numbers.h"
 #include "profile_rules.h"
 
 #include <ctype.h>
@@ -64,28 +65,23 @@ bool parse_count(const char *text, uint64_t *count)
     return true;
 }
 
+/* Rounds half away from zero to whole bytes (an average may have a
+ * fraction), then writes the size as common/lh_numbers.h does. */
 void format_size(double bytes, char *buffer, size_t size)
 {
-    static const char *const names[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-    double magnitude = fabs(bytes);
-    if (magnitude < 1024) {
-        snprintf(buffer, size, "%.0f B", bytes);
-        return;
-    }
-    int unit = -1;
-    while (magnitude >= 1024 && unit < 4) {
-        magnitude /= 1024;
-        bytes /= 1024;
-        unit++;
-    }
-    snprintf(buffer, size, "%.1f %s", bytes, names[unit]);
+    double magnitude = fabs(bytes) + 0.5;
+    unsigned long long whole =
+        magnitude >= 1.8e19 ? ~0ULL : (unsigned long long)magnitude;
+    lh_numbers_bytes_signed(buffer, size, whole, bytes < 0);
 }
 
 void format_size_delta(double bytes, char *buffer, size_t size)
 {
     char magnitude[32];
     format_size(fabs(bytes), magnitude, sizeof magnitude);
-    snprintf(buffer, size, "%s%s", bytes > 0 ? "+" : bytes < 0 ? "-" : "",
+    snprintf(buffer, size, "%s%s",
+             bytes > 0 && strcmp(magnitude, "0 B") != 0 ? "+"
+             : bytes < 0 && strcmp(magnitude, "0 B") != 0 ? "-" : "",
              magnitude);
 }
 
@@ -94,7 +90,17 @@ void format_percent(double part, double whole, char *buffer, size_t size)
     if (whole == 0)
         snprintf(buffer, size, "-");
     else
-        snprintf(buffer, size, "%.1f%%", 100.0 * part / whole);
+        lh_numbers_percent(buffer, size, part / whole);
+}
+
+void format_share(double fraction, char *buffer, size_t size)
+{
+    lh_numbers_percent(buffer, size, fraction);
+}
+
+void format_count(unsigned long long count, char *buffer, size_t size)
+{
+    lh_numbers_count(buffer, size, count);
 }
 
 void format_frame(const struct frame *frame, char *buffer, size_t size)

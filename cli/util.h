@@ -23,14 +23,23 @@ bool parse_size(const char *text, uint64_t *bytes);
 /* Parses a non-negative decimal integer (no sign, no unit). */
 bool parse_count(const char *text, uint64_t *count);
 
+/* Numbers for people, as the tool and the viewer write them (the rules:
+ * common/lh_numbers.h and docs/format.md, "Numbers for people"). */
+
 /* "512 B", "1.5 KiB", "12.0 MiB": one decimal from KiB up. */
 void format_size(double bytes, char *buffer, size_t size);
 
 /* Signed size: "+1.5 KiB", "-512 B", "0 B". */
 void format_size_delta(double bytes, char *buffer, size_t size);
 
-/* "12.5%" with one decimal; "-" when the denominator is zero. */
+/* part/whole as a percentage ("0.4%", "62%"); "-" when whole is zero. */
 void format_percent(double part, double whole, char *buffer, size_t size);
+
+/* A share (0.62 is "62%"). */
+void format_share(double fraction, char *buffer, size_t size);
+
+/* "1,234,567". */
+void format_count(unsigned long long count, char *buffer, size_t size);
 
 /* A frame for people: "function (file:line)", "function (in object)",
  * "??? (in object)" or "??? (0x4011a6)". */

@@ -8,18 +8,24 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
+# Everything the build and the test suites use: a test whose toolchain is
+# missing fails rather than skips, so every toolchain is installed here
+# (g++ and rustc/cargo for the C++ and Rust test programs, clang for the
+# fuzz targets, jq and python3-jsonschema for the checks).
 need=()
 # libc6-dbg: glibc's symbol table, so that Valgrind redirects glibc's internal
 # string calls (strdup's copy) to the byte-exact replacements (docs/metrics.md)
 for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
-           librust-crossbeam-channel-dev time; do
+           librust-crossbeam-channel-dev jq time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 # Rust: cargo lifeheap and the Rust examples need cargo and rustc; a rustup
 # toolchain on PATH is used as it is, else Debian's. The cargo suite builds
 # offline against crossbeam-channel as Debian ships it (source, under
 # /usr/share/cargo/registry: librust-crossbeam-channel-dev above).
-command -v cargo >/dev/null || need+=(cargo rustc)
+for tool in rustc cargo; do
+  command -v "$tool" >/dev/null || need+=("$tool")
+done
 [ "${LIFEHEAP_SETUP_BROWSER:-0}" = 1 ] && LIFEHEAP_SETUP_VIEWER=1
 want_viewer=${LIFEHEAP_SETUP_VIEWER:-0}
 if [ "$want_viewer" = 1 ]; then

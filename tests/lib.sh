@@ -1,11 +1,14 @@
 # tests/lib.sh: shared helpers for the shell test suites (source it).
 #
-# Every suite prints one line per test, "PASS name" or "FAIL name: reason",
-# and ends with the line "N passed, N failed"; scripts/test.sh sums them.
+# Every suite prints one line per test, "PASS name", "FAIL name: reason" or
+# "SKIP name: reason" (a test that cannot run here, e.g. it needs tmpfs
+# mounts; a missing toolchain is no reason: scripts/setup.sh installs it),
+# and ends with the line "N passed, N failed, N skipped"; scripts/test.sh
+# sums them.
 #
 #   . "$(dirname "$0")/../lib.sh"
 #   check "realloc keeps its site" test "$x" -eq 3
-#   pass "name" / fail "name" "reason"
+#   pass "name" / fail "name" "reason" / skip "name" "reason"
 #   summary            # prints the closing line, returns 1 on any failure
 
 TESTS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,9 +17,24 @@ TESTS_OUT="$TESTS_TOP/tests/artifacts"        # profiles and logs kept for inspe
 mkdir -p "$TESTS_BUILD" "$TESTS_OUT"
 LH_PASSED=0
 LH_FAILED=0
+LH_SKIPPED=0
 
 pass() { LH_PASSED=$((LH_PASSED + 1)); echo "PASS $1"; }
 fail() { LH_FAILED=$((LH_FAILED + 1)); echo "FAIL $1: ${2:-failed}"; }
+skip() { LH_SKIPPED=$((LH_SKIPPED + 1)); echo "SKIP $1: ${2:-cannot run here}"; }
+
+# count_line LINE: counts one "PASS name" / "FAIL name: why" / "SKIP name:
+# why" line printed by a helper script; returns 1 (and prints nothing) for
+# any other line, which the caller shows or keeps.
+count_line() {
+  local line=$1
+  case "$line" in
+    "PASS "*) pass "${line#PASS }" ;;
+    "FAIL "*) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
+    "SKIP "*) line=${line#SKIP }; skip "${line%%: *}" "${line#*: }" ;;
+    *) return 1 ;;
+  esac
+}
 
 # check NAME COMMAND...: passes when COMMAND succeeds.
 check() {
@@ -47,22 +65,19 @@ run_lifeheap() {
 }
 
 # feed_checks SCRIPT ARGS...: runs a suite's Python checker and feeds its
-# "PASS name" / "FAIL name: why" lines into the counters; other lines are
-# shown as they are, and a checker that crashes is a failure.
+# "PASS name" / "FAIL name: why" / "SKIP name: why" lines into the
+# counters; other lines are shown as they are, and a checker that crashes
+# is a failure.
 feed_checks() {
   local script=$1 line; shift
   while IFS= read -r line; do
-    case "$line" in
-      "PASS "*) pass "${line#PASS }" ;;
-      "FAIL "*) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
-      *) echo "$line" ;;
-    esac
+    count_line "$line" || echo "$line"
   done < <(python3 "$script" "$@" 2>&1 || echo "FAIL $(basename "$script") $1: exited with an error")
 }
 
 # Every lifeheap profile a suite writes (anywhere under $TESTS_OUT, however
-# it ran the tool) is checked by tests/access/invariants.py when the suite
-# ends: the schema, map sums, never-* relations, totals, and the sites'
+# it ran the tool) is checked by tests/lib/profile_check.py --every when the
+# suite ends: the schema, map sums, never-* relations, totals, and the sites'
 # at_peak.bytes summing to peak.bytes.  Files newer than the mark made here
 # are the suite's own.
 LH_SUITE_MARK="$TESTS_OUT/.suite-start.$$"
@@ -73,22 +88,18 @@ touch "$LH_SUITE_MARK"
 profiles_not_the_tools() { rm -f "$LH_SUITE_MARK"; }
 
 check_every_profile() {
-  local profiles why
+  local profiles=()
   [ -f "$LH_SUITE_MARK" ] || return 0
-  profiles=$(find "$TESTS_OUT" -type f -name '*.json' -newer "$LH_SUITE_MARK" | sort)
+  mapfile -t profiles < <(find "$TESTS_OUT" -type f -name '*.json' -newer "$LH_SUITE_MARK" | sort)
   rm -f "$LH_SUITE_MARK"
-  [ -n "$profiles" ] || return 0
-  # shellcheck disable=SC2086
-  if why=$(python3 "$TESTS_TOP/tests/access/invariants.py" --profiles-only $profiles 2>&1); then
-    pass "every profile written: at_peak sums to peak, map sums, never-* relations, totals, schema"
-  else
-    fail "every profile written: at_peak sums to peak, map sums, never-* relations, totals, schema" \
-      "$(echo "$why" | tr '\n' ';')"
-  fi
+  [ ${#profiles[@]} -gt 0 ] || return 0
+  feed_checks "$TESTS_TOP/tests/lib/profile_check.py" --every \
+    "every profile written: at_peak sums to peak, map sums, never-* relations, totals, schema" \
+    "${profiles[@]}"
 }
 
 summary() {
   check_every_profile
-  echo "$LH_PASSED passed, $LH_FAILED failed"
+  echo "$LH_PASSED passed, $LH_FAILED failed, $LH_SKIPPED skipped"
   [ "$LH_FAILED" -eq 0 ]
 }

@@ -30,7 +30,11 @@
    done in one interval of running.
 
    The profile's path is expanded once (%p, %n, %q{VAR}) and shared by the
-   dumps and the final write, so %n names one file, not one per dump.  It
+   dumps and the final write, so %n names one file, not one per dump.  With
+   --lifeheap-run-record=<file> the expanded path is appended to <file>
+   (followed by a NUL byte) when it is expanded, once per process: `lifeheap
+   run` reads it back to say where the profile went instead of expanding
+   the name a second time its own way.  It
    is checked at start-up by creating and removing a temporary file where
    the final write will create one: an unwritable directory is reported
    before the program runs for an hour, not after.  Periodic dumps need a
@@ -65,6 +69,7 @@ typedef enum { DumpOff, DumpEveryInstructions, DumpEverySeconds } DumpMode;
 static DumpMode     dump_mode = DumpOff;
 static ULong        dump_every = 0;            /* instructions or seconds */
 static const HChar* dump_interval_text = NULL; /* as given, for run.options */
+static const HChar* run_record_file = NULL;    /* --lifeheap-run-record */
 
 /* Parses "<N>" (instructions) or "<N>s" (seconds).  N is decimal, at
    least 1, and fits in 64 bits (seconds: in 32 bits of milliseconds);
@@ -107,6 +112,18 @@ Bool LH_(dump_process_option)(const HChar* arg)
    return False;
 }
 
+Bool LH_(dump_run_record_option)(const HChar* arg)
+{
+   const HChar* value;
+   if VG_STR_CLO(arg, "--lifeheap-run-record", value) {
+      if (value[0] == 0)
+         VG_(fmsg_bad_option)(arg, "expected a file name\n");
+      run_record_file = value;
+      return True;
+   }
+   return False;
+}
+
 void LH_(dump_write_options_json)(LH_Json* j)
 {
    if (dump_interval_text == NULL || dump_mode == DumpOff)
@@ -121,11 +138,45 @@ void LH_(dump_write_options_json)(LH_Json* j)
 
 static HChar* expanded_path = NULL;
 
+/* Appends 'path' and a NUL byte to the run record, in one write to a file
+   opened for appending, so processes sharing the record (a forked child,
+   an exec'd program under --trace-children) do not interleave. */
+static void record_profile_path(const HChar* path)
+{
+   static Bool recorded = False;
+   SysRes sr;
+   SizeT len;
+   if (run_record_file == NULL) return;
+   sr = VG_(open)(run_record_file,
+                  VKI_O_CREAT | VKI_O_WRONLY | VKI_O_APPEND, 0600);
+   if (sr_isError(sr) && !recorded) {
+      /* At start-up (the first expansion): a bad name stops the run before
+         the program runs, as a bad --lifeheap-out-file does. */
+      VG_(fmsg)("lifeheap: cannot append to the run record '%s': %s "
+                "(--lifeheap-run-record)\n", run_record_file,
+                LH_(errno_text)(sr_Err(sr)));
+      VG_(exit)(1);
+   }
+   if (sr_isError(sr)) {
+      VG_(umsg)("lifeheap: warning: cannot append to the run record '%s'\n",
+                run_record_file);
+      return;
+   }
+   recorded = True;
+   len = VG_(strlen)(path) + 1;             /* with its NUL */
+   if (VG_(write)((Int)sr_Res(sr), path, len) != (Int)len)
+      VG_(umsg)("lifeheap: warning: cannot append to the run record '%s'\n",
+                run_record_file);
+   VG_(close)((Int)sr_Res(sr));
+}
+
 const HChar* LH_(profile_path)(void)
 {
-   if (expanded_path == NULL)
+   if (expanded_path == NULL) {
       expanded_path = VG_(expand_file_name)("--lifeheap-out-file",
                                             LH_(clo_out_file));
+      record_profile_path(expanded_path);
+   }
    return expanded_path;
 }
 

@@ -15,6 +15,7 @@
 
 /* --lifeheap-dump-interval (lh_options.def). */
 Bool LH_(dump_process_option)(const HChar* arg);
+Bool LH_(dump_run_record_option)(const HChar* arg);
 void LH_(dump_write_options_json)(LH_Json* j);
 /* post_clo_init: resolves the profile path once and checks that it can
    be written (before the program runs), starts the dump timer. */

@@ -48,7 +48,9 @@
      const LH_Report*  (read only)
             ├─ lh_output.c    the JSON profile (docs/format.md), written
             │                 with lh_json.c, renamed into place or
-            │                 written through a device (lh_outfile.c)
+            │                 written through a device (lh_outfile.c);
+            │                 each site's identity across runs written
+            │                 from its frames by lh_match_key.c
             └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
    lh_core.h declares the core functions the tool uses that Valgrind's

@@ -61,6 +61,11 @@
 typedef struct {
    HChar text[LH_MAX_COMPONENTS][LH_COMPONENT_CHARS];
    UInt  n;
+   /* A top-level space (a C++ return type before it) forgets the
+      components of the split in progress only, not those of the enclosing
+      path ("f::<<T>::g::{closure#0}, ()>" keeps "f"); the labels forget
+      all of them (their text is in profiles already written). */
+   Bool  keep_outer_on_space;
 } LH_Path;
 
 static Bool is_name_char(HChar c)
@@ -138,6 +143,7 @@ static void split_path(const HChar* s, SizeT len, LH_Path* p)
 {
    HChar current[LH_COMPONENT_CHARS];
    SizeT used = 0, i = 0;
+   UInt start_n = p->n;
    while (i < len) {
       HChar c = s[i];
       Bool is_operator = used >= 8 && VG_(strncmp)(current, "operator", 8) == 0
@@ -189,7 +195,7 @@ static void split_path(const HChar* s, SizeT len, LH_Path* p)
       } else if (c == ' ') {
          /* A C++ return type ("void ns::f<int>(int)") ends at a top-level
             space: what came before is not the name. */
-         p->n = 0;
+         p->n = p->keep_outer_on_space ? start_n : 0;
          used = 0;
          i++;
       } else {
@@ -200,22 +206,28 @@ static void split_path(const HChar* s, SizeT len, LH_Path* p)
    if (used > 0) path_push(p, current, used);
 }
 
-void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
+/* The function's path components joined by "::": all of them (whole) or
+   the last that is not a closure with its qualifier; the name itself when
+   it has no path. */
+static void write_path(const HChar* function, Bool whole, HChar* out,
+                       SizeT size)
 {
    static LH_Path path;           /* big: not on the tool's small stack */
-   Int last, first;
+   Int last, first = 0;
    UInt k;
    SizeT used = 0;
    path.n = 0;
+   path.keep_outer_on_space = whole;
    split_path(function, VG_(strlen)(function), &path);
    if (path.n == 0) {
       VG_(snprintf)(out, size, "%s", function);
       return;
    }
-   /* The last component that is not a closure, with its qualifier. */
-   for (last = (Int)path.n - 1; last > 0; last--)
-      if (path.text[last][0] != '{') break;
-   first = last > 0 ? last - 1 : 0;
+   if (!whole) {
+      for (last = (Int)path.n - 1; last > 0; last--)
+         if (path.text[last][0] != '{') break;
+      first = last > 0 ? last - 1 : 0;
+   }
    out[0] = 0;
    for (k = (UInt)first; k < path.n; k++) {
       Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
@@ -223,6 +235,16 @@ void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
       if (wrote < 0 || used + wrote >= size) break;
       used += wrote;
    }
+}
+
+void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
+{
+   write_path(function, False, out, size);
+}
+
+void LH_(function_path)(const HChar* function, HChar* out, SizeT size)
+{
+   write_path(function, True, out, size);
 }
 
 void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)

@@ -13,6 +13,10 @@
      "csv_rows::parse_row::{closure#0}"      -> "csv_rows::parse_row::{closure#0}"
      "void std::vector<int>::push_back(int const&)" -> "vector::push_back" */
 void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size);
+/* The function's whole path without what changes between builds of one
+   source (generic arguments, parameters, return type, "<X as Trait>"):
+   "alloc::vec::Vec::with_capacity", "std::vector::push_back". */
+void LH_(function_path)(const HChar* function, HChar* out, SizeT size);
 
 /* "short name (file:line)", "short name (in object)" or "???". */
 void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size);

@@ -29,6 +29,8 @@
 #include "lh_core.h"
 #include "lh_report.h"
 #include "lh_options.h"
+#include "lh_match_key.h"
+#include "lh_text.h"
 #include "lh_outfile.h"
 
 #define LH_FORMAT_VERSION 1
@@ -180,6 +182,7 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    LH_(json_array_end)(j);
    LH_(json_u64)(j, "name_frame", s->name_frame);
    LH_(json_string)(j, "label", s->label);
+   LH_(match_key_write_json)(j, s);
    LH_(json_bool)(j, "runtime_only", s->runtime_only);
    write_notes(j, notes);
    LH_(json_u64)(j, "total_blocks", s->total_blocks);

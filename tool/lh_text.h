@@ -8,11 +8,14 @@
 
 #include "pub_tool_basics.h"
 
+/* Sizes, percentages and counts as common/lh_numbers.h writes them (the
+   rules are at its top and in docs/format.md, "Numbers for people"). */
+
 /* "512 B", "1.5 KiB", "23.0 MiB": one decimal, binary units. */
 void LH_(format_bytes)(HChar* buf, SizeT size, ULong bytes);
 
-/* "62%", "0.4%", "99.9%", "under 0.1%": whole percents from 10% up,
-   tenths below; never rounds a fraction below 1 up to 100%. */
+/* "62%", "0.4%", "99.9%", "<0.1%": whole percents from 10% up, tenths
+   below; never rounds a fraction below 1 up to 100%. */
 void LH_(format_percent)(HChar* buf, SizeT size, double fraction);
 
 /* A whole percent of part in whole, rounded (0 when whole is 0): the

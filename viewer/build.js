@@ -25,6 +25,9 @@ const RULES = path.join(HERE, '..', 'docs', 'profile-rules.json');
 // What a finding's evidence is called and in which unit it is shown, shared with the
 // CLI (cli/evidence_labels.c), built in just before model/evidence.js.
 const LABELS = path.join(HERE, '..', 'docs', 'evidence-labels.json');
+// The metrics table (docs/metrics.json), shared with the CLI (cli/metrics_table.inc is
+// generated from it), built in as LH.metricTable just before model/metrics.js.
+const METRIC_TABLE = path.join(HERE, '..', 'docs', 'metrics.json');
 
 function read(p) { return fs.readFileSync(p, 'utf8'); }
 function sha256(text) { return "'sha256-" + crypto.createHash('sha256').update(text, 'utf8').digest('base64') + "'"; }
@@ -38,9 +41,12 @@ const rulesModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {}
   JSON.stringify(JSON.parse(read(RULES))) + ';\n';
 const labelsModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.evidenceLabels = " +
   JSON.stringify(JSON.parse(read(LABELS))) + ';\n';
+const metricTableModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.metricTable = " +
+  JSON.stringify(JSON.parse(read(METRIC_TABLE))) + ';\n';
 const script = '/* lifeheap viewer ' + viewerVersion + ' — GPL-3.0-or-later. Built from viewer/src by build.js. */\n' +
   MODULES.map((m) => (m === 'model/profile.js' ? '/* ---- docs/profile-rules.json ---- */\n' + rulesModule + '\n' : '') +
     (m === 'model/evidence.js' ? '/* ---- docs/evidence-labels.json ---- */\n' + labelsModule + '\n' : '') +
+    (m === 'model/metrics.js' ? '/* ---- docs/metrics.json ---- */\n' + metricTableModule + '\n' : '') +
     '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
 const uplotScript = read(path.join(UPLOT_DIR, 'dist', 'uPlot.iife.min.js'))
   .replace(/\n?\/\/# sourceMappingURL=.*\s*$/, '\n');

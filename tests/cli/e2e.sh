@@ -150,5 +150,7 @@ PEOF
     else
       fail "e2e: dh_view.js loads the export with its accesses per offset" "$(head -c 300 "$e2e_dir/dhatcmp.view.err")"
     fi
+  else
+    fail "e2e: dh_view.js loads the export with its accesses per offset" "needs node and $dh_view"
   fi
 fi

@@ -9,7 +9,7 @@
 # budgets, every kind of bad input, `view` with a fake viewer, `run` with a
 # fake valgrind, and the end-to-end queue story with the real tool.
 #
-# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed".
+# Prints "PASS name" / "FAIL name: reason" per test and "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 lifeheap=${LIFEHEAP:-$top/cli/lifeheap}
 if [ ! -x "$lifeheap" ]; then
   lifeheap=$TESTS_BUILD/lifeheap-cli
-  gcc -O2 -g -Wall -Wextra $(pkg-config --cflags json-c) -o "$lifeheap" \
+  gcc -O2 -g -Wall -Wextra -I"$top/common" $(pkg-config --cflags json-c) -o "$lifeheap" \
     "$top"/cli/*.c $(pkg-config --libs json-c) -lm -pthread || { fail build "cannot compile cli"; summary; exit 1; }
 fi
 
@@ -53,15 +53,12 @@ expect_grep() {
 }
 
 # The hand-written profiles honour the contract (the schema of docs/).
-python3 - "$top/docs/lifeheap-profile.schema.json" "$profiles"/*.json >"$work/schema.out" 2>&1 <<'EOF'
-import json, sys
-import jsonschema
-schema = json.load(open(sys.argv[1]))
-for path in sys.argv[2:]:
-    for error in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(path))):
-        print(path, list(error.absolute_path), error.message[:200])
-EOF
-check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "$(cat "$work/schema.out")"
+schema_why=
+for f in "$profiles"/*.json; do
+  line=$(python3 "$top/tests/lib/profile_check.py" --one "$(basename "$f")" "$f" valid 2>&1)
+  case $line in "PASS "*) ;; *) schema_why+="$line; " ;; esac
+done
+check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "$schema_why"
 
 #--- report -----------------------------------------------------------------
 # The text report wraps lines longer than 120 characters at a space, the
@@ -252,7 +249,7 @@ check_eq "report text: the most severe finding first, evidence labelled" \
   "most severe finding [high]: Missing backpressure at push_message (queue.c:42)|    Queue depth (messages waited behind)     120|  (1 more finding below)" \
   "$(sed -n '1p;3p;4p' "$work/report.txt" | paste -sd'|')"
 check_eq "report text: each finding's evidence labelled, in the profile's order" \
-  "    Queue depth (messages waited behind)     120|    Mean wait, share of the run              25.0% of the run|    Never read                               255.0 KiB" \
+  "    Queue depth (messages waited behind)     120|    Mean wait, share of the run              25% of the run|    Never read                               255.0 KiB" \
   "$(sed -n '/^findings:$/,$p' "$work/report.txt" | grep '^    [A-Z]' | paste -sd'|')"
 # One table for the words: every evidence key the tool writes
 # (tool/lh_findings.c) and every finding kind the CLI knows have an entry in
@@ -271,6 +268,20 @@ problems += [k + " headline " + h for k, v in table["kinds"].items() for h in v[
 print(" ".join(problems))
 PEOF
 )"
+
+#--- the metrics table ------------------------------------------------------------
+# cli/metrics_table.inc is generated from docs/metrics.json (the table the viewer's
+# columns come from too): it must be what the generator makes of the JSON today.
+if python3 "$top/scripts/gen-metrics-table.py" "$work/metrics_table.inc" 2>"$work/gen.err"; then
+  expect_same "metrics: cli/metrics_table.inc is in step with docs/metrics.json" \
+    "$work/metrics_table.inc" "$top/cli/metrics_table.inc"
+else
+  fail "metrics: cli/metrics_table.inc is in step with docs/metrics.json" "$(head -c 300 "$work/gen.err")"
+fi
+# Every metric of the table is known to the CLI, in the table's order.
+check_eq "metrics: the CLI's site metrics are the table's, in its order" \
+  "$(jq -r '[.[] | select(.name != null and .site != null) | .name] | join(", ")' "$top/docs/metrics.json")" \
+  "$("$lifeheap" report --sort no-such-metric "$profiles/base.json" 2>&1 | sed -n 's/.*; one of: //p' | head -1)"
 
 #--- diff -----------------------------------------------------------------------
 (cd "$profiles" && "$lifeheap" diff base.json new.json) >"$work/diff.txt"
@@ -624,6 +635,8 @@ check "view wrote default.html" test -s "$work/default.html"
 if [ -f "$top/viewer/dist/index.html" ]; then
   expect_exit "view with the real viewer (build tree)" 0 env -u LIFEHEAP_VIEWER_DIR LIFEHEAP_VIEWER_DIR="$top/viewer/dist" "$lifeheap" view "$base" -o "$work/real.html"
   check_eq "real viewer: nothing left to fetch" 0 "$(grep -ciE '<script[^>]* src=|<link[^>]*stylesheet' "$work/real.html")"
+else
+  fail "view with the real viewer (build tree)" "viewer/dist is not built (scripts/test.sh builds it: LIFEHEAP_SETUP_VIEWER=1 scripts/setup.sh)"
 fi
 check_eq "view without --baseline: no baseline element" 0 "$(grep -c 'lifeheap-baseline' "$html")"
 
@@ -643,7 +656,7 @@ if mknod "$work/null" c 1 3 2>/dev/null; then
   done
   check "view -o device: the link is still a link to it" test "$(readlink "$work/null-link")" = null
 else
-  echo "SKIP view -o device: mknod not permitted (needs root)"
+  skip "view -o device" "mknod not permitted (needs root)"
 fi
 mkfifo "$work/fifo"
 ( timeout 30 cat "$work/fifo" >"$work/from-fifo.html" ) &
@@ -745,17 +758,25 @@ expect_exit "view --baseline from standard input" 0 sh -c "LIFEHEAP_VIEWER_DIR=\
 check_eq "view --baseline -: unnamed baseline element" 1 "$(grep -c '<script type="application/json" id="lifeheap-baseline">' "$work/out")"
 
 #--- run ------------------------------------------------------------------------
-# A fake valgrind records its arguments and VALGRIND_LIB, writes a profile
-# where --lifeheap-out-file says, and exits with the client's status.
+# A fake valgrind records its arguments (but the run record's temporary
+# name) and VALGRIND_LIB, writes a profile where --lifeheap-out-file says,
+# appends its absolute path and a NUL to the run record as the tool does, and
+# exits with the client's status.
 fake=$work/fake-valgrind
 cat >"$fake" <<'EOF'
 #!/bin/sh
-echo "args: $*" >"$FAKE_LOG"
+out=lifeheap.out.$$.json record=
+for a in "$@"; do case $a in
+  --lifeheap-out-file=*) out=${a#--lifeheap-out-file=} ;;
+  --lifeheap-run-record=*) record=${a#--lifeheap-run-record=} ;;
+esac; done
+echo "args: $*" | sed 's/ --lifeheap-run-record=[^ ]*//' >"$FAKE_LOG"
 echo "lib: ${VALGRIND_LIB:-unset}" >>"$FAKE_LOG"
-out=lifeheap.out.$$.json
-for a in "$@"; do case $a in --lifeheap-out-file=*) out=${a#--lifeheap-out-file=} ;; esac; done
+echo "record: ${record:-none}" >>"$FAKE_LOG"
 out=$(echo "$out" | sed "s/%p/$$/g")
 echo '{}' >"$out"
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
+[ -n "$record" ] && printf '%s\0' "$out" >>"$record"
 exit "${FAKE_STATUS:-0}"
 EOF
 chmod +x "$fake"
@@ -771,7 +792,7 @@ if mknod "$work/run-null" c 1 3 2>/dev/null; then
     "lifeheap: the profile went to $work/run-null, which is not a regular file: nothing to report on later" "$work/err"
   check "run --out a device: still a device" test -c "$work/run-null"
 else
-  echo "SKIP run --out a device: mknod not permitted (needs root)"
+  skip "run --out a device" "mknod not permitted (needs root)"
 fi
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run ./prog) >"$work/out" 2>"$work/err"
 check_eq "run without -- and default out file" 0 "$?"
@@ -779,6 +800,15 @@ check_eq "run: strict thread turns by default" "args: --tool=lifeheap --fair-sch
 (cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --fair-sched=no -- ./prog) >/dev/null 2>&1
 check_eq "run: the user's --fair-sched wins" "args: --tool=lifeheap --fair-sched=no ./prog" "$(head -1 "$FAKE_LOG")"
 expect_grep "run finds the default pid-named profile" "profile written to lifeheap.out.[0-9]*.json" "$work/err"
+fake_record=$(sed -n 's/^record: //p' "$FAKE_LOG")
+case $fake_record in
+  */lifeheap-run.*) if [ -e "$fake_record" ]; then
+      fail "run removes its run record" "$fake_record is left behind"
+    else pass "run removes its run record"; fi ;;
+  *) fail "run passes a run record" "record: $fake_record" ;;
+esac
+(cd "$work" && LIFEHEAP_VALGRIND=$fake "$lifeheap" run --out "$work/abs.json" -- ./prog) >/dev/null 2>"$work/err"
+expect_grep "run shows an absolute --out as given" "profile written to $work/abs.json$" "$work/err"
 # Build-tree detection: a lifeheap binary whose ../tool/vglib holds a tool.
 mkdir -p "$work/tree/cli" "$work/tree/tool/vglib"
 cp "$lifeheap" "$work/tree/cli/lifeheap"
@@ -791,7 +821,13 @@ check_eq "run relies on the installed tool otherwise" "lib: unset" "$(sed -n 2p 
 expect_exit "run with a missing valgrind exits 127" 127 env LIFEHEAP_VALGRIND="$work/no-valgrind" "$lifeheap" run -- ./prog
 expect_exit "run without a program" 2 "$lifeheap" run --out x.json --
 
+#--- run with the real tool: the names the tool expanded -------------------------
+. "$here/run_names.sh"
+
 #--- end to end: the queue story with the real tool -----------------------------
 . "$here/e2e.sh"
+
+#--- site identity across runs: the tool's keys and the CLI's ---------------------
+. "$here/match_keys.sh"
 
 summary

@@ -6,9 +6,9 @@
 #   - every bad example in examples/ yields its finding on the right site,
 #     with the evidence numbers its header comment derives; every fixed
 #     example yields none of that kind; well_behaved yields none at all;
-#   - every profile's timeline meets the contract (check.py timeline: at
-#     most timeline_points points, the exact peak at peak_index, per-site
-#     series consistent with the site figures);
+#   - every profile's timeline meets the contract (contract:timeline of
+#     tests/lib/profile_check.py: at most timeline_points points, the exact
+#     peak at peak_index, per-site series consistent with the site figures);
 #   - LIFEHEAP_MARK labels land at the right place (progs/marks.c);
 #   - unbounded growth through a generic wrapper is reported on the caller
 #     (progs/list_growth.c); thresholds are tunable and validated;
@@ -24,15 +24,11 @@ bin="$TESTS_BUILD/findings"
 out="$TESTS_OUT/findings"
 mkdir -p "$bin" "$out"
 
-# check_py NAME ARGS...: one assertion of check.py
+# check_py NAME PROFILE ASSERTION...: one test made of
+# tests/lib/profile_check.py's assertions (all must hold)
 check_py() {
   local name=$1; shift
-  local why
-  if why=$(python3 "$here/check.py" "$@" 2>&1); then
-    pass "$name"
-  else
-    fail "$name" "$(echo "$why" | tr '\n' ';')"
-  fi
+  feed_checks "$TESTS_TOP/tests/lib/profile_check.py" --one "$name" "$@"
 }
 
 # profile_example NAME [OPTIONS...]: profiles examples/NAME to $out/NAME.json
@@ -40,12 +36,12 @@ check_py() {
 profile_example() {
   local name=$1; shift
   if [ ! -x "$examples/$name" ]; then
-    fail "$name: profile" "examples/$name is not built (run make at the top)"; return 1
+    fail "$name: profile" "examples/$name is not built (scripts/setup.sh installs the toolchains and builds it)"; return 1
   fi
   if ! run_lifeheap "$out/$name.json" "$@" "$examples/$name" >/dev/null; then
     fail "$name: profile" "lifeheap or the program failed, see $out/$name.json.log"; return 1
   fi
-  check_py "$name: timeline contract" timeline "$out/$name.json"
+  check_py "$name: timeline contract" "$out/$name.json" "contract:timeline"
 }
 
 # profile_prog NAME [OPTIONS...]: builds progs/NAME.c (lifeheap.h from tool/,
@@ -59,7 +55,7 @@ profile_prog() {
   if ! run_lifeheap "$out/$name.json" "$@" "$bin/$name" >/dev/null; then
     fail "$name: profile" "lifeheap or the program failed, see $out/$name.json.log"; return 1
   fi
-  check_py "$name: timeline contract" timeline "$out/$name.json"
+  check_py "$name: timeline contract" "$out/$name.json" "contract:timeline"
 }
 
 # --- The downsampling algorithm on the host -------------------------------
@@ -71,9 +67,8 @@ if gcc -O1 -g -Wall -Wextra -Wno-unused-parameter $unit_flags -I"$TESTS_TOP/tool
   unit_end=
   while IFS= read -r line; do
     case $line in
-      "PASS "*) pass "${line#PASS }" ;;
-      "FAIL "*) name=${line#FAIL }; fail "${name%%: *}" "${name#*: }" ;;
       "exit "*) unit_end=$line ;;
+      *) count_line "$line" || echo "$line" ;;
     esac
   done < <("$bin/timeline_unit" 2>&1; echo "exit $?")
   [ "$unit_end" = "exit 0" ] || fail "timeline unit" "the unit test ended with $unit_end"
@@ -94,34 +89,34 @@ for sched in default fair; do
     # 2,000 messages of 4,112 bytes, all allocated by the producer and
     # freed by the consumer (examples/README.md).
     check_py "queue_unbounded [$sched]: missing-backpressure on queue_push_message" \
-      finding "$out/queue_unbounded.json" missing-backpressure queue_push_message \
-      cross_thread_frees = 2000  freed_blocks = 2000  allocating_threads = 1 \
-      bytes_at_exit = 0  max_blocks '>=' 300  queue_depth '>=' 100  occupancy_fraction '<=' 0.75 \
-      site.total_blocks = 2000  site.total_bytes = 8224000
-    check_py "queue_unbounded [$sched]: nothing on the staging buffer" \
-      no-finding-on "$out/queue_unbounded.json" producer_main
+      "$out/queue_unbounded.json" "finding[missing-backpressure@name=queue_push_message]" \
+      ".evidence.cross_thread_frees=2000" ".evidence.freed_blocks=2000" \
+      ".evidence.allocating_threads=1" ".evidence.bytes_at_exit=0" ".evidence.max_blocks>=300" \
+      ".evidence.queue_depth>=100" ".evidence.occupancy_fraction<=0.75" \
+      ".site.total_blocks=2000" ".site.total_bytes=8224000"
+    check_py "queue_unbounded [$sched]: nothing on the staging buffer" "$out/queue_unbounded.json" \
+      "nofinding[any@name=producer_main]"
   fi
   # Capacity 8: at most 10 messages live (8 queued, one being made, one
   # being handled), so no block waits behind 100 others.
   profile_example queue_bounded $sched_opt &&
-    check_py "queue_bounded [$sched]: no missing-backpressure" \
-      no-finding "$out/queue_bounded.json" missing-backpressure queue_push_message
-  if [ -x "$examples/queue_unbounded_rs" ]; then
-    profile_example queue_unbounded_rs $sched_opt &&
-      check_py "queue_unbounded_rs [$sched]: missing-backpressure on queue_push_message" \
-        finding "$out/queue_unbounded_rs.json" missing-backpressure queue_unbounded::queue_push_message \
-        site.total_blocks = 2000  site.total_bytes = 8192000  max_blocks '>=' 300 \
-        cross_thread_frees = 2000  queue_depth '>=' 100
-  fi
+    check_py "queue_bounded [$sched]: no missing-backpressure" "$out/queue_bounded.json" \
+      "nofinding[missing-backpressure]" "count[name=queue_push_message]>=1"
+  profile_example queue_unbounded_rs $sched_opt &&
+    check_py "queue_unbounded_rs [$sched]: missing-backpressure on queue_push_message" \
+      "$out/queue_unbounded_rs.json" \
+      "finding[missing-backpressure@name=queue_unbounded::queue_push_message]" \
+      ".site.total_blocks=2000" ".site.total_bytes=8192000" ".evidence.max_blocks>=300" \
+      ".evidence.cross_thread_frees=2000" ".evidence.queue_depth>=100"
 done
 
 if profile_example prealloc_oversized; then
   check_py "prealloc_oversized: oversized-preallocation on the packet table" \
-    finding "$out/prealloc_oversized.json" oversized-preallocation connection_new \
-    blocks = 64  mean_block_bytes = 262144  bytes_at_peak = 16777216 \
-    bytes_read = 2048  never_read_bytes = 16775168 \
-    never_read_bytes_at_peak = 16775168  written_never_read_bytes = 16775168 \
-    never_accessed_bytes = 0  severity = high
+    "$out/prealloc_oversized.json" "finding[oversized-preallocation@name=connection_new]" \
+    ".evidence.blocks=64" ".evidence.mean_block_bytes=262144" ".evidence.bytes_at_peak=16777216" \
+    ".evidence.bytes_read=2048" ".evidence.never_read_bytes=16775168" \
+    ".evidence.never_read_bytes_at_peak=16775168" ".evidence.written_never_read_bytes=16775168" \
+    ".evidence.never_accessed_bytes=0" ".severity=high"
   # The write buffer: 64 x 10,240 bytes, only the first 32 of each written.
   # (The event queue, 64 x 1,600 bytes with 128 used, may get one too: the
   # check picks the write buffer's by its block size.)
@@ -144,19 +139,19 @@ EOF
   ) && pass "prealloc_oversized: unused-capacity on the write buffer" \
     || fail "prealloc_oversized: unused-capacity on the write buffer" "$why"
   check_py "prealloc_oversized: no growth finding on connections built at start" \
-    no-finding "$out/prealloc_oversized.json" unbounded-growth
+    "$out/prealloc_oversized.json" "nofinding[unbounded-growth]"
 fi
 
 if profile_example leak_cache; then
-  check_py "leak_cache: leak on session_cache_insert" \
-    finding "$out/leak_cache.json" leak session_cache_insert \
-    bytes_at_exit = 2560000  blocks_at_exit = 10000  end_to_max_ratio = 1 \
-    rising_fraction '>=' 0.9  severity = high
-  check_py "leak_cache: one-time config is not a leak" \
-    no-finding-on "$out/leak_cache.json" config_load
-  check_py "leak_cache: one-time bucket array is not a leak" \
-    no-finding-on "$out/leak_cache.json" session_cache_new
-  check_py "leak_cache: exactly one finding" count "$out/leak_cache.json" 1
+  check_py "leak_cache: leak on session_cache_insert" "$out/leak_cache.json" \
+    "finding[leak@name=session_cache_insert]" \
+    ".evidence.bytes_at_exit=2560000" ".evidence.blocks_at_exit=10000" \
+    ".evidence.end_to_max_ratio=1" ".evidence.rising_fraction>=0.9" ".severity=high"
+  check_py "leak_cache: one-time config is not a leak" "$out/leak_cache.json" \
+    "nofinding[any@name=config_load]"
+  check_py "leak_cache: one-time bucket array is not a leak" "$out/leak_cache.json" \
+    "nofinding[any@name=session_cache_new]"
+  check_py "leak_cache: exactly one finding" "$out/leak_cache.json" "findings=1"
   # Nothing is freed before libc releases its stdout buffer at exit: the
   # global series only rises up to the peak, one of the last two points.
   why=$(python3 -c '
@@ -186,28 +181,28 @@ if profile_example growth_noreserve; then
   # 4,999 growing reallocs of one block by 16 bytes each: requested
   # 16 x (2 + ... + 5,000); copied at most 16 x (1 + ... + 4,999) =
   # 199,960,000 (less when the allocator's chunk had room to grow in place).
-  check_py "growth_noreserve: realloc-growth on reading_log_append" \
-    finding "$out/growth_noreserve.json" realloc-growth reading_log_append \
-    reallocs = 4999  blocks = 1  realloc_requested_bytes = 200039984 \
-    realloc_bytes_copied '<=' 199960000  realloc_bytes_copied '>=' 199000000 \
-    max_bytes = 80000
+  check_py "growth_noreserve: realloc-growth on reading_log_append" "$out/growth_noreserve.json" \
+    "finding[realloc-growth@name=reading_log_append]" \
+    ".evidence.reallocs=4999" ".evidence.blocks=1" ".evidence.realloc_requested_bytes=200039984" \
+    ".evidence.realloc_bytes_copied<=199960000" ".evidence.realloc_bytes_copied>=199000000" \
+    ".evidence.max_bytes=80000"
 fi
 
 if profile_example churn; then
-  check_py "churn: short-lived-churn on record_encode" \
-    finding "$out/churn.json" short-lived-churn record_encode \
-    short_lived_blocks = 200000  total_blocks = 200000  total_bytes = 12800000 \
-    max_blocks = 1
+  check_py "churn: short-lived-churn on record_encode" "$out/churn.json" \
+    "finding[short-lived-churn@name=record_encode]" \
+    ".evidence.short_lived_blocks=200000" ".evidence.total_blocks=200000" \
+    ".evidence.total_bytes=12800000" ".evidence.max_blocks=1"
   # A long run for the grid: 400,000 events, few points allowed.
   if run_lifeheap "$out/churn-16.json" --lifeheap-timeline-points=16 "$examples/churn" >/dev/null; then
-    check_py "churn: 16-point timeline keeps its bound and the exact peak" \
-      timeline "$out/churn-16.json"
+    check_py "churn: 16-point timeline keeps its bound and the exact peak" "$out/churn-16.json" \
+      "contract:timeline"
   else
     fail "churn: 16-point timeline" "run failed"
   fi
   if run_lifeheap "$out/churn-strict.json" --lifeheap-churn-min-blocks=300000 "$examples/churn" >/dev/null; then
     check_py "churn: --lifeheap-churn-min-blocks above the count silences it" \
-      no-finding "$out/churn-strict.json" short-lived-churn
+      "$out/churn-strict.json" "nofinding[short-lived-churn]"
   else
     fail "churn: --lifeheap-churn-min-blocks" "run failed"
   fi
@@ -215,24 +210,33 @@ fi
 
 # --- Fixed examples: none of their kind; well_behaved: none at all --------
 profile_example prealloc_sized &&
-  check_py "prealloc_sized: no oversized-preallocation" no-finding "$out/prealloc_sized.json" oversized-preallocation connection_new &&
-  check_py "prealloc_sized: no unused-capacity" no-finding "$out/prealloc_sized.json" unused-capacity connection_new
+  check_py "prealloc_sized: no oversized-preallocation" "$out/prealloc_sized.json" \
+    "nofinding[oversized-preallocation]" "count[name=connection_new]>=1" &&
+  check_py "prealloc_sized: no unused-capacity" "$out/prealloc_sized.json" \
+    "nofinding[unused-capacity]" "count[name=connection_new]>=1"
 profile_example leak_cache_evicting &&
-  check_py "leak_cache_evicting: no leak" no-finding "$out/leak_cache_evicting.json" leak session_cache_insert
+  check_py "leak_cache_evicting: no leak" "$out/leak_cache_evicting.json" "nofinding[leak]" \
+    "count[name=session_cache_insert]>=1"
 profile_example growth_reserve &&
-  check_py "growth_reserve: no realloc-growth" no-finding "$out/growth_reserve.json" realloc-growth reading_log_reserve
+  check_py "growth_reserve: no realloc-growth" "$out/growth_reserve.json" \
+    "nofinding[realloc-growth]" "count[name=reading_log_reserve]>=1"
 profile_example churn_reuse &&
-  check_py "churn_reuse: no short-lived-churn" no-finding "$out/churn_reuse.json" short-lived-churn record_buffer_new
+  check_py "churn_reuse: no short-lived-churn" "$out/churn_reuse.json" \
+    "nofinding[short-lived-churn]" "count[name=record_buffer_new]>=1"
 profile_example well_behaved &&
-  check_py "well_behaved: no finding at all" no-finding "$out/well_behaved.json" any samples_load &&
+  check_py "well_behaved: no finding at all" "$out/well_behaved.json" "nofinding[any]" \
+    "count[name=samples_load]>=1" &&
   check_eq "well_behaved: the summary says so" 1 \
     "$(grep -c '== Findings: none\.$' "$out/well_behaved.json.log")"
 
 # --- C++: libstdc++'s start-up pool (library code only) is no finding -------
-if command -v g++ >/dev/null; then
+if ! command -v g++ >/dev/null; then
+  fail "cxx_vector: build" "g++ is not installed (scripts/setup.sh installs it)"
+else
   if g++ -O0 -g -o "$bin/cxx_vector" "$here/progs/cxx_vector.cc" &&
      run_lifeheap "$out/cxx_vector.json" "$bin/cxx_vector" >/dev/null; then
-    check_py "cxx_vector: no finding on libstdc++'s emergency pool" no-finding "$out/cxx_vector.json"
+    check_py "cxx_vector: no finding on libstdc++'s emergency pool" "$out/cxx_vector.json" \
+      "nofinding[any]"
     # The pool's stack is library code only; the program's vector is its own.
     check_eq "cxx_vector: runtime_only marks the pool, not main's vector" "True False" \
       "$(python3 -c 'import json,sys
@@ -249,19 +253,20 @@ print(pool[0] if len(pool) == 1 else pool, mine[0] if len(mine) == 1 else mine)'
   fi
 fi
 
-# --- Rust examples, when rustc built them ----------------------------------
-if [ -x "$examples/prealloc_oversized_rs" ]; then
-  profile_example prealloc_oversized_rs &&
-    check_py "prealloc_oversized_rs: oversized-preallocation on Connection::new" \
-      finding "$out/prealloc_oversized_rs.json" oversized-preallocation prealloc_oversized::Connection::new \
-      blocks = 64  mean_block_bytes = 262144  bytes_at_peak = 16777216
-fi
+# --- Rust examples (make builds them with the rustc scripts/setup.sh installs)
+profile_example prealloc_oversized_rs &&
+  check_py "prealloc_oversized_rs: oversized-preallocation on Connection::new" \
+    "$out/prealloc_oversized_rs.json" \
+    "finding[oversized-preallocation@name=prealloc_oversized::Connection::new]" \
+    ".evidence.blocks=64" ".evidence.mean_block_bytes=262144" ".evidence.bytes_at_peak=16777216"
 
-# --- USERS.md story 4: a 1 MB CSV into Vec<Vec<String>>, and the lean form ---
+# --- A 1 MB CSV into Vec<Vec<String>>, and the lean form -------------------
 # examples/csv_rows.rs and csv_rows_lean.rs derive every number below from
 # csv_sample.csv (12,427 lines of 8 fields, 1,000,738 bytes).
-if [ -x "$examples/csv_rows_rs" ] && [ -x "$examples/csv_rows_lean_rs" ] &&
-   [ -f "$examples/csv_sample.csv" ]; then
+if ! [ -x "$examples/csv_rows_rs" ] || ! [ -x "$examples/csv_rows_lean_rs" ] ||
+   ! [ -f "$examples/csv_sample.csv" ]; then
+  fail "csv_rows: profile" "examples/csv_rows_rs, csv_rows_lean_rs or csv_sample.csv is not built (scripts/setup.sh installs rustc and builds them)"
+else
   if run_lifeheap "$out/csv_rows.json" "$examples/csv_rows_rs" "$examples/csv_sample.csv" \
        >"$out/csv_rows.stdout" &&
      run_lifeheap "$out/csv_rows_lean.json" "$examples/csv_rows_lean_rs" \
@@ -369,7 +374,8 @@ data = [{"id": i, "name": "item%d" % i, "tags": ["a", "b", str(i % 7)], "price":
 back = json.loads(json.dumps(data))
 print(sum(d["price"] for d in back))' >"$out/python_json.stdout"; then
     check_eq "python3 json: the script ran" "299985000.0" "$(cat "$out/python_json.stdout")"
-    check_py "python3 json: no finding inside the interpreter" count "$out/python_json.json" 0
+    check_py "python3 json: no finding inside the interpreter" "$out/python_json.json" \
+      "nofinding[any]"
   else
     fail "python3 json: profile" "see $out/python_json.json.log"
   fi
@@ -377,7 +383,7 @@ fi
 
 # --- Own programs -----------------------------------------------------------
 if profile_prog marks; then
-  check_py "marks: labels in order, at the right place" markers "$out/marks.json"
+  feed_checks "$here/marks_check.py" "$out/marks.json"
   "$bin/marks" && pass "marks: LIFEHEAP_MARK is a no-op natively" \
     || fail "marks: LIFEHEAP_MARK is a no-op natively" "exit status $?"
 fi
@@ -399,15 +405,15 @@ fi
 if profile_prog prealloc_live; then
   # Blocks still live at exit count too (ACCESS folds them on demand).
   check_py "prealloc_live: oversized-preallocation on blocks never freed" \
-    finding "$out/prealloc_live.json" oversized-preallocation table_create \
-    blocks = 8  mean_block_bytes = 131072  bytes_at_peak = 1048576 \
-    bytes_read = 128  never_read_bytes = 1048448 \
-    written_never_read_bytes = 1048448  never_read_bytes_at_peak = 1048448
-  check_py "prealloc_live: 8 tables are not a leak" no-finding "$out/prealloc_live.json" leak
+    "$out/prealloc_live.json" "finding[oversized-preallocation@name=table_create]" \
+    ".evidence.blocks=8" ".evidence.mean_block_bytes=131072" ".evidence.bytes_at_peak=1048576" \
+    ".evidence.bytes_read=128" ".evidence.never_read_bytes=1048448" \
+    ".evidence.written_never_read_bytes=1048448" ".evidence.never_read_bytes_at_peak=1048448"
+  check_py "prealloc_live: 8 tables are not a leak" "$out/prealloc_live.json" "nofinding[leak]"
 fi
 
 if profile_prog both_ends; then
-  check_py "both_ends: 80% never touched is no finding" no-finding "$out/both_ends.json"
+  check_py "both_ends: 80% never touched is no finding" "$out/both_ends.json" "nofinding[any]"
   log="$out/both_ends.json.log"
   if grep -A1 '1.0 MiB 100%        1 block   buffer_new (both_ends.c:' "$log" | grep -q \
        '   824.0 KiB (80%) of it never read nor written$'; then
@@ -418,30 +424,32 @@ if profile_prog both_ends; then
 fi
 
 if profile_prog doubling; then
-  check_py "doubling: realloc-growth at low severity on main's buffer" \
-    finding "$out/doubling.json" realloc-growth main \
-    reallocs = 16  blocks = 1  realloc_bytes_copied = 4194240  max_bytes = 4194304 \
-    severity = low
+  check_py "doubling: realloc-growth at low severity on main's buffer" "$out/doubling.json" \
+    "finding[realloc-growth@name=main]" ".evidence.reallocs=16" \
+    ".evidence.blocks=1" ".evidence.realloc_bytes_copied=4194240" ".evidence.max_bytes=4194304" \
+    ".severity=low"
   check_eq "doubling: the sentence does not ask it to grow geometrically" "1|0" \
     "$(grep -c 'it already grows geometrically; reserve the final size up front when it is known' "$out/doubling.json.log")|$(grep -c 'or grow geometrically' "$out/doubling.json.log")"
-  check_py "doubling: its only finding" count "$out/doubling.json" 1
+  check_py "doubling: its only finding" "$out/doubling.json" "findings=1"
 fi
 
 if profile_prog leak_in_churn; then
   check_py "leak_in_churn: leak found among temporaries of the same site" \
-    finding "$out/leak_in_churn.json" leak message_decode \
-    bytes_at_exit = 204800  blocks_at_exit = 400  end_to_max_ratio = 1
-  check_py "leak_in_churn: and the temporaries are churn" \
-    finding "$out/leak_in_churn.json" short-lived-churn message_decode \
-    total_blocks = 40000  total_bytes = 20480000  short_lived_blocks '>=' 39600
+    "$out/leak_in_churn.json" "finding[leak@name=message_decode]" \
+    ".evidence.bytes_at_exit=204800" ".evidence.blocks_at_exit=400" \
+    ".evidence.end_to_max_ratio=1"
+  check_py "leak_in_churn: and the temporaries are churn" "$out/leak_in_churn.json" \
+    "finding[short-lived-churn@name=message_decode]" \
+    ".evidence.total_blocks=40000" ".evidence.total_bytes=20480000" \
+    ".evidence.short_lived_blocks>=39600"
 fi
 
 if profile_prog list_growth; then
-  check_py "list_growth: unbounded-growth on history_append, past xmalloc" \
-    finding "$out/list_growth.json" unbounded-growth history_append \
-    max_blocks = 3000  max_bytes = 1536000  freed_blocks = 3000 \
-    cross_thread_frees = 0  allocating_threads = 1  bytes_at_exit = 0 \
-    rising_fraction '>=' 0.9
+  check_py "list_growth: unbounded-growth on history_append, past xmalloc" "$out/list_growth.json" \
+    "finding[unbounded-growth@name=history_append]" \
+    ".evidence.max_blocks=3000" ".evidence.max_bytes=1536000" ".evidence.freed_blocks=3000" \
+    ".evidence.cross_thread_frees=0" ".evidence.allocating_threads=1" \
+    ".evidence.bytes_at_exit=0" ".evidence.rising_fraction>=0.9"
   # xmalloc is the allocator's caller in every stack, and names nothing.
   check_eq "list_growth: no site and no finding named after the wrapper" "0 0 1" \
     "$(python3 -c 'import json,sys
@@ -466,16 +474,18 @@ fi
 # 20% of a small program's peak (progs/small_buffer.c).
 if profile_prog small_buffer; then
   check_py "small_buffer: unused-capacity on a buffer under 64 KiB that is 20% of the peak" \
-    finding "$out/small_buffer.json" unused-capacity reply_buffer_new \
-    blocks = 1  measured_bytes = 65000  unused_capacity_bytes = 64900 \
-    unused_capacity_bytes_at_peak = 64900  bytes_at_peak = 65000  severity = medium
-  check_py "small_buffer: nothing on the table used in full" \
-    no-finding-on "$out/small_buffer.json" table_new
-  check_py "small_buffer: its only finding" count "$out/small_buffer.json" 1
+    "$out/small_buffer.json" "finding[unused-capacity@name=reply_buffer_new]" \
+    ".evidence.blocks=1" ".evidence.measured_bytes=65000" \
+    ".evidence.unused_capacity_bytes=64900" ".evidence.unused_capacity_bytes_at_peak=64900" \
+    ".evidence.bytes_at_peak=65000" ".severity=medium"
+  check_py "small_buffer: nothing on the table used in full" "$out/small_buffer.json" \
+    "nofinding[any@name=table_new]"
+  check_py "small_buffer: its only finding" "$out/small_buffer.json" "findings=1"
   if run_lifeheap "$out/small_buffer-share.json" --lifeheap-min-finding-share=0.25 \
        "$bin/small_buffer" >/dev/null; then
     check_py "small_buffer: below --lifeheap-min-finding-share (0.25) it is no finding" \
-      no-finding "$out/small_buffer-share.json" unused-capacity reply_buffer_new
+      "$out/small_buffer-share.json" "nofinding[unused-capacity]" \
+      "count[name=reply_buffer_new]>=1"
   else
     fail "small_buffer: --lifeheap-min-finding-share" "run failed"
   fi
@@ -491,7 +501,8 @@ s = [s for s in p["sites"] if fr[s["stack"][s["name_frame"]]]["function"] == "co
 a = s["access"]
 print(a["measured_bytes"], a["bytes_read"], a["bytes_written"], a["unused_capacity_bytes"],
       a["never_written_bytes"], a["never_read_bytes"])' "$out/zeroed_table.json")"
-  check_py "zeroed_table: no finding" no-finding "$out/zeroed_table.json" any counts_new
+  check_py "zeroed_table: no finding" "$out/zeroed_table.json" "nofinding[any]" \
+    "count[name=counts_new]>=1"
 fi
 
 # A frame with neither object nor function is never the user's code
@@ -506,17 +517,18 @@ if len(s) != 1: print("sites of 1 MiB:", len(s)); sys.exit()
 s = s[0]; name = fr[s["stack"][s["name_frame"]]]
 print(s["total_blocks"], s["total_bytes"], s.get("runtime_only"),
       name["function"] is not None or name["object"] is not None)' "$out/jit_thread.json")"
-  check_py "jit_thread: no finding" count "$out/jit_thread.json" 0
+  check_py "jit_thread: no finding" "$out/jit_thread.json" "nofinding[any]" "findings.#=0"
 fi
 
 # One cause per site, the most specific first (progs/oversized_growing.c).
 if profile_prog oversized_growing; then
   check_py "oversized_growing: oversized-preallocation on session_open" \
-    finding "$out/oversized_growing.json" oversized-preallocation session_open \
-    blocks = 120  mean_block_bytes = 81920  never_read_bytes = 9822720 \
-    written_never_read_bytes = 9822720  bytes_read = 7680  severity = high
+    "$out/oversized_growing.json" "finding[oversized-preallocation@name=session_open]" \
+    ".evidence.blocks=120" ".evidence.mean_block_bytes=81920" \
+    ".evidence.never_read_bytes=9822720" ".evidence.written_never_read_bytes=9822720" \
+    ".evidence.bytes_read=7680" ".severity=high"
   check_py "oversized_growing: the site's only finding (no unbounded-growth)" \
-    count "$out/oversized_growing.json" 1
+    "$out/oversized_growing.json" "findings=1"
 fi
 
 # Hand-off without consumption: released together at teardown
@@ -526,11 +538,13 @@ if compile_c "$bin/results_teardown" "$here/progs/results_teardown.c"; then
     sched_opt=; [ "$sched" = fair ] && sched_opt=--fair-sched=yes
     if run_lifeheap "$out/results_teardown-$sched.json" $sched_opt "$bin/results_teardown" >/dev/null; then
       check_py "results_teardown [$sched]: unbounded-growth on make_result" \
-        finding "$out/results_teardown-$sched.json" unbounded-growth make_result \
-        max_blocks = 4000  max_bytes = 2048000  freed_blocks = 4000 \
-        cross_thread_frees = 4000  allocating_threads = 4  bytes_at_exit = 0
+        "$out/results_teardown-$sched.json" "finding[unbounded-growth@name=make_result]" \
+        ".evidence.max_blocks=4000" ".evidence.max_bytes=2048000" ".evidence.freed_blocks=4000" \
+        ".evidence.cross_thread_frees=4000" ".evidence.allocating_threads=4" \
+        ".evidence.bytes_at_exit=0"
       check_py "results_teardown [$sched]: not a missing-backpressure" \
-        no-finding "$out/results_teardown-$sched.json" missing-backpressure make_result
+        "$out/results_teardown-$sched.json" "nofinding[missing-backpressure]" \
+        "count[name=make_result]>=1"
     else
       fail "results_teardown [$sched]: profile" "see $out/results_teardown-$sched.json.log"
     fi
@@ -568,10 +582,11 @@ if compile_c "$bin/grow_forever" "$here/progs/grow_forever.c"; then
   sleep 3      # a few more dumps
   kill -9 "$victim" 2>/dev/null; wait "$victim" 2>/dev/null
   if [ -f "$out/grow_forever.json" ]; then
-    check_py "grow_forever: the last dump meets the timeline contract" timeline "$out/grow_forever.json"
+    check_py "grow_forever: the last dump meets the timeline contract" "$out/grow_forever.json" \
+      "contract:timeline"
     check_py "grow_forever: accumulating and still held in the dump: leak on forever_append" \
-      finding "$out/grow_forever.json" leak forever_append end_to_max_ratio = 1 \
-      rising_fraction '>=' 0.9
+      "$out/grow_forever.json" "finding[leak@name=forever_append]" \
+      ".evidence.end_to_max_ratio=1" ".evidence.rising_fraction>=0.9"
   else
     fail "grow_forever: dump" "no profile written before the kill"
   fi
@@ -587,10 +602,8 @@ fi
 corpus_end=
 while IFS= read -r line; do
   case $line in
-    "PASS "*) pass "${line#PASS }" ;;
-    "FAIL "*) name=${line#FAIL }; fail "${name%%: *}" "${name#*: }" ;;
     "exit "*) corpus_end=$line ;;
-    *) echo "$line" ;;
+    *) count_line "$line" || echo "$line" ;;
   esac
 done < <(nice -n 5 "$here/corpus/run.sh" 2>&1; echo "exit $?")
 case $corpus_end in
@@ -621,18 +634,10 @@ bad_option "large block zero" --lifeheap-large-block-bytes=0
 
 if run_lifeheap "$out/options.json" --lifeheap-timeline-points=16 \
      --lifeheap-significant-fraction=0.5 --lifeheap-rising-fraction=0.25 /bin/true >/dev/null; then
-  why=$(python3 -c '
-import json, sys
-p = json.load(open(sys.argv[1]))
-o = p["run"]["options"]
-want = {"timeline_points": 16, "significant_fraction": 0.5, "rising_fraction": 0.25,
-        "min_finding_bytes": 65536, "growth_min_blocks": 100}
-bad = {k: o.get(k) for k in want if o.get(k) != want[k]}
-if p["timeline"]["significant_site_fraction"] != 0.5: bad["timeline"] = p["timeline"]["significant_site_fraction"]
-print(bad) if bad else None
-sys.exit(1 if bad else 0)' "$out/options.json") \
-    && pass "options: accepted values reach run.options" \
-    || fail "options: accepted values reach run.options" "$why"
+  check_py "options: accepted values reach run.options" "$out/options.json" \
+    run.options.timeline_points=16 run.options.significant_fraction=0.5 \
+    run.options.rising_fraction=0.25 run.options.min_finding_bytes=65536 \
+    run.options.growth_min_blocks=100 timeline.significant_site_fraction=0.5
 else
   fail "options: accepted values" "run failed"
 fi

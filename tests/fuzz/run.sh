@@ -10,7 +10,7 @@
 #
 # The corpus grows in tests/artifacts/fuzz-corpus/ and is reused by the next
 # run; a crash leaves its input in tests/artifacts/fuzz/ (crash-*, leak-*).
-# Prints "PASS name" / "FAIL name: reason" and "N passed, N failed".
+# Prints "PASS name" / "FAIL name: reason" and "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -31,7 +31,7 @@ sources=("$top"/cli/profile.c "$top"/cli/profile_rules.c "$top"/cli/json_split.c
          "$top"/cli/rules.c "$top"/cli/finding_kinds.c "$top"/cli/evidence_labels.c "$top"/cli/sha256.c "$top"/cli/output_file.c \
          "$top"/cli/cmd_diff.c "$top"/cli/cmd_check.c "$top"/cli/cmd_view.c)
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     -I"$top/cli" $(pkg-config --cflags json-c) "$here/profile_fuzz.c" "${sources[@]}" \
+     -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c) "$here/profile_fuzz.c" "${sources[@]}" \
      $(pkg-config --libs json-c) -lm -o "$binary" 2>"$findings/build.log"; then
   pass "fuzz build"
 else
@@ -63,7 +63,7 @@ blocks_corpus=$TESTS_OUT/fuzz-blocks-corpus
 blocks_seconds=${FUZZ_BLOCKS_SECONDS:-10}
 mkdir -p "$blocks_corpus"
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     -I"$top/cli" $(pkg-config --cflags json-c sqlite3) "$here/blocks_fuzz.c" \
+     -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c sqlite3) "$here/blocks_fuzz.c" \
      "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/util.c" \
      "$top/cli/profile_rules.c" "$top/cli/json_split.c" \
      $(pkg-config --libs json-c sqlite3) -lm -o "$blocks_binary" 2>"$findings/blocks-build.log"; then

@@ -112,7 +112,7 @@ sys.exit(not any(f['function']=='std::fs::read_to_string' and f['inlined'] for f
     fail "rust conns: build" "rustc failed (see $out/rustc.log)"
   fi
 else
-  echo "SKIP rust: rustc not found"; fail "rust: rustc not found" "install rustc"
+  fail "rust" "rustc is not installed (scripts/setup.sh installs it)"
 fi
 
 # --- cargo, release profile with debug = 1
@@ -133,7 +133,7 @@ if command -v cargo >/dev/null; then
     fail "cargo registry: build" "cargo build --release --offline failed (see $out/cargo.log)"
   fi
 else
-  echo "SKIP cargo: cargo not found"; fail "cargo: not found" "install cargo"
+  fail "cargo" "cargo is not installed (scripts/setup.sh installs it)"
 fi
 
 # --- C++, g++ -O2 -g

@@ -16,8 +16,9 @@ mkdir -p "$out" "$bin"
 mountpoint -q "$out/mnt" 2>/dev/null && umount "$out/mnt"   # left by an interrupted run
 rm -rf "${out:?}"/*
 
-# checks NAME FILE ASSERTIONS...: this suite's check.py, into the counters.
-checks() { feed_checks "$here/check.py" "$@"; }
+# checks NAME FILE ASSERTIONS...: tests/lib/profile_check.py's assertions
+# (one PASS/FAIL line each), into the counters.
+checks() { feed_checks "$TESTS_TOP/tests/lib/profile_check.py" "$@"; }
 
 # lh ARGS...: valgrind --tool=lifeheap from the build tree.
 lh() { VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap "$@"; }
@@ -62,8 +63,8 @@ fi
 # --- crashes: the profile is written, complete and valid, and says how the
 # program ended.  The known site: 3 blocks of 100 bytes, one freed.
 known=(valid run.complete=true run.dump_reason=exit
-       site:alloc_known.total_blocks=3 site:alloc_known.total_bytes=300
-       site:alloc_known.freed_blocks=1 site:alloc_known.bytes_at_exit=200)
+       "site[frame=alloc_known].total_blocks=3" "site[frame=alloc_known].total_bytes=300"
+       "site[frame=alloc_known].freed_blocks=1" "site[frame=alloc_known].bytes_at_exit=200")
 crash_case() {   # NAME EXPECTED-STATUS ASSERTIONS... -- ARGS
   local name=$1 expected=$2; shift 2
   local asserts=()
@@ -85,27 +86,27 @@ crash_case segv-after-thread 139 run.exit.status=signal run.threads=2 -- segv-af
 run_quiet uncaught --lifeheap-out-file="$out/uncaught.json" "$bin/uncaught"
 check_eq "uncaught C++ exception: exit status as without lifeheap" 134 "$status"
 checks uncaught "$out/uncaught.json" valid run.complete=true run.exit.status=signal \
-  run.exit.signal=6 run.exit.signal_name=SIGABRT "site:alloc_known().total_bytes=100"
+  run.exit.signal=6 run.exit.signal_name=SIGABRT "site[frame=alloc_known()].total_bytes=100"
 
 # --- atexit handlers and signal handlers that allocate are accounted
 run_quiet atexit --lifeheap-out-file="$out/atexit.json" "$bin/crash" atexit
 check_eq "atexit: exit status" 4 "$status"
 checks atexit "$out/atexit.json" valid run.exit.code=4 \
-  site:in_atexit.total_blocks=2 site:in_atexit.total_bytes=1400 site:in_atexit.bytes_at_exit=1400
+  "site[frame=in_atexit].total_blocks=2" "site[frame=in_atexit].total_bytes=1400" "site[frame=in_atexit].bytes_at_exit=1400"
 run_quiet sighandler --lifeheap-out-file="$out/sighandler.json" "$bin/sighandler"
 check_eq "signal handler: exit status" 0 "$status"
-checks sighandler "$out/sighandler.json" valid site:on_usr1.total_blocks=10 \
-  site:on_usr1.total_bytes=3330 site:on_usr1.blocks_at_exit=10
+checks sighandler "$out/sighandler.json" valid "site[frame=on_usr1].total_blocks=10" \
+  "site[frame=on_usr1].total_bytes=3330" "site[frame=on_usr1].blocks_at_exit=10"
 
 # --- 64 threads allocating and freeing at once: exact totals
 run_quiet threads64 --lifeheap-out-file="$out/threads64.json" "$bin/threads64"
 check_eq "threads64: exit status" 0 "$status"
 checks threads64 "$out/threads64.json" valid run.threads=65 \
-  site:churn_alloc.total_blocks=128000 site:churn_alloc.total_bytes=6080000 \
-  site:churn_alloc.freed_blocks=128000 site:churn_alloc.allocating_threads=64 \
-  site:churn_alloc.bytes_at_exit=0 \
-  site:keep_alloc.total_blocks=64 site:keep_alloc.total_bytes=66016 \
-  site:keep_alloc.allocating_threads=64 site:keep_alloc.cross_thread_frees=64
+  "site[frame=churn_alloc].total_blocks=128000" "site[frame=churn_alloc].total_bytes=6080000" \
+  "site[frame=churn_alloc].freed_blocks=128000" "site[frame=churn_alloc].allocating_threads=64" \
+  "site[frame=churn_alloc].bytes_at_exit=0" \
+  "site[frame=keep_alloc].total_blocks=64" "site[frame=keep_alloc].total_bytes=66016" \
+  "site[frame=keep_alloc].allocating_threads=64" "site[frame=keep_alloc].cross_thread_frees=64"
 
 # --- fork: each process its own file; the child includes inherited blocks
 mkdir -p "$out/fork-p" "$out/fork-fixed" "$out/exec"
@@ -115,11 +116,12 @@ parent_pid=$(sed -n 's/^==\([0-9]*\)==.*/\1/p' "$out/fork-p.log" | head -1)
 child_file=$(ls "$out/fork-p" | grep -v "^f\.$parent_pid\.json$" | head -1)
 check_eq "fork %p: two profiles" 2 "$(ls "$out/fork-p" | wc -l)"
 checks fork-p-parent "$out/fork-p/f.$parent_pid.json" valid run.pid="$parent_pid" \
-  site:before_fork_alloc.total_bytes=1000 site:parent_alloc.total_bytes=3000 \
-  nosite:child_alloc marker:fork
+  "site[frame=before_fork_alloc].total_bytes=1000" "site[frame=parent_alloc].total_bytes=3000" \
+  "nosite[frame=child_alloc]@$out/fork-p/$child_file" "marker=fork"
 checks fork-p-child "$out/fork-p/$child_file" valid run.ppid="$parent_pid" \
-  site:before_fork_alloc.total_bytes=1000 site:before_fork_alloc.bytes_at_exit=1000 \
-  site:child_alloc.total_bytes=2000 nosite:parent_alloc "marker:fork (child starts)"
+  "site[frame=before_fork_alloc].total_bytes=1000" "site[frame=before_fork_alloc].bytes_at_exit=1000" \
+  "site[frame=child_alloc].total_bytes=2000" "nosite[frame=parent_alloc]@$out/fork-p/f.$parent_pid.json" \
+  "marker=fork (child starts)"
 
 run_quiet fork-fixed --lifeheap-out-file="$out/fork-fixed/heap.json" "$bin/fork"
 check_eq "fork fixed name: exit status" 0 "$status"
@@ -129,9 +131,9 @@ check_eq "fork fixed name: heap.json and heap.<child pid>.json" "2 heap.json" \
   "$(ls "$out/fork-fixed" | wc -l) $(ls "$out/fork-fixed" | grep -x heap.json)"
 check "fork fixed name: the child's name has its pid" test -n "$child_file"
 checks fork-fixed-parent "$out/fork-fixed/heap.json" valid run.pid="$parent_pid" \
-  site:parent_alloc.total_bytes=3000 nosite:child_alloc
+  "site[frame=parent_alloc].total_bytes=3000" "nosite[frame=child_alloc]@$out/fork-fixed/$child_file"
 checks fork-fixed-child "$out/fork-fixed/$child_file" valid run.ppid="$parent_pid" \
-  site:child_alloc.total_bytes=2000 nosite:parent_alloc
+  "site[frame=child_alloc].total_bytes=2000" "nosite[frame=parent_alloc]@$out/fork-fixed/heap.json"
 
 # exec under --trace-children=yes: the new program gets a profile of its own,
 # and with a fixed name it does not overwrite the parent's.
@@ -140,9 +142,11 @@ run_quiet exec --trace-children=yes --lifeheap-out-file="$out/exec/heap.json" \
 check_eq "exec: exit status" 0 "$status"
 exec_file=$(ls "$out/exec" | grep -E '^heap\.[0-9]+\.json$' | head -1)
 check "exec: the exec'd program has its own file" test -n "$exec_file"
-checks exec-parent "$out/exec/heap.json" valid site:parent_alloc.total_bytes=3000 nosite:execd_alloc
+checks exec-parent "$out/exec/heap.json" valid "site[frame=parent_alloc].total_bytes=3000" \
+  "nosite[frame=execd_alloc]@$out/exec/${exec_file:-missing}"
 checks exec-child "$out/exec/${exec_file:-missing}" valid "run.command.0=$bin/execd" \
-  site:execd_alloc.total_bytes=2000 nosite:parent_alloc nosite:before_fork_alloc
+  "site[frame=execd_alloc].total_bytes=2000" "nosite[frame=parent_alloc]@$out/exec/heap.json" \
+  "nosite[frame=before_fork_alloc]@$bin/fork"
 
 # exec without --trace-children: the new program runs natively, so the
 # process writes what it had up to the exec (a partial profile, dump_reason
@@ -154,7 +158,7 @@ run_quiet exec-native --lifeheap-out-file="$out/exec-native/heap.json" \
 check_eq "exec-native: the exec'd program's exit status" 0 "$status"
 checks exec-native "$out/exec-native/heap.json" valid \
   run.complete=false run.dump_reason=exec run.exit.status=running \
-  site:before_fork_alloc.total_bytes=1000 nosite:execd_alloc
+  "site[frame=before_fork_alloc].total_bytes=1000" "nosite[frame=execd_alloc]@$bin/execd"
 check_eq "exec-native: one notice naming the program and the file" 1 \
   "$(grep -c "lifeheap: the program execs $bin/execd, which will run without lifeheap (--trace-children=yes profiles it); the profile up to the exec is in $out/exec-native/heap\.json" "$out/exec-native.log")"
 run_quiet exec-forked --lifeheap-out-file="$out/exec-forked/heap.json" \
@@ -169,7 +173,7 @@ run_quiet exec-fails --lifeheap-out-file="$out/exec-fails/heap.json" \
   "$bin/fork" execnow "$out/no-such-program"
 check_eq "exec-fails: the program's exit status" 127 "$status"
 checks exec-fails "$out/exec-fails/heap.json" valid \
-  run.complete=true run.dump_reason=exit run.exit.code=127 site:before_fork_alloc.total_bytes=1000
+  run.complete=true run.dump_reason=exit run.exit.code=127 "site[frame=before_fork_alloc].total_bytes=1000"
 
 # --trace-children=yes with --trace-children-skip (or -skip-by-arg) matching
 # the exec'd program: Valgrind runs it natively, so the process's profile up
@@ -181,18 +185,20 @@ run_quiet exec-skip --trace-children=yes --trace-children-skip='*/execd' \
 check_eq "exec-skip: the exec'd program's exit status" 0 "$status"
 check_eq "exec-skip: one profile" "heap.json" "$(ls "$out/exec-skip")"
 checks exec-skip "$out/exec-skip/heap.json" valid \
-  run.complete=false run.dump_reason=exec site:before_fork_alloc.total_bytes=1000 nosite:execd_alloc
+  run.complete=false run.dump_reason=exec "site[frame=before_fork_alloc].total_bytes=1000" \
+  "nosite[frame=execd_alloc]@$bin/execd"
 check_eq "exec-skip: one notice naming the option" 1 \
   "$(grep -c "lifeheap: the program execs $bin/execd, which will run without lifeheap (--trace-children-skip or --trace-children-skip-by-arg excludes it); the profile up to the exec is in $out/exec-skip/heap\.json" "$out/exec-skip.log")"
 run_quiet exec-skip-arg --trace-children=yes --trace-children-skip-by-arg='*execd' \
   --lifeheap-out-file="$out/exec-skip-arg/heap.json" "$bin/fork" execnow "$bin/execd"
 checks exec-skip-arg "$out/exec-skip-arg/heap.json" valid \
-  run.dump_reason=exec site:before_fork_alloc.total_bytes=1000 nosite:execd_alloc
+  run.dump_reason=exec "site[frame=before_fork_alloc].total_bytes=1000" \
+  "nosite[frame=execd_alloc]@$bin/execd"
 run_quiet exec-skip-forked --trace-children=yes --trace-children-skip='*/execd' \
   --lifeheap-out-file="$out/exec-skip-forked/heap.json" "$bin/fork" exec "$bin/execd"
 check_eq "exec-skip-forked: the parent's profile only" "heap.json" "$(ls "$out/exec-skip-forked")"
 checks exec-skip-forked "$out/exec-skip-forked/heap.json" valid run.complete=true \
-  site:parent_alloc.total_bytes=3000 nosite:execd_alloc
+  "site[frame=parent_alloc].total_bytes=3000" "nosite[frame=execd_alloc]@$bin/execd"
 check "exec-skip-forked: the child says why it writes no profile" grep -q \
   "lifeheap: forked child [0-9]* execs $bin/execd, which will run without lifeheap (--trace-children-skip or --trace-children-skip-by-arg excludes it); no profile is written for this child" \
   "$out/exec-skip-forked.log"
@@ -207,8 +213,8 @@ dump_then_kill() {   # NAME MODE VALGRIND-OPTIONS...
   wait_for python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(s["total_blocks"] >= 100 and s["total_bytes"] == 64 * s["total_blocks"] for s in d["sites"]) else 1)' "$out/$name.json" 2>/dev/null
   stop_lh
   checks "$name" "$out/$name.json" valid run.complete=false run.dump_reason=interval \
-    run.exit.status=running site:new_session.total_blocks'>='100 \
-    site:new_request.total_blocks'>='100 site:new_request.bytes_at_exit'<='256
+    run.exit.status=running "site[frame=new_session].total_blocks>=100" \
+    "site[frame=new_request].total_blocks>=100" "site[frame=new_request].bytes_at_exit<=256"
   check "$name: no temporary file left" no_temp_files "$out"
 }
 dump_then_kill dump-instructions compute --lifeheap-dump-interval=200000000
@@ -219,7 +225,7 @@ dump_then_kill dump-seconds sleep --lifeheap-dump-interval=1s
 run_quiet dump-final --lifeheap-dump-interval=1000 --lifeheap-out-file="$out/dump-final.json" \
   "$bin/crash" exit 0
 checks dump-final "$out/dump-final.json" valid run.complete=true run.dump_reason=exit \
-  run.exit.code=0 'run.options.dump_interval="1000"' site:alloc_known.total_bytes=300
+  run.exit.code=0 'run.options.dump_interval="1000"' "site[frame=alloc_known].total_bytes=300"
 
 # %n names one file: the dumps and the final profile share it.
 mkdir -p "$out/seq"
@@ -243,7 +249,7 @@ check "monitor: help lists lifeheap dump" grep -q "lifeheap dump \[<file>\]" "$o
 stop_lh
 for f in monitor-file monitor; do
   checks "$f" "$out/$f.json" valid run.complete=false run.dump_reason=monitor \
-    run.exit.status=running site:new_session.total_blocks'>='100
+    run.exit.status=running "site[frame=new_session].total_blocks>=100"
 done
 
 # --- output problems
@@ -264,7 +270,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k,ro tmpfs "$mnt" 2>/dev/null;
   expect_startup_error readonly "read-only file system" "$mnt/p.json"
   umount "$mnt"
 else
-  echo "SKIP read-only directory: needs root and tmpfs mounts"
+  skip "read-only directory" "needs root and tmpfs mounts"
 fi
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
   # The program fills the disk after the start-up check; the write at exit fails.
@@ -275,7 +281,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; th
   check "disk full: no profile and no partial file" test -z "$(ls "$mnt" | grep -v '^fill$')"
   umount "$mnt"
 else
-  echo "SKIP disk full: needs root and tmpfs mounts"
+  skip "disk full" "needs root and tmpfs mounts"
 fi
 
 # --- what the profile's name points at is never damaged (lh_outfile.c):
@@ -286,7 +292,7 @@ fi
 # looked at, at the end.
 targets="$out/targets"
 mkdir -p "$targets"
-crash_known=(valid site:alloc_known.total_bytes=300)
+crash_known=(valid "site[frame=alloc_known].total_bytes=300")
 if mknod "$targets/null" c 1 3 2>/dev/null; then
   ln -s null "$targets/null-link"
   for name in null null-link; do
@@ -305,7 +311,7 @@ if mknod "$targets/null" c 1 3 2>/dev/null; then
     grep -q "lifeheap: $targets/null is not a regular file: only the final profile is written to it (--lifeheap-dump-interval ignored)" "$out/target-null-dumps.log"
   check "device target: still a character device after dumps" test -c "$targets/null"
 else
-  echo "SKIP device targets: mknod not permitted (needs root)"
+  skip "device targets" "mknod not permitted (needs root)"
 fi
 
 mkfifo "$targets/fifo"
@@ -362,7 +368,7 @@ if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.ar
   expect_startup_error socket "is a socket, not a file" "$targets/sock"
   check "socket target: still a socket" test -S "$targets/sock"
 else
-  echo "SKIP socket target: cannot bind a Unix socket here"
+  skip "socket target" "cannot bind a Unix socket here"
 fi
 
 # --- custom allocators (valgrind.h client requests)
@@ -370,19 +376,19 @@ run_quiet pool --lifeheap-out-file="$out/pool.json" "$bin/pool"
 check_eq "pool: exit status" 0 "$status"
 check "pool: MEMPOOL_EXISTS answers" grep -qz "exists before destroy: 1.exists after destroy: 0" "$out/pool.stdout"
 checks pool "$out/pool.json" valid \
-  site:pool_user.total_blocks=5 site:pool_user.total_bytes=240 site:pool_user.freed_blocks=2 \
-  site:pool_user.reallocs=1 site:pool_user.realloc_requested_bytes=32 \
-  site:pool_user.bytes_at_exit=128 site:pool_user.blocks_at_exit=3 \
-  site:mp_user.total_blocks=4 site:mp_user.total_bytes=420 site:mp_user.freed_blocks=4 \
-  site:mp_user.reallocs=1 site:mp_user.realloc_growth_bytes=20 site:mp_user.bytes_at_exit=0 \
-  site:mp_user.max_bytes=400 site:pool_user.max_bytes=240
+  "site[frame=pool_user].total_blocks=5" "site[frame=pool_user].total_bytes=240" "site[frame=pool_user].freed_blocks=2" \
+  "site[frame=pool_user].reallocs=1" "site[frame=pool_user].realloc_requested_bytes=32" \
+  "site[frame=pool_user].bytes_at_exit=128" "site[frame=pool_user].blocks_at_exit=3" \
+  "site[frame=mp_user].total_blocks=4" "site[frame=mp_user].total_bytes=420" "site[frame=mp_user].freed_blocks=4" \
+  "site[frame=mp_user].reallocs=1" "site[frame=mp_user].realloc_growth_bytes=20" "site[frame=mp_user].bytes_at_exit=0" \
+  "site[frame=mp_user].max_bytes=400" "site[frame=pool_user].max_bytes=240"
 check "pool: no warning for correct requests" bash -c "! grep -q 'lifeheap: warning' '$out/pool.log'"
 # A custom site's bytes count at the peak (400 for the mempool's, 128 for the
 # bump allocator's, as bytes_at_peak), its accesses are not measured: the
 # report says so rather than "of the 0 B live at the peak".
-checks pool "$out/pool.json" site:mp_user.access.at_peak.bytes=400 \
-  site:mp_user.bytes_at_peak=400 site:pool_user.access.at_peak.bytes=128 \
-  site:pool_user.bytes_at_peak=128 site:pool_user.access.measured_bytes=0
+checks pool "$out/pool.json" "site[frame=mp_user].access.at_peak.bytes=400" \
+  "site[frame=mp_user].bytes_at_peak=400" "site[frame=pool_user].access.at_peak.bytes=128" \
+  "site[frame=pool_user].bytes_at_peak=128" "site[frame=pool_user].access.measured_bytes=0"
 "$top/cli/lifeheap" report "$out/pool.json" >"$out/pool.report" 2>&1
 check_eq "pool: the report says custom sites' accesses are not measured" \
   "400 B live at the peak, accesses not measured (custom allocator);128 B live at the peak, accesses not measured (custom allocator)" \
@@ -403,9 +409,9 @@ check "hostile requests: the custom block's size is explained once" \
 check "hostile requests: no assertion, no panic" \
   bash -c "! grep -qi 'impossible\|assert\|panic' '$out/hostile_requests.log'"
 checks hostile_requests "$out/hostile_requests.json" valid totals.blocks=3 totals.bytes=174 \
-  site:kept.total_bytes=64 site:grown.total_bytes=10 site:grown.reallocs=0 \
-  site:custom_ok.total_bytes=100 site:custom_ok.reallocs=0 site:custom_ok.freed_blocks=1 \
-  nosite:custom_huge peak.bytes=174
+  "site[frame=kept].total_bytes=64" "site[frame=grown].total_bytes=10" "site[frame=grown].reallocs=0" \
+  "site[frame=custom_ok].total_bytes=100" "site[frame=custom_ok].reallocs=0" "site[frame=custom_ok].freed_blocks=1" \
+  "nosite[frame=custom_huge]@$bin/hostile_requests" peak.bytes=174
 
 # --- a program linked with jemalloc: malloc is replaced, jemalloc's own API is not
 if [ -e /usr/include/jemalloc/jemalloc.h ] && [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.a ]; then
@@ -420,14 +426,15 @@ if [ -e /usr/include/jemalloc/jemalloc.h ] && [ -e /usr/lib/x86_64-linux-gnu/lib
     [ $variant = linked ] && opts=(--soname-synonyms=somalloc=NONE)
     run_quiet "jemalloc-$variant" "${opts[@]}" --lifeheap-out-file="$out/jemalloc-$variant.json" "$bin/jemalloc-$variant"
     checks "jemalloc-$variant" "$out/jemalloc-$variant.json" valid \
-      site:std_alloc.total_blocks=5 site:std_alloc.bytes_at_exit=5000 nosite:own_api_alloc
+      "site[frame=std_alloc].total_blocks=5" "site[frame=std_alloc].bytes_at_exit=5000" \
+        "nosite[frame=own_api_alloc]@$bin/jemalloc-$variant"
   done
   run_quiet jemalloc-static --soname-synonyms=somalloc=NONE \
     --lifeheap-out-file="$out/jemalloc-static.json" "$bin/jemalloc-static"
   check_eq "jemalloc-static: exit status" 0 "$status"
   checks jemalloc-static "$out/jemalloc-static.json" valid totals.blocks=0
 else
-  echo "SKIP jemalloc: libjemalloc-dev is not installed"
+  fail "jemalloc" "libjemalloc-dev is not installed (scripts/setup.sh installs it)"
 fi
 
 # --- bad options: Valgrind's error, exit status 1, never a crash
@@ -439,7 +446,7 @@ bad_option() {   # OPTION=VALUE
   if grep -Eq "impossible happened|Process terminating|Assertion" "$out/badopt.log"; then
     fail "$name" "crashed: $(grep -Em1 'impossible|terminating|Assertion' "$out/badopt.log")"; return
   fi
-  if grep -Eq "Bad option|Unknown option|Invalid|cannot write the profile|cannot write the block file|--lifeheap-out-file" "$out/badopt.log"; then
+  if grep -Eq "Bad option|Unknown option|Invalid|cannot write the profile|cannot write the block file|--lifeheap-out-file|--lifeheap-run-record" "$out/badopt.log"; then
     pass "$name"
   else
     fail "$name" "no error message: $(head -c 200 "$out/badopt.log")"
@@ -454,6 +461,8 @@ for opt in $options; do
       for v in "" "%q{LH_NO_SUCH_VARIABLE}" "$out/no/dir/p.json"; do bad_option "$opt=$v"; done ;;
     --lifeheap-symbolizer)
       for v in "" abc relative/lifeheap-symbolize; do bad_option "$opt=$v"; done ;;
+    --lifeheap-run-record)   # a file name: empty, a directory, a missing directory
+      for v in "" "$out" "$out/no/dir/r"; do bad_option "$opt=$v"; done ;;
     --lifeheap-blocks)   # a file name: empty, a directory, a missing directory
       for v in "" "$out" "$out/no/dir/b" "%q{LH_NO_SUCH_VARIABLE}"; do bad_option "$opt=$v"; done ;;
     --lifeheap-dump-interval)
@@ -478,9 +487,9 @@ scale_case() {   # NAME TOTAL LIVE SITES
   run_quiet "$name" --lifeheap-out-file="$out/$name.json" "$bin/scale" "$total" "$live" "$sites"
   check_eq "$name: exit status" 0 "$status"
   # + the index array; the stdout buffer is freed at exit
-  checks "$name" "$out/$name.json" valid "count:level6=$sites" \
+  checks "$name" "$out/$name.json" valid "count[frame=level6]=$sites" \
     "totals.blocks=$((total + 2))" "at_exit.blocks=$((live + 1))" \
-    "peak.blocks>=$((live + 2))" "site:churn_alloc.total_blocks=$((total - live))"
+    "peak.blocks>=$((live + 2))" "site[frame=churn_alloc].total_blocks=$((total - live))"
 }
 scale_case scale-small 300000 100000 5000
 if [ "${LIFEHEAP_SCALE_FULL:-0}" = 1 ]; then

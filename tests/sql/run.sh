@@ -158,7 +158,7 @@ PY
   check_eq "Rust: 200 jobs made by the producer thread, read and dropped by main" \
     "$(printf '200\t200\t64\t64\t64')" "$got"
 else
-  echo "SKIP Rust handoff: rustc is not installed"
+  fail "Rust handoff" "rustc is not installed (scripts/setup.sh installs it)"
 fi
 
 # --- torn and corrupt block files

@@ -8,29 +8,23 @@ Usage:
   check.py dhat PROFILE DHAT_FILE            per-site agreement with DHAT
 
 Prints one "PASS name" or "FAIL name: why" line per assertion; run.sh counts
-them.  Sites are found through "SITE <tag>" comments in the test programs:
-the tag's line is the line of the frame that calls the allocator (or, for
-deeper frames, the line of the call).
+them.  Built on tests/lib/profile_check.py (results, schema and table
+contracts).  Sites are found through "SITE <tag>" comments in the test
+programs: the tag's line is the line of the frame that calls the allocator
+(or, for deeper frames, the line of the call); a tag missing from the source
+is an error, so a check that no site is at a tag proves the tag exists.
 """
-import json
 import os
 import re
 import sys
 
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import profile_check as pc  # noqa: E402
 
-
-def check(name, ok, why=""):
-    results.append((name, bool(ok), why))
-
-
-def eq(name, expected, actual):
-    check(name, expected == actual, f"expected {expected!r}, got {actual!r}")
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
+results = pc.Results()
+check = results.check
+eq = results.eq
+load = pc.load
 
 
 def site_lines(source):
@@ -497,45 +491,21 @@ PROGRAMS = {
 
 def cmd_schema(schema_path, profiles):
     import jsonschema
-    schema = load(schema_path)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    if os.path.realpath(schema_path) != os.path.realpath(pc.SCHEMA):
+        check("schema: the schema is docs/lifeheap-profile.schema.json", False, schema_path)
+        return
+    jsonschema.Draft202012Validator.check_schema(load(schema_path))
+    check("schema: any profile to validate", len(profiles) > 0, "no profile given")
     for path in profiles:
         d = load(path)
-        errors = sorted(validator.iter_errors(d), key=lambda e: list(e.absolute_path))
         name = f"schema {os.path.basename(path)}"
-        if errors:
-            e = errors[0]
-            where = "/".join(str(x) for x in e.absolute_path)
-            check(name, False, f"{len(errors)} errors, first at /{where}: {e.message[:200]}")
-        else:
-            check(name, True)
-        # What the schema cannot say: references stay inside the tables.
-        n_frames = len(d["frames"])
-        bad = [s["id"] for s in d["sites"]
-               if any(i >= n_frames for i in s["stack"])
-               or (s["stack"] and s["name_frame"] >= len(s["stack"]))]
-        eq(f"{name}: stack and name_frame indices valid", [], bad)
-        sums = {
-            "peak.bytes": (d["peak"]["bytes"], "bytes_at_peak"),
-            "peak.blocks": (d["peak"]["blocks"], "blocks_at_peak"),
-            "at_exit.bytes": (d["at_exit"]["bytes"], "bytes_at_exit"),
-            "at_exit.blocks": (d["at_exit"]["blocks"], "blocks_at_exit"),
-            "totals.blocks": (d["totals"]["blocks"], "total_blocks"),
-            "totals.bytes": (d["totals"]["bytes"], "total_bytes"),
-            "totals.frees": (d["totals"]["frees"], "freed_blocks"),
-            "totals.reallocs": (d["totals"]["reallocs"], "reallocs"),
-        }
-        eq(f"{name}: globals are the sums over sites", {},
-           {k: (g, sum(x[f] for x in d["sites"])) for k, (g, f) in sums.items()
-            if g != sum(x[f] for x in d["sites"])})
-        eq(f"{name}: no frame inside lifeheap's malloc replacement", [],
-           [f["function"] for f in d["frames"] if "vgpreload_lifeheap" in (f["object"] or "")])
-        t = d["timeline"]
-        check(f"{name}: timeline peak point is the peak",
-              t["times"][t["peak_index"]] == d["peak"]["time"]
-              and t["live_bytes"][t["peak_index"]] == d["peak"]["bytes"],
-              f"peak_index {t['peak_index']}")
+        for title, errors in (("", pc.schema_errors(d)),
+                              (": stack and name_frame indices valid", pc.index_errors(d)),
+                              (": globals are the sums over sites", pc.sums_errors(d)),
+                              (": no frame inside lifeheap's malloc replacement",
+                               pc.preload_frame_errors(d)),
+                              (": timeline peak point is the peak", pc.peak_point_errors(d))):
+            check(name + title, not errors, "; ".join(errors))
 
 
 VOLATILE = [("run", "pid"), ("run", "ppid"), ("run", "started_at_unix_ms"),
@@ -647,11 +617,8 @@ def main(argv):
         else:
             p.source = source
             PROGRAMS[program_kind](p, program, out)
-    prefix = "" if argv[1] in ("schema", "determinism", "dhat") else argv[1] + ": "
-    for name, ok, why in results:
-        print(f"PASS {prefix}{name}" if ok else f"FAIL {prefix}{name}: {why}")
-    if not results:
-        print(f"FAIL {prefix}no assertion ran")
+    results.prefix = "" if argv[1] in ("schema", "determinism", "dhat") else argv[1] + ": "
+    results.print()
 
 
 if __name__ == "__main__":

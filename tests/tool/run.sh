@@ -250,6 +250,47 @@ check_eq "lh_include.h's diagram names every tool/lh_*.c" "$(ls "$top"/tool/lh_*
 # --- every profile matches the schema
 checks schema "$top/docs/lifeheap-profile.schema.json" "$out"/*.json
 
+# --- the assertion helper (tests/lib/profile_check.py) fails where it must.
+# leak.c's profile has one site, main's 1000 bytes, and no finding: the
+# controls hold on it, and every probe below must FAIL (a selector matching
+# nothing, a wrong figure, a negative check without proof, a broken profile);
+# a helper that passed one would make the suites' checks vacuous.
+helper() {   # EXPECT(PASS|FAIL) NAME PROFILE ASSERTION
+  local line
+  line=$(python3 "$top/tests/lib/profile_check.py" probe "$3" "$4" 2>&1)
+  case $line in
+    "$1 probe: "*) pass "helper: $2" ;;
+    *) fail "helper: $2" "expected $1, got: $line" ;;
+  esac
+}
+leak="$out/leak.json"
+helper PASS "control: main's site holds 1000 bytes" "$leak" "site[top=main].total_bytes=1000"
+helper PASS "control: main's site has no finding" "$leak" "nofinding[any@name=main]"
+helper PASS "control: one site has a frame of main" "$leak" "count[frame=main]=1"
+helper PASS "control: valid" "$leak" "valid"
+for contract in tables timeline access; do
+  helper PASS "control: contract:$contract" "$leak" "contract:$contract"
+done
+helper FAIL "a wrong figure" "$leak" "site[top=main].total_bytes=999"
+helper FAIL "a site selector matching nothing" "$leak" "site[top=no_such_function].total_bytes=1000"
+helper FAIL "a count selector matching nothing" "$leak" "count[frame=no_such_function]>=0"
+helper FAIL "a missing field" "$leak" "site[top=main].no_such_field=1"
+helper FAIL "no finding on a function without a site" "$leak" "nofinding[any@name=no_such_function]"
+helper FAIL "a finding that is not there" "$leak" "finding[leak@name=main]"
+helper FAIL "nosite without a proof" "$leak" "nosite[frame=no_such_function]"
+helper FAIL "nosite proved by a profile without it" "$leak" "nosite[frame=no_such_function]@$leak"
+helper FAIL "nosite proved by an executable without it" "$leak" "nosite[frame=no_such_function]@$bin/leak"
+helper FAIL "nosite of a site that is there" "$leak" "nosite[frame=main]@$bin/leak"
+jq '.sites = [] | .frames = []' "$leak" >"$out/helper-nosites.json"
+helper FAIL "access relations on a profile without a site" "$out/helper-nosites.json" "contract:access"
+helper FAIL "no finding anywhere on a profile without a site" "$out/helper-nosites.json" "nofinding[any]"
+jq 'del(.run.exit)' "$leak" >"$out/helper-invalid.json"
+helper FAIL "the schema on a profile without run.exit" "$out/helper-invalid.json" "valid"
+jq '.totals.bytes += 1' "$leak" >"$out/helper-sums.json"
+helper FAIL "the tables contract on totals that are not the sums" "$out/helper-sums.json" "contract:tables"
+# (broken on purpose: not for the sweep over every profile the suite wrote)
+rm -f "$out/helper-nosites.json" "$out/helper-invalid.json" "$out/helper-sums.json"
+
 # --- determinism (single-threaded programs: with threads, event times
 # depend on how Valgrind's scheduler interleaved them)
 profile depths2 "$bin/depths"

@@ -36,14 +36,14 @@ test('browser: header shows the run, the peak, live at exit, totals and findings
   const page = await loaded('queue_bad.json');
   assert.equal(await text(page, '.summary .command'), './queue_bad --messages 2000');
   assert.equal(await text(page, '.summary .exit'), 'exited with code 0');
-  assert.equal(await text(page, '[data-field=peak] .card-value'), '230 KiB');
+  assert.equal(await text(page, '[data-field=peak] .card-value'), '230.4 KiB');
   assert.equal(await title(page, '[data-field=peak] .card-value'), '235,904 bytes');
   assert.equal(await text(page, '[data-field=peak] .card-detail'), '1,212 blocks at 60% of the run');
   assert.equal(await title(page, '[data-field=at_exit] .card-value'), '320 bytes');
   assert.equal(await text(page, '[data-field=at_exit] .card-detail'), '10 blocks');
   assert.equal(await title(page, '[data-field=total] .card-value'), '707,904 bytes');
   assert.equal(await text(page, '[data-field=total] .card-detail'), '9,012 blocks, 9,002 frees');
-  assert.equal(await text(page, '[data-field=reallocs] .card-detail'), '3.88 KiB requested, 1.94 KiB copied');
+  assert.equal(await text(page, '[data-field=reallocs] .card-detail'), '3.9 KiB requested, 1.9 KiB copied');
   assert.equal(await title(page, '[data-field=duration] .card-value'), '10,000,000 instructions');
   assert.equal(await text(page, '[data-field=findings] .card-value'), '5');
   assert.equal(await text(page, '[data-field=findings] .card-detail'), '1 high, 1 medium, 3 low');
@@ -73,7 +73,7 @@ test('browser: default sort is bytes at peak, top site selected and shown in ful
     const cell = row.children[header.indexOf('bytes_at_peak')];
     return [cell.textContent, cell.title];
   });
-  assert.deepEqual(peakCell, ['150 KiB', '153,600 bytes']);
+  assert.deepEqual(peakCell, ['150.0 KiB', '153,600 bytes']);
   // Ctrl-click adds sites' series to the timeline; a site below the significance
   // threshold has none, and the page says so.
   const rowNamed = (name) => page.locator('.vtable-rows .vrow', { has: page.locator('.fn', { hasText: new RegExp('^' + name + '$') }) });
@@ -206,8 +206,8 @@ test('browser: diff mode compares a baseline and a change', async () => {
   const page = await loaded('queue_fixed.json');
   assert.equal(await lib.openBaseline(page, fixture('queue_bad.json')), 'ready');
   assert.equal(await page.evaluate(() => document.body.classList.contains('diff-mode')), true);
-  assert.equal(await text(page, '[data-field=peak] .card-value'), '230 KiB → 87.8 KiB');
-  assert.equal(await text(page, '[data-field=peak] .card-detail'), '-143 KiB (-62%)');
+  assert.equal(await text(page, '[data-field=peak] .card-value'), '230.4 KiB → 87.8 KiB');
+  assert.equal(await text(page, '[data-field=peak] .card-detail'), '-142.6 KiB (-62%)');
   assert.equal(await text(page, '.diff-note'), '7 sites compared: 1 new, 1 gone, 5 in both.');
   const totals = await page.$$eval('.summary details:first-of-type tr', (rows) => rows.map((r) => r.textContent));
   assert.ok(totals.includes('Totals frees9,0024,003-4,999'), totals.join(' | '));
@@ -222,13 +222,13 @@ test('browser: diff mode compares a baseline and a change', async () => {
     const cell = row.children[header.indexOf('bytes_at_peak')];
     return [cell.textContent, cell.title, cell.className];
   });
-  assert.deepEqual(selected, ['-134 KiB', 'baseline 153,600 bytes → changed 16,384 bytes', 'vcell num delta-down']);
+  assert.deepEqual(selected, ['-134.0 KiB', 'baseline 153,600 bytes → changed 16,384 bytes', 'vcell num delta-down']);
   const states = await page.$$eval('.finding', (l) => l.map((e) => e.querySelector('.finding-kind').textContent + ':' + e.querySelector('.badge.state').textContent));
   assert.deepEqual(states, ['Oversized preallocation:unchanged', 'Leak:unchanged', 'Realloc growth:unchanged',
     'Missing backpressure:resolved', 'Short-lived churn:resolved']);
-  assert.ok((await text(page, '.detail-metrics')).includes('Bytes at peak150 KiB16.0 KiB-134 KiB'));
+  assert.ok((await text(page, '.detail-metrics')).includes('Bytes at peak150.0 KiB16.0 KiB-134.0 KiB'));
   await page.click('.tabs button[data-tab=tree]');
-  assert.ok((await page.$$eval('.tree-row .value', (l) => l.map((e) => e.textContent))).includes('-143 KiB'));
+  assert.ok((await page.$$eval('.tree-row .value', (l) => l.map((e) => e.textContent))).includes('-142.6 KiB'));
   await page.click('.tree-row:nth-child(2) .toggle');
   await lib.screenshot(page, 'diff-tree', { clip: { x: 0, y: 0, width: 1400, height: 1000 } });
   await page.click('.tabs button[data-tab=sites]');
@@ -409,7 +409,7 @@ test('browser: self-contained report (viewer and profile inlined) opens under th
   await page.goto(lib.fileUrl(report));
   assert.equal(await lib.waitState(page, ['ready', 'error']), 'ready');
   assert.equal(await text(page, '#source-name'), 'embedded profile');
-  assert.equal(await text(page, '[data-field=peak] .card-value'), '230 KiB');
+  assert.equal(await text(page, '[data-field=peak] .card-value'), '230.4 KiB');
   assert.equal(await page.evaluate(() => window.__lifeheapPwned), undefined);
   noProblems(page); // no CSP violation, no network request
   await page.close();
@@ -454,7 +454,7 @@ test('browser: ?url= loads a profile (and ?baseline= a diff) when served', async
     const page = await browser.context.newPage();
     await page.goto(base + '/index.html?url=/fixtures/queue_fixed.json&baseline=/fixtures/queue_bad.json');
     await page.waitForFunction(() => document.body.classList.contains('diff-mode'), null, { timeout: 20000 });
-    assert.equal(await text(page, '[data-field=peak] .card-value'), '230 KiB → 87.8 KiB');
+    assert.equal(await text(page, '[data-field=peak] .card-value'), '230.4 KiB → 87.8 KiB');
     await page.goto(base + '/index.html?url=/fixtures/missing.json');
     assert.equal(await lib.waitState(page, ['ready', 'error']), 'error');
     assert.match(await text(page, '#message'), /Could not open \/fixtures\/missing\.json: the server answered 404/);

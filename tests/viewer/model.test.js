@@ -11,6 +11,7 @@ const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
 // What viewer/build.js builds in before model/profile.js.
 const DOCS = path.resolve(__dirname, '..', '..', 'docs');
 globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.join(DOCS, 'profile-rules.json'), 'utf8')),
+  metricTable: JSON.parse(fs.readFileSync(path.join(DOCS, 'metrics.json'), 'utf8')),
   evidenceLabels: JSON.parse(fs.readFileSync(path.join(DOCS, 'evidence-labels.json'), 'utf8')) };
 for (const m of ['format', 'evidence', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
@@ -18,9 +19,9 @@ const FIXTURES = path.join(__dirname, 'fixtures');
 const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
 
 test('model: formats sizes human-readable with exact figures', () => {
-  assert.equal(LH.format.bytes(235904), '230 KiB');
+  assert.equal(LH.format.bytes(235904), '230.4 KiB');
   assert.equal(LH.format.bytes(512), '512 B');
-  assert.equal(LH.format.bytes(3672544), '3.50 MiB');
+  assert.equal(LH.format.bytes(3672544), '3.5 MiB');
   assert.equal(LH.format.exactBytes(235904), '235,904 bytes');
   assert.equal(LH.format.percent(0.6), '60%');
   assert.equal(LH.format.argv(['./a', 'b c']), "./a 'b c'");

@@ -8,7 +8,7 @@
 #    crossbeam-channel programs with cargo (release, debug = 1) offline
 #    against Debian's librust-crossbeam-channel-dev (cargo/.cargo/config.toml
 #    replaces crates.io with /usr/share/cargo/registry). A program whose
-#    toolchain is missing is SKIPped, and counted.
+#    toolchain is missing fails (scripts/setup.sh installs them all).
 # 2. Runs each under lifeheap twice, with Valgrind's default scheduler and
 #    with --fair-sched=yes, two runs at a time.
 # 3. check_corpus.py checks expect.txt against the profiles in the
@@ -39,7 +39,7 @@ if ! ls "$top"/tool/vglib/lifeheap-* >/dev/null 2>&1; then
 fi
 
 # --- Build ------------------------------------------------------------------
-skips=()          # --skip PROGRAM=REASON for check_corpus.py
+unbuilt=()        # --unbuilt PROGRAM=REASON for check_corpus.py
 built=()
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -65,21 +65,21 @@ for p in $programs; do
   exe="$bin/$p"
   if [ -f "$here/$p.c" ]; then
     src="$here/$p.c"
-    if ! have gcc; then skips+=(--skip "$p=gcc is not installed"); continue; fi
+    if ! have gcc; then unbuilt+=(--unbuilt "$p=gcc is not installed"); continue; fi
     if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
       gcc -O0 -g -fno-builtin -pthread -Wall -Wextra -o "$exe" "$src" -pthread \
         >"$exe.build.log" 2>&1 || { echo "corpus: gcc failed on $p.c, see $exe.build.log"; continue; }
     fi
   elif [ -f "$here/$p.cc" ]; then
     src="$here/$p.cc"
-    if ! have g++; then skips+=(--skip "$p=g++ is not installed"); continue; fi
+    if ! have g++; then unbuilt+=(--unbuilt "$p=g++ is not installed"); continue; fi
     if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
       g++ -O2 -g -pthread -Wall -Wextra -o "$exe" "$src" -pthread \
         >"$exe.build.log" 2>&1 || { echo "corpus: g++ failed on $p.cc, see $exe.build.log"; continue; }
     fi
   elif [ -f "$here/$p.rs" ]; then
     src="$here/$p.rs"
-    if ! have rustc; then skips+=(--skip "$p=rustc is not installed"); continue; fi
+    if ! have rustc; then unbuilt+=(--unbuilt "$p=rustc is not installed"); continue; fi
     if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
       rustc --edition 2021 -O -C debuginfo=1 -o "$exe" "$src" \
         >"$exe.build.log" 2>&1 || { echo "corpus: rustc failed on $p.rs, see $exe.build.log"; continue; }
@@ -89,7 +89,7 @@ for p in $programs; do
     case $cargo_state in
       built) ln -sf "cargo/release/$p" "$exe" ;;
       failed) continue ;;
-      *) skips+=(--skip "$p=$cargo_state"); continue ;;
+      *) unbuilt+=(--unbuilt "$p=$cargo_state"); continue ;;
     esac
   else
     echo "corpus: expect.txt names $p but there is no $p.c, $p.cc, $p.rs or cargo/src/bin/$p.rs"
@@ -142,4 +142,4 @@ if [ -n "${CORPUS_ONLY:-}" ]; then
   grep -E "^($(echo $programs | tr ' ' '|'))[[:space:]]" "$manifest" >"$bin/expect.subset"
   manifest="$bin/expect.subset"
 fi
-python3 "$here/check_corpus.py" "$manifest" "$out" $schedulers "${skips[@]}"
+python3 "$here/check_corpus.py" "$manifest" "$out" $schedulers "${unbuilt[@]}"

@@ -1,7 +1,10 @@
 // Baseline-vs-changed comparison. DOM-free.
 //
 // Sites are matched exactly as `lifeheap diff` matches them (cli/match.c), so the
-// viewer and the CLI agree: a site's identity is, per frame, the function's path (without
+// viewer and the CLI agree. The tool writes each site's identity into the profile
+// (sites[].match_key, match_lines: docs/format.md, "Site identity across runs"); for
+// profiles of older versions, which lack them, the same is computed here from the stack
+// by the tool's rules: a site's identity is, per frame, the function's path (without
 // generic arguments, parameters or return type: functionPath, as cli/names.c) and the
 // source file (the object when there is no file); addresses and lines are ignored, so a
 // rebuild or an edit that shifts lines still matches. Unnamed frames are left out; of
@@ -115,30 +118,43 @@ LH.Diff = (function () {
     return cache[siteIndex] || (cache[siteIndex] = identityFrames(model, siteIndex));
   }
 
-  // Same identity as `lifeheap diff` (cli/match.c): per identity frame, the function's
-  // path and, in the first round, the source file (the object when there is no file).
-  function identity(model, siteIndex, withPlaces) {
+  // The site's match key: the profile's, or computed by the tool's rules (one "function
+  // path, tab, file or object, newline" line per identity frame).
+  function matchKey(model, siteIndex) {
+    var site = model.sites[siteIndex];
+    if (typeof site.match_key === 'string') return site.match_key;
     var out = '';
     var frames = keptFrames(model, siteIndex);
     for (var k = 0; k < frames.length; k++) {
       var fr = model.frames[frames[k]];
-      out += functionPath(fr.function) + '\u001f' + (withPlaces ? fr.file || fr.object || '' : '') + '\u001e';
+      out += functionPath(fr.function) + '\t' + (fr.file || fr.object || '') + '\n';
     }
     return out;
   }
 
-  function lineOf(model, frameIndex) {
-    var line = model.frames[frameIndex].line;
-    return line === null || line === undefined ? -1 : line;
+  // The identity of the first round (the key) or of the second (functions only: each
+  // line's place, from the tab to the newline, removed).
+  function identity(model, siteIndex, withPlaces) {
+    var key = matchKey(model, siteIndex);
+    return withPlaces ? key : key.replace(/\t[^\n]*/g, '');
+  }
+
+  // The lines of the identity frames (0 unknown): the profile's match_lines or computed.
+  function matchLines(model, siteIndex) {
+    var site = model.sites[siteIndex];
+    if (Array.isArray(site.match_lines)) return site.match_lines;
+    var cache = model._matchLines || (model._matchLines = []);
+    return cache[siteIndex] || (cache[siteIndex] = keptFrames(model, siteIndex).map(function (f) {
+      var line = model.frames[f].line;
+      return typeof line === 'number' && line > 0 ? line : 0;
+    }));
   }
 
   // Orders two sites of the same identity (hence as many identity frames) by their lines.
   function compareLines(modelA, a, modelB, b) {
-    var sa = keptFrames(modelA, a), sb = keptFrames(modelB, b);
-    for (var k = 0; k < sa.length && k < sb.length; k++) {
-      var la = lineOf(modelA, sa[k]), lb = lineOf(modelB, sb[k]);
-      if (la !== lb) return la < lb ? -1 : 1;
-    }
+    var la = matchLines(modelA, a), lb = matchLines(modelB, b);
+    for (var k = 0; k < la.length && k < lb.length; k++)
+      if (la[k] !== lb[k]) return la[k] < lb[k] ? -1 : 1;
     return 0;
   }
 

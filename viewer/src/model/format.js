@@ -5,7 +5,6 @@
 var LH = globalThis.LH = globalThis.LH || {};
 
 LH.format = (function () {
-  var UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   var groupFormatter = new Intl.NumberFormat('en-US');
 
   function exactCount(n) {
@@ -13,15 +12,28 @@ LH.format = (function () {
     return groupFormatter.format(n);
   }
 
+  // Sizes and shares follow the rules of common/lh_numbers.h, which the tool
+  // and the lifeheap command compile (docs/format.md, "Numbers for people"):
+  // "512 B", "306.1 KiB" (one decimal in the largest binary unit whose rounded
+  // value stays below 1024.0, tenths rounded half up); "<0.1%", "9.9%", "62%",
+  // "99.9%". tests/viewer/number_format.test.js compares both on the same numbers.
+  var SIZE_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
   function bytes(n) {
     if (n === null || n === undefined || !isFinite(n)) return '—';
-    var sign = n < 0 ? '-' : '';
-    var v = Math.abs(n);
-    var unit = 0;
-    while (v >= 1024 && unit < UNITS.length - 1) { v /= 1024; unit++; }
-    if (unit === 0) return sign + v + ' B';
-    var digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
-    return sign + v.toFixed(digits) + ' ' + UNITS[unit];
+    var whole = Math.floor(Math.abs(n) + 0.5);
+    var sign = n < 0 && whole > 0 ? '-' : '';
+    if (whole < 1024) return sign + whole + ' B';
+    var divisor = 1024, unit = 0, tenths;
+    for (;;) {
+      var quotient = Math.floor(whole / divisor);
+      var rest = whole - quotient * divisor;
+      tenths = quotient * 10 + Math.floor((rest * 10 + divisor / 2) / divisor);
+      if (tenths < 10240 || unit === SIZE_UNITS.length - 1) break;
+      divisor *= 1024;
+      unit++;
+    }
+    return sign + Math.floor(tenths / 10) + '.' + (tenths % 10) + ' ' + SIZE_UNITS[unit];
   }
 
   function exactBytes(n) {
@@ -46,11 +58,17 @@ LH.format = (function () {
 
   function percent(fraction) {
     if (fraction === null || fraction === undefined || !isFinite(fraction)) return '—';
-    var p = fraction * 100;
-    var a = Math.abs(p);
-    if (a === 0) return '0%';
-    if (a < 0.1) return (p < 0 ? '-' : '') + '<0.1%';
-    return p.toFixed(a >= 10 ? 0 : 1) + '%';
+    var sign = fraction < 0 ? '-' : '';
+    var f = Math.abs(fraction);
+    if (!(f > 0)) return sign + '0%';
+    if (f > 1e15) f = 1e15;
+    var tenths = Math.floor(f * 1000 + 0.5);
+    if (tenths === 0) return sign + '<0.1%';
+    if (tenths < 100 || (tenths >= 990 && f < 1)) {
+      if (tenths > 999) tenths = 999;
+      return sign + Math.floor(tenths / 10) + '.' + (tenths % 10) + '%';
+    }
+    return sign + Math.floor(f * 100 + 0.5) + '%';
   }
 
   function ratio(x) {

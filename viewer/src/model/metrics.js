@@ -1,6 +1,7 @@
 // The per-site metrics the viewer can show and sort by. DOM-free.
-// Each column reads one stored field (docs/format.md) or derives a ratio from stored
-// fields; the derivations are the ones written in docs/viewer.md ("Sites table").
+// The columns are the entries of docs/metrics.json, the table the CLI's metrics are
+// generated from too: each reads one stored field (docs/format.md) and may divide it
+// (per block, per measured byte, by the run's duration); docs/viewer.md, "Sites table".
 // A value of null means "not defined for this site" (e.g. a percentage of zero bytes).
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
@@ -9,88 +10,52 @@ LH.metrics = (function () {
   function ratioOrNull(numerator, denominator) {
     return denominator > 0 ? numerator / denominator : null;
   }
-  function access(s) { return s.access || {}; }
+  // The value at a JSON path of a site ("access.at_peak.never_read_bytes"); null when a
+  // part is absent (no access data, a site without growth).
+  function at(site, path) {
+    var v = site;
+    var parts = path.split('.');
+    for (var i = 0; i < parts.length; i++) {
+      if (v === null || v === undefined) return null;
+      v = v[parts[i]];
+    }
+    return v === undefined ? null : v;
+  }
+  // docs/metrics.json's derivations (see scripts/gen-metrics-table.py for the fields).
+  var DERIVE = {
+    per_block: function (v, s) { return s.total_blocks > 0 ? v / s.total_blocks : null; },
+    per_measured_byte: function (v, s) { return ratioOrNull(v, at(s, 'access.measured_bytes')); },
+  };
+  // The table's units as display kinds: bytes | count | percent (a 0..1 fraction) |
+  // ratio | time (an instant, shown as % of the run) | instr (a duration in instructions).
+  var KIND = { bytes: 'bytes', count: 'count', instructions: 'instr', time: 'time', share: 'percent',
+    share_of_run: 'percent', ratio: 'ratio' };
 
-  // kind decides formatting: bytes | count | percent (a 0..1 fraction) | ratio | time
-  // (instructions, shown as % of the run) | instr (a duration in instructions).
-  var columns = [
-    { id: 'bytes_at_peak', label: 'At peak', kind: 'bytes', title: 'Bytes live at the global peak',
-      value: function (s) { return s.bytes_at_peak; } },
-    { id: 'blocks_at_peak', label: 'Blocks at peak', kind: 'count', title: 'Blocks live at the global peak',
-      value: function (s) { return s.blocks_at_peak; } },
-    { id: 'total_bytes', label: 'Total bytes', kind: 'bytes', title: 'Bytes allocated over the run (plus realloc growth)',
-      value: function (s) { return s.total_bytes; } },
-    { id: 'total_blocks', label: 'Total blocks', kind: 'count', title: 'Blocks allocated over the run',
-      value: function (s) { return s.total_blocks; } },
-    { id: 'max_bytes', label: 'Own max', kind: 'bytes', title: "The site's own maximum of live bytes",
-      value: function (s) { return s.max_bytes; } },
-    { id: 'max_blocks', label: 'Own max blocks', kind: 'count', title: 'Live blocks when the site reached its own maximum',
-      value: function (s) { return s.max_blocks; } },
-    { id: 'max_time', label: 'Own max at', kind: 'time', title: 'When the site first reached its own maximum (% of run)',
-      value: function (s) { return s.max_time; } },
-    { id: 'bytes_at_exit', label: 'At exit', kind: 'bytes', title: 'Bytes still live when the profile was written',
-      value: function (s) { return s.bytes_at_exit; } },
-    { id: 'blocks_at_exit', label: 'Blocks at exit', kind: 'count', title: 'Blocks still live when the profile was written',
-      value: function (s) { return s.blocks_at_exit; } },
-    { id: 'freed_blocks', label: 'Freed blocks', kind: 'count', title: 'Blocks of this site freed by the program',
-      value: function (s) { return s.freed_blocks; } },
-    { id: 'avg_lifetime', label: 'Avg life', kind: 'percent', title: 'Average block lifetime, % of the run (lifetime.sum / total_blocks / duration)',
-      value: function (s, m) { return s.total_blocks > 0 && m.duration > 0 ? s.lifetime.sum / s.total_blocks / m.duration : null; } },
-    { id: 'max_lifetime', label: 'Max life', kind: 'percent', title: 'Longest block lifetime, % of the run',
-      value: function (s, m) { return ratioOrNull(s.lifetime.max, m.duration); } },
-    { id: 'min_lifetime', label: 'Min life', kind: 'instr', title: 'Shortest block lifetime, instructions',
-      value: function (s) { return s.lifetime.min; } },
-    { id: 'never_read_bytes', label: 'Never read', kind: 'bytes', title: 'Bytes never read',
-      value: function (s) { return access(s).never_read_bytes; } },
-    { id: 'never_read_pct', label: 'Never read %', kind: 'percent', title: 'never_read_bytes / measured_bytes',
-      value: function (s) { return ratioOrNull(access(s).never_read_bytes, access(s).measured_bytes); } },
-    { id: 'never_written_bytes', label: 'Never written', kind: 'bytes', title: 'Bytes never written',
-      value: function (s) { return access(s).never_written_bytes; } },
-    { id: 'never_written_pct', label: 'Never written %', kind: 'percent', title: 'never_written_bytes / measured_bytes',
-      value: function (s) { return ratioOrNull(access(s).never_written_bytes, access(s).measured_bytes); } },
-    { id: 'never_accessed_bytes', label: 'Never touched', kind: 'bytes', title: 'Bytes neither read nor written',
-      value: function (s) { return access(s).never_accessed_bytes; } },
-    { id: 'written_never_read_bytes', label: 'Written, unread', kind: 'bytes', title: 'Bytes written at least once but never read',
-      value: function (s) { return access(s).written_never_read_bytes; } },
-    { id: 'unused_capacity_bytes', label: 'Unused capacity', kind: 'bytes', title: 'Bytes above the highest byte ever written, summed over blocks',
-      value: function (s) { return access(s).unused_capacity_bytes; } },
-    { id: 'unused_capacity_pct', label: 'Unused cap. %', kind: 'percent', title: 'unused_capacity_bytes / measured_bytes',
-      value: function (s) { return ratioOrNull(access(s).unused_capacity_bytes, access(s).measured_bytes); } },
-    // Regrowth next to unused capacity: both say why a buffer is bigger than its data
-    // (a rows vector doubled 12 times, a quarter of it empty: USERS.md story 4).
-    { id: 'reallocs', label: 'Reallocs', kind: 'count', title: 'realloc calls on an existing block',
-      value: function (s) { return s.reallocs; } },
-    { id: 'realloc_bytes_copied', label: 'Realloc copied', kind: 'bytes', title: 'Bytes copied to move blocks on realloc',
-      value: function (s) { return s.realloc_bytes_copied; } },
-    { id: 'realloc_requested_bytes', label: 'Realloc requested', kind: 'bytes', title: 'Sum of the new sizes requested by realloc',
-      value: function (s) { return s.realloc_requested_bytes; } },
-    { id: 'peak_never_read_bytes', label: 'Peak never read', kind: 'bytes', title: 'Of the bytes live at the peak, those never read (access.at_peak)',
-      value: function (s) { return access(s).at_peak ? access(s).at_peak.never_read_bytes : null; } },
-    { id: 'reads_per_byte', label: 'Reads/byte', kind: 'ratio', title: 'bytes_read / measured_bytes',
-      value: function (s) { return ratioOrNull(access(s).bytes_read, access(s).measured_bytes); } },
-    { id: 'writes_per_byte', label: 'Writes/byte', kind: 'ratio', title: 'bytes_written / measured_bytes',
-      value: function (s) { return ratioOrNull(access(s).bytes_written, access(s).measured_bytes); } },
-    { id: 'bytes_read', label: 'Bytes read', kind: 'bytes', title: 'Bytes read by the program',
-      value: function (s) { return access(s).bytes_read; } },
-    { id: 'bytes_written', label: 'Bytes written', kind: 'bytes', title: 'Bytes written by the program',
-      value: function (s) { return access(s).bytes_written; } },
-    { id: 'cross_thread_frees', label: 'X-thread frees', kind: 'count', title: 'Blocks freed by a thread other than the allocating one',
-      value: function (s) { return s.cross_thread_frees; } },
-    { id: 'allocating_threads', label: 'Alloc threads', kind: 'count', title: 'Distinct threads that allocated at this site',
-      value: function (s) { return s.allocating_threads; } },
-    { id: 'rising_fraction', label: 'Rising', kind: 'percent', title: 'growth.rising_fraction: share of timeline intervals in which live bytes rose',
-      value: function (s) { return s.growth ? s.growth.rising_fraction : null; } },
-    { id: 'growth_slope', label: 'Slope B/Minstr', kind: 'ratio', title: 'growth.slope_bytes_per_million_instructions',
-      value: function (s) { return s.growth ? s.growth.slope_bytes_per_million_instructions : null; } },
-    { id: 'end_to_max_ratio', label: 'End/max', kind: 'ratio', title: 'growth.end_to_max_ratio: bytes_at_exit / max_bytes',
-      value: function (s) { return s.growth ? s.growth.end_to_max_ratio : null; } },
-    { id: 'first_alloc_time', label: 'First alloc', kind: 'time', title: 'When the site allocated its first block (% of run)',
-      value: function (s) { return s.first_alloc_time; } },
-    { id: 'last_alloc_time', label: 'Last alloc', kind: 'time', title: 'When the site allocated its last block (% of run)',
-      value: function (s) { return s.last_alloc_time; } },
-  ];
+  function column(entry) {
+    if (!KIND[entry.unit]) throw new Error('metrics: unknown unit ' + entry.unit + ' of ' + entry.column);
+    if (entry.derive && !DERIVE[entry.derive]) throw new Error('metrics: unknown derivation ' + entry.derive);
+    return {
+      id: entry.column, name: entry.name, label: entry.label, kind: KIND[entry.unit], title: entry.description,
+      value: function (s, m) {
+        var v = at(s, entry.site);
+        if (v === null) return null;
+        if (entry.derive) v = DERIVE[entry.derive](v, s);
+        if (v !== null && entry.unit === 'share_of_run') v = m.duration > 0 ? v / m.duration : null;
+        return v;
+      },
+    };
+  }
+
+  // One column per entry of docs/metrics.json that has a column id (viewer/build.js
+  // builds the table in as LH.metricTable; the CLI's metrics come from the same table).
+  if (!Array.isArray(LH.metricTable)) throw new Error('internal error: the built-in metrics table is missing');
+  var columns = LH.metricTable.filter(function (e) { return e.column && e.site; }).map(column);
+  var byId = {};
+  columns.forEach(function (c) { byId[c.id] = c; });
+
   // Column groups: "Main" is always shown and fits a 1280-pixel screen with the site's
-  // name; the others are shown on demand (the table's "Columns" choice).
+  // name; the others are shown on demand (the table's "More columns" choice). A column
+  // of the table that no group names joins the last group, so none is ever lost.
   var groups = [
     { id: 'Main', columns: ['bytes_at_peak', 'max_bytes', 'bytes_at_exit', 'total_bytes', 'total_blocks', 'avg_lifetime', 'never_read_pct'] },
     { id: 'Peak', columns: ['blocks_at_peak', 'max_blocks', 'max_time', 'blocks_at_exit', 'peak_never_read_bytes'] },
@@ -104,9 +69,13 @@ LH.metrics = (function () {
       'end_to_max_ratio'] },
     { id: 'Threads', columns: ['cross_thread_frees', 'allocating_threads'] },
   ];
-  var byId = {};
-  columns.forEach(function (c) { byId[c.id] = c; });
-  groups.forEach(function (g) { g.columns.forEach(function (id) { byId[id].group = g.id; }); });
+  groups.forEach(function (g) {
+    g.columns = g.columns.filter(function (id) { return byId[id]; });
+    g.columns.forEach(function (id) { byId[id].group = g.id; });
+  });
+  columns.forEach(function (c) {
+    if (!c.group) { c.group = groups[groups.length - 1].id; groups[groups.length - 1].columns.push(c.id); }
+  });
   // Columns in table order: the main ones first, then each group's in its order.
   var ordered = [];
   groups.forEach(function (g) { g.columns.forEach(function (id) { ordered.push(byId[id]); }); });

@@ -259,6 +259,14 @@ LH.profile = (function () {
     'idle_before_free', 'first_access_delay'];
   var AT_PEAK_COUNTS = ['bytes', 'never_read_bytes', 'never_written_bytes', 'never_accessed_bytes', 'unused_capacity_bytes'];
 
+  // sites[].match_key and match_lines (docs/format.md, "Site identity across runs"):
+  // both or neither; one line per key frame.
+  function matchKeyLooksValid(s) {
+    if (typeof s.match_key !== 'string' || !Array.isArray(s.match_lines)) return false;
+    for (var i = 0; i < s.match_lines.length; i++) if (!isCount(s.match_lines[i])) return false;
+    return s.match_key.split('\n').length - 1 === s.match_lines.length;
+  }
+
   // The common case, without building any message: true when validateSite would pass.
   function siteLooksValid(s, i, frameCount, timelineLength) {
     if (!isObject(s) || s.id !== i || !Array.isArray(s.stack)) return false;
@@ -269,6 +277,7 @@ LH.profile = (function () {
     }
     if (!isCount(s.name_frame) || (stack.length > 0 ? s.name_frame >= stack.length : s.name_frame !== 0)) return false;
     if (s.runtime_only !== undefined && typeof s.runtime_only !== 'boolean') return false;
+    if ((s.match_key !== undefined || s.match_lines !== undefined) && !matchKeyLooksValid(s)) return false;
     for (var n = 0; n < SITE_COUNTS.length; n++) if (!isCount(s[SITE_COUNTS[n]])) return false;
     if (s.realloc_growth_bytes !== undefined && s.realloc_growth_bytes !== null && !isCount(s.realloc_growth_bytes)) return false;
     var life = s.lifetime;
@@ -310,6 +319,15 @@ LH.profile = (function () {
       fail(prefix + 'name_frame: ' + nameFrame + ' is outside the stack (' + stack.length + ' frames)');
     }
     if (s.runtime_only !== undefined) member(s, 'runtime_only', prefix, 'a boolean');
+    if (present(s, 'match_key') || present(s, 'match_lines')) {
+      var key = member(s, 'match_key', prefix, 'a string');
+      var lines = member(s, 'match_lines', prefix, 'an array');
+      for (var l = 0; l < lines.length; l++) countValue(lines[l], prefix + 'match_lines[' + l + ']');
+      var keyLines = key.split('\n').length - 1;
+      if (keyLines !== lines.length) {
+        fail(prefix + 'match_lines: ' + lines.length + ' lines for a match_key of ' + keyLines + ' frames');
+      }
+    }
     requireCounts(s, SITE_COUNTS, prefix);
     if (s.realloc_growth_bytes !== undefined && s.realloc_growth_bytes !== null) requireCount(s, 'realloc_growth_bytes', prefix);
     var life = member(s, 'lifetime', prefix, 'an object');
