@@ -73,12 +73,18 @@ function generate(siteCount) {
     const hist = [];
     const top = Math.floor(Math.log2(life)) + 2;
     for (let h = 0; h < top; h++) hist.push(h < top - 6 ? 0 : pick(blocks));
+    // Blocks by size (log2 buckets): one bucket for a one-size site, four for a mixed one.
+    const sizeBucket = Math.floor(Math.log2(blockSize)) + 1;
+    const sizes = [];
+    for (let h = 0; h <= sizeBucket; h++) sizes.push(0);
+    if (mixed) { for (let h = sizeBucket - 3; h <= sizeBucket; h++) sizes[h] = pick(blocks); } else sizes[sizeBucket] = blocks;
     sites.push({
       stack, name_frame: 0, total_blocks: blocks, total_bytes: totalBytes,
       bytes_at_peak: atPeakBlocks * blockSize, blocks_at_peak: atPeakBlocks,
       max_bytes: Math.max(atPeakBlocks, 1) * blockSize, max_blocks: Math.max(atPeakBlocks, 1), max_time: pick(duration),
       bytes_at_exit: 0, blocks_at_exit: 0, freed_blocks: blocks,
       lifetime: { sum: life * blocks, min: Math.floor(life / 2), max: life * 2, histogram: hist },
+      size_histogram: sizes,
       reallocs: random() < 0.1 ? pick(50) : 0, realloc_requested_bytes: 0, realloc_bytes_copied: 0,
       first_alloc_time: pick(duration / 2), last_alloc_time: duration / 2 + pick(duration / 2),
       allocating_threads: 1 + pick(4), cross_thread_frees: pick(blocks),
@@ -106,6 +112,18 @@ function generate(siteCount) {
     }
   });
   const sum = (get) => sites.reduce((a, s) => a + get(s), 0);
+  // The run's blocks by size and lifetime: each site's size buckets against its lifetime
+  // buckets (a shape, not a consistent split: the viewer only draws it).
+  const cells = new Map();
+  sites.forEach((s) => s.size_histogram.forEach((n, sz) => {
+    if (n === 0) return;
+    s.lifetime.histogram.forEach((m, life) => {
+      if (m === 0) return;
+      const key = sz * 64 + life;
+      cells.set(key, (cells.get(key) || 0) + Math.min(n, m));
+    });
+  }));
+  const grid = Array.from(cells.keys()).sort((a, b) => a - b).map((k) => [Math.floor(k / 64), k % 64, cells.get(k)]);
   return {
     format: 'lifeheap-profile', format_version: 1,
     tool: { name: 'lifeheap', version: '0.1.0', valgrind_version: '3.19.0' },
@@ -122,6 +140,7 @@ function generate(siteCount) {
     timeline: { times, live_bytes: liveBytes, live_blocks: liveBytes.map((v) => Math.round(v / 1000)), peak_index: peakIndex,
       markers: [{ time: times[100], label: 'warm-up done' }, { time: times[700], label: 'load test' }],
       significant_site_fraction: 0.0005 },
+    blocks_by_size_and_lifetime: grid,
     findings: [0, 1, 2].map((i) => ({ kind: 'unused-capacity', site: i, severity: 'medium',
       summary: 'Site ' + i + ' leaves capacity unused.', evidence: { unused_capacity_bytes: sites[i].access.unused_capacity_bytes } })),
   };
@@ -185,7 +204,7 @@ async function main() {
           return performance.now() - start;
         })));
       // Interactions over all sites, timed inside the page up to the next frame.
-      const timed = (fn) => page.evaluate(fn);
+      const timed = (fn, arg) => page.evaluate(fn, arg);
       add('re-sort by total blocks', await timed(() => new Promise((resolve) => {
         const t = performance.now();
         document.querySelector('.vhead [data-column=total_blocks]').click();
@@ -201,6 +220,18 @@ async function main() {
         document.querySelector('.tabs button[data-tab=tree]').click();
         requestAnimationFrame(() => resolve(performance.now() - t));
       })));
+      // The stacked chart: a click picks the nearest sampled moment and lists what was
+      // live then; at the peak every site (all 100,000) is sorted by its bytes.
+      const pickMoment = (fraction) => timed((f) => new Promise((resolve) => {
+        const over = document.querySelector('.stacked-chart .u-over');
+        const box = over.getBoundingClientRect();
+        const t = performance.now();
+        over.dispatchEvent(new MouseEvent('click', { clientX: box.left + box.width * f, clientY: box.top + 10, bubbles: true }));
+        requestAnimationFrame(() => resolve(performance.now() - t));
+      }), fraction);
+      add('pick a moment on the stacked chart', await pickMoment(0.3));
+      add("pick the peak (every site, exact)", await pickMoment(511 / 1023));
+      if (await page.$eval(".stacked-run", (r) => r.getAttribute("data-moment-index")) !== "511") throw new Error("the peak was not picked");
       add('scroll table by 50,000 rows', await timed(() => new Promise((resolve) => {
         document.querySelector('.tabs button[data-tab=sites]').click();
         window.lifeheapViewer.table().search('');

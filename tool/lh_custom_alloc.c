@@ -385,8 +385,10 @@ void LH_(custom_blocks_finalize)(void)
    CustomBlock* cb;
    if (custom_blocks == NULL) return;
    VG_(HT_ResetIter)(custom_blocks);
-   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL)
+   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL) {
       LH_(site_count_live_lifetime)(cb->site, cb->alloc_time);
+      LH_(shapes_note_live)(cb->site, cb->size, LH_(now) - cb->alloc_time);
+   }
 }
 
 void LH_(custom_blocks_fold_at_peak)(void)

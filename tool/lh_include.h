@@ -33,7 +33,8 @@
             └─ lh_options.c     every option, from lh_options.def
             ▼
      lh_sites.c       per-stack aggregation, live and peak figures
-            │         (lh_histogram.c: lifetime buckets)
+            │         (lh_histogram.c: lifetime buckets;
+            │          lh_shapes.c: blocks by size, size x lifetime)
      lh_timeline.c    live bytes over time, per-site growth, markers
             │
             ▼  at exit, on a dump interval, on "monitor lifeheap dump"
@@ -161,6 +162,9 @@ struct LH_Site {
    LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
 
    LH_Histogram freed_lifetime_histogram;
+   /* Blocks by log2 size: freed so far, and with the live ones (set at
+      output); lh_shapes.c. */
+   LH_Histogram freed_size_histogram, size_histogram;
 
    ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
    ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
@@ -338,6 +342,15 @@ void LH_(timeline_note_change)(LH_Site* site);
 void LH_(timeline_mark)(const HChar* label);
 void LH_(timeline_finish)(void);
 void LH_(timeline_write_json)(LH_Json* j);
+
+/* The shapes of the heap (lh_shapes.c): each site's blocks by log2 size,
+   the run's blocks by log2 size x log2 lifetime.  A block is counted when
+   freed, or, live, at each output (after shapes_output_begin). */
+void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime);
+void LH_(shapes_output_begin)(void);
+void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime);
+void LH_(shapes_write_site)(LH_Json* j, const LH_Site* site);
+void LH_(shapes_write_run)(LH_Json* j);
 void LH_(site_timeline_write_json)(LH_Json* j, LH_Site* site);
 void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites);
 void LH_(findings_write_json)(LH_Json* j);

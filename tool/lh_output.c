@@ -206,6 +206,7 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
       LH_(json_u64)(j, NULL, LH_(histogram_at)(&s->lifetime_histogram, k));
    LH_(json_array_end)(j);
    LH_(json_object_end)(j);
+   LH_(shapes_write_site)(j, s);
 
    LH_(json_u64)(j, "reallocs", s->reallocs);
    LH_(json_u64)(j, "realloc_requested_bytes", s->realloc_requested_bytes);
@@ -244,6 +245,7 @@ static void write_document(LH_Json* j, const LH_Report* r)
    for (i = 0; i < r->n_sites; i++) write_site(j, r->sites[i], &r->notes[i]);
    LH_(json_array_end)(j);
    LH_(timeline_write_json)(j);
+   LH_(shapes_write_run)(j);
    LH_(findings_write_json)(j);
    LH_(json_object_end)(j);
 }

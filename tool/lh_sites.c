@@ -266,6 +266,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
    if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
    LH_(histogram_add)(&site->freed_lifetime_histogram, lifetime_bucket(lifetime));
+   LH_(shapes_note_freed)(site, size, lifetime);
    if (cross_thread) site->cross_thread_frees++;
 
    LH_(curr_blocks)--;
@@ -322,6 +323,7 @@ void LH_(sites_finalize)(void)
    UInt i, n = LH_(n_sites)();
    LH_Block* b;
 
+   LH_(shapes_output_begin)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
       catch_up_with_peak(site);
@@ -336,7 +338,9 @@ void LH_(sites_finalize)(void)
 
    /* Blocks still live count their life up to now. */
    LH_(blocks_iter_reset)();
-   while ((b = LH_(blocks_iter_next)()) != NULL)
+   while ((b = LH_(blocks_iter_next)()) != NULL) {
       LH_(site_count_live_lifetime)(b->site, b->alloc_time);
+      LH_(shapes_note_live)(b->site, b->req_size, LH_(now) - b->alloc_time);
+   }
    LH_(custom_blocks_finalize)();   /* live custom-allocator blocks */
 }

@@ -14,9 +14,9 @@ const crypto = require('crypto');
 const HERE = __dirname;
 const DIST = path.join(HERE, 'dist');
 const MODULES = [
-  'model/format.js', 'model/evidence.js', 'model/metrics.js', 'model/chunked_json.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js',
+  'model/format.js', 'model/evidence.js', 'model/shapes.js', 'model/metrics.js', 'model/chunked_json.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js', 'model/moments.js',
   'views/dom.js', 'views/charts.js', 'views/summary.js', 'views/headline.js', 'views/findings.js', 'views/sites_table.js',
-  'views/site_detail.js', 'views/call_tree.js', 'views/timeline_view.js', 'app.js',
+  'views/site_detail.js', 'views/call_tree.js', 'views/timeline_view.js', 'views/stacked_view.js', 'views/shapes_view.js', 'app.js',
 ];
 const UPLOT_DIR = path.join(HERE, 'node_modules', 'uplot');
 // The consistency rules of a profile, shared with the CLI (cli/profile_rules.c), built

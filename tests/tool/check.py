@@ -478,12 +478,59 @@ def prog_rust(p, program, out):
     eq("no Rust hash suffixes", [], hashed)
 
 
+def prog_shapes(p, program, out):
+    """Each site's blocks by log2 size, and the run's blocks by size and
+    lifetime (shapes.c gives the buckets)."""
+    d = p.d
+    check_run(p, program)
+    expected = {"mixed": [1, 1, 2, 2, 1, 0, 0, 0, 0, 0, 2, 1, 0, 1],
+                "grown": [0] * 7 + [1],
+                "kept": [0] * 6 + [5]}
+    for tag, histogram in expected.items():
+        s = p.site(tag)
+        if s is not None:
+            eq(f"{tag} size_histogram", histogram, s["size_histogram"])
+    # Every site: as many blocks by size as by lifetime, total_blocks.
+    for s in d["sites"]:
+        eq(f"site {s['id']} size_histogram counts total_blocks", s["total_blocks"], sum(s["size_histogram"]))
+    # The run's grid: cells in order, none empty, and its sums by size and by
+    # lifetime are the sums of the sites' size and lifetime histograms.
+    cells = d["blocks_by_size_and_lifetime"]
+    check("grid cells sorted and distinct", [tuple(c[:2]) for c in cells] == sorted(set(tuple(c[:2]) for c in cells)),
+          str(cells[:5]))
+    check("grid cells hold blocks", all(c[2] > 0 for c in cells))
+    by_size, by_life, sites_size, sites_life = {}, {}, {}, {}
+    for sz, life, n in cells:
+        by_size[sz] = by_size.get(sz, 0) + n
+        by_life[life] = by_life.get(life, 0) + n
+    for s in d["sites"]:
+        for k, n in enumerate(s["size_histogram"]):
+            if n:
+                sites_size[k] = sites_size.get(k, 0) + n
+        for k, n in enumerate(s["lifetime"]["histogram"]):
+            if n:
+                sites_life[k] = sites_life.get(k, 0) + n
+    eq("grid by size = sites' size histograms", sites_size, by_size)
+    eq("grid by lifetime = sites' lifetime histograms", sites_life, by_life)
+    eq("grid counts every block", d["totals"]["blocks"],
+       sum(c[2] for c in cells))
+    # The kept blocks live to the end: five 48-byte blocks in size bucket 6, in the
+    # lifetime bucket of their site's lifetimes.
+    kept = p.site("kept")
+    if kept is not None:
+        life = kept["lifetime"]["histogram"]
+        for k, n in enumerate(life):
+            if n:
+                check(f"grid has kept's {n} block(s) of lifetime bucket {k}",
+                      any(c[0] == 6 and c[1] == k and c[2] >= n for c in cells), str(cells))
+
+
 PROGRAMS = {
     "leak": prog_leak, "depths": prog_depths, "realloc": prog_realloc,
     "calloc": prog_calloc, "aligned": prog_aligned, "newdelete": prog_newdelete,
     "ownmax": prog_ownmax, "lifetimes": prog_lifetimes, "threads": prog_threads,
     "zero": prog_zero, "small": prog_small, "window": prog_window, "hostile": prog_hostile, "badfree": prog_badfree, "wrappers": prog_wrappers, "names": prog_names,
-    "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
+    "shapes": prog_shapes, "inlined": prog_inlined, "noinline": prog_noinline,  "exit7": prog_exit7, "abort": prog_abort, "rust": prog_rust, "rust_v0": prog_rust,
 }
 
 # ---------------------------------------------------------------- whole-file checks

@@ -39,7 +39,7 @@ dhat() {
 }
 
 # --- build the test programs
-c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir badfree noalloc wrappers small window"
+c_progs="leak depths realloc calloc aligned ownmax lifetimes threads zero exitcode rmdir badfree noalloc wrappers small window shapes"
 for p in $c_progs; do
   compile_c "$bin/$p" "$progs/$p.c" -Wno-alloc-size-larger-than || fail "build $p" "gcc failed"
 done
@@ -61,7 +61,7 @@ if [ ! -x "$bin/v0/lhrust" ] || [ "$progs/lhrust.rs" -nt "$bin/v0/lhrust" ]; the
 fi
 
 # --- exact values per program
-for p in leak depths realloc calloc aligned ownmax lifetimes zero wrappers small window; do
+for p in leak depths realloc calloc aligned ownmax lifetimes zero wrappers small window shapes; do
   profile "$p" "$bin/$p"; status=$?
   check_eq "$p: exits 0 under lifeheap" 0 "$status"
   checks "$p" "$bin/$p" "$out/$p.json" "$progs/$p.c" "$out/$p.stdout"

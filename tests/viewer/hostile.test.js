@@ -16,7 +16,7 @@ const RULES = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'profile-rules.
 globalThis.LH = globalThis.LH || {};
 globalThis.LH.profileRules = RULES;   // what viewer/build.js builds in
 globalThis.LH.metricTable = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'metrics.json'), 'utf8'));
-for (const m of ['format', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
+for (const m of ['format', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const lib = require('./lib');
 

@@ -13,7 +13,7 @@ const DOCS = path.resolve(__dirname, '..', '..', 'docs');
 globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.join(DOCS, 'profile-rules.json'), 'utf8')),
   metricTable: JSON.parse(fs.readFileSync(path.join(DOCS, 'metrics.json'), 'utf8')),
   evidenceLabels: JSON.parse(fs.readFileSync(path.join(DOCS, 'evidence-labels.json'), 'utf8')) };
-for (const m of ['format', 'evidence', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(SRC, m + '.js'));
+for (const m of ['format', 'evidence', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree', 'moments']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const FIXTURES = path.join(__dirname, 'fixtures');
 const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -215,4 +215,101 @@ test('model: every table column is in exactly one group; Main first', () => {
   assert.ok(Object.values(seen).every((n) => n === 1));
   assert.equal(LH.metrics.groups[0].id, 'Main');
   assert.deepEqual(LH.metrics.columns.slice(0, 7).map((c) => c.id), LH.metrics.groups[0].columns);
+});
+
+// The stacked chart's bands and the moment view (model/moments.js) on queue_bad, whose
+// timeline is typed out in make_fixtures.js (each site's `live`): three sites have a series (make_message,
+// load_config, queue_push), three have none (load_rows 2,048 B, register_name 320 B,
+// format_log), and the peak is point 6 (6,000,000 instructions, 235,904 bytes).
+test('moments: bands stack the sites with a series and the rest is global minus them', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'queue_bad.json');
+  const b = LH.moments.bands(m);
+  // Largest own maximum first: make_message 153,600, load_config 65,536, queue_push 14,400.
+  assert.deepEqual(b.bands.map((x) => x.site), [0, 1, 2]);
+  // load_rows (0, 0, 1024, then 2048 until the end) plus register_name (320 from point 1 on).
+  assert.deepEqual(b.other.values, [0, 320, 1344, 2368, 2368, 2368, 2368, 2368, 2368, 2368, 320]);
+  assert.equal(b.other.sitesWithout, 3);
+  assert.equal(b.other.seriesSites, 0);
+  // Every point: the bands and the rest add up to the global live bytes exactly.
+  for (let k = 0; k < b.times.length; k++) {
+    assert.equal(b.bands.reduce((s, x) => s + x.values[k], 0) + b.other.values[k], m.profile.timeline.live_bytes[k]);
+  }
+  // With two bands, queue_push joins the rest: 14,400 + 2,368 at the peak.
+  const two = LH.moments.bands(m, 2);
+  assert.deepEqual(two.bands.map((x) => x.site), [0, 1]);
+  assert.equal(two.other.values[6], 16768);
+  assert.equal(two.other.seriesSites, 1);
+});
+
+test('moments: the peak lists every site exactly; another point splits only the sites with a series', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'queue_bad.json');
+  const peak = LH.moments.at(m, 6);
+  assert.equal(peak.atPeak, true);
+  assert.equal(peak.exactBySite, true);
+  assert.equal(peak.time, 6000000);
+  assert.equal(peak.totalBytes, 235904);
+  assert.equal(peak.totalBlocks, 1212);
+  // format_log has nothing live at the peak and is left out.
+  assert.deepEqual(peak.rows, [
+    { site: 0, bytes: 153600, blocks: 600 }, { site: 1, bytes: 65536, blocks: 1 }, { site: 2, bytes: 14400, blocks: 600 },
+    { site: 3, bytes: 2048, blocks: 1 }, { site: 4, bytes: 320, blocks: 10 }]);
+  assert.equal(peak.unsplitBytes, 0);
+  const three = LH.moments.at(m, 3);
+  assert.equal(three.atPeak, false);
+  assert.equal(three.time, 3000000);
+  assert.equal(three.totalBytes, 123904);
+  assert.deepEqual(three.rows, [{ site: 1, bytes: 65536, blocks: null }, { site: 0, bytes: 51200, blocks: null }, { site: 2, bytes: 4800, blocks: null }]);
+  assert.equal(three.unsplitBytes, 123904 - 65536 - 51200 - 4800);
+  assert.equal(three.unsplitSites, 3);
+  // At the end only load_config's series is 0 and register_name's 320 bytes remain.
+  const end = LH.moments.at(m, 10);
+  assert.deepEqual(end.rows, []);
+  assert.equal(end.unsplitBytes, 320);
+});
+
+test('moments: a time picks the nearest sampled point', () => {
+  const times = [0, 1000000, 2000000, 6000000];
+  assert.equal(LH.moments.nearestPoint(times, 0), 0);
+  assert.equal(LH.moments.nearestPoint(times, 1400000), 1);
+  assert.equal(LH.moments.nearestPoint(times, 1500000), 1);   // a tie goes to the earlier point
+  assert.equal(LH.moments.nearestPoint(times, 1500001), 2);
+  assert.equal(LH.moments.nearestPoint(times, 5000000), 3);
+  assert.equal(LH.moments.nearestPoint(times, 9e9), 3);
+  assert.equal(LH.moments.nearestPoint(times, -5), 0);
+  assert.equal(LH.moments.nearestPoint([], 5), -1);
+});
+
+// Blocks by size (model/shapes.js) on queue_bad, whose sites each have one block size
+// (make_fixtures.js: 256-byte messages, 24-byte queue nodes, 16-byte log lines, ...).
+test('shapes: buckets, texts, the run size histogram and the grid bounds', async () => {
+  const m = await LH.profile.load(text('queue_bad.json'), 'queue_bad.json');
+  assert.deepEqual(LH.shapes.bounds(0), [0, 0]);
+  assert.deepEqual(LH.shapes.bounds(9), [256, 511]);
+  assert.equal(LH.shapes.sizeText(9), '256 B–511 B');
+  assert.equal(LH.shapes.sizeText(1), '1 B');
+  assert.equal(LH.shapes.lifetimeText(22), '2.1M–4.2M instr');
+  assert.equal(LH.shapes.bucketOf(10000000), 24);
+  // 16-31 B: 5,000 log lines and 2,000 queue nodes; 32: 10 names; 256: 2,000 messages;
+  // 2,048: the rows; 65,536: the config.
+  const h = LH.shapes.runSizeHistogram(m.profile);
+  assert.equal(h.length, 18);
+  assert.deepEqual([h[5], h[6], h[9], h[12], h[17]], [7000, 10, 2000, 1, 1]);
+  assert.equal(h.reduce((a, b) => a + b, 0), m.profile.totals.blocks);
+  const g = LH.shapes.grid(m.profile);
+  assert.equal(g.total, 9012);
+  assert.equal(g.max, 5000);
+  assert.deepEqual(g.size, [5, 17]);
+  assert.deepEqual(g.life, [7, 24]);
+  assert.deepEqual(m.sites[0].size_histogram, [0, 0, 0, 0, 0, 0, 0, 0, 0, 2000]);
+});
+
+test('shapes: a grid or a size histogram the page cannot draw is dropped, the profile still opens', async () => {
+  const p = JSON.parse(text('queue_bad.json'));
+  p.blocks_by_size_and_lifetime = [[5, 7, 5000], [64, 1, 2]];
+  p.sites[0].size_histogram = [1, -2];
+  const m = await LH.profile.load(JSON.stringify(p), 'bad shapes');
+  assert.equal(m.profile.blocks_by_size_and_lifetime, undefined);
+  assert.equal(m.sites[0].size_histogram, undefined);
+  assert.equal(LH.shapes.grid(m.profile), null);
+  assert.deepEqual(m.sites[1].size_histogram.length, 18);
 });

@@ -198,3 +198,40 @@ test('real profile: `lifeheap view --baseline` writes a diff report that opens i
   assert.deepEqual(other.problems, []);
   await other.close();
 });
+
+// The run in time and the shapes on the real unbounded queue: the moment at the peak
+// lists the sites from the profile's own figures, the queue's messages on top; the heat
+// map counts every block of the run; the queue's site has its 2,000 messages by size.
+test('real profile: who holds the heap at the peak, and the blocks by size and lifetime', async () => {
+  const page = await lib.newPage(browser);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await lib.openViewer(page);
+  assert.equal(await lib.openFile(page, badFile), 'ready');
+  const label = queueLabel(bad, 'queue_unbounded.c');
+  const fmt = (n) => page.evaluate((v) => [LH.format.bytes(v), LH.format.percent(v / window.lifeheapViewer.state.model.profile.peak.bytes)], n);
+  assert.equal(await page.$eval('.stacked-run', (r) => r.getAttribute('data-moment-index')), String(bad.timeline.peak_index));
+  const rows = await page.$$eval('.moment-table tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(1).map((td) => td.textContent)));
+  const live = bad.sites.filter((s) => s.bytes_at_peak > 0 || s.blocks_at_peak > 0).sort((a, b) => b.bytes_at_peak - a.bytes_at_peak || a.id - b.id);
+  assert.equal(rows[0][0], label);
+  for (let k = 0; k < Math.min(12, live.length); k++) {
+    assert.deepEqual(rows[k], [live[k].label].concat(await fmt(live[k].bytes_at_peak)));
+  }
+  assert.equal(await page.$eval('.moment-total', (e) => e.title), exact(bad.peak.bytes) + ' bytes');
+  // The heat map counts every block; the run's size histogram is the sum of the sites'.
+  const caption = await page.$eval('.shapes-panel', (p) => p.textContent);
+  assert.match(caption, new RegExp(exact(bad.totals.blocks).replace(/,/g, ',') + ' blocks, each counted once'));
+  const bySize = new Array(64).fill(0), fromGrid = new Array(64).fill(0);
+  bad.sites.forEach((s) => s.size_histogram.forEach((n, k) => { bySize[k] += n; }));
+  bad.blocks_by_size_and_lifetime.forEach((c) => { fromGrid[c[0]] += c[2]; });
+  assert.deepEqual(fromGrid, bySize);
+  // The queue's messages: 2,000 blocks, all of one size bucket.
+  const queue = bad.sites.find((s) => s.label === label);
+  assert.equal(queue.size_histogram.reduce((a, b) => a + b, 0), 2000);
+  assert.equal(queue.size_histogram.filter((n) => n > 0).length, 1);
+  await (await page.$('.stacked-panel')).scrollIntoViewIfNeeded();
+  await lib.screenshot(page, 'real-stacked');
+  await (await page.$('.shapes-panel')).scrollIntoViewIfNeeded();
+  await lib.screenshot(page, 'real-shapes');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -121,6 +121,10 @@ LH.app = (function () {
     else LH.summaryView.renderSingle($('summary'), model);
     if (diff) LH.findingsView.renderDiff($('findings'), diff, select);
     else LH.findingsView.renderSingle($('findings'), model, select);
+    if (diff) LH.stackedView.renderDiff($('stacked'), diff, function (row) { select(row, false); });
+    else LH.stackedView.renderSingle($('stacked'), model, function (row) { select(row, false); });
+    if (diff) LH.shapesView.renderDiff($('shapes'), diff);
+    else LH.shapesView.renderSingle($('shapes'), model);
     table.setData(diff ? diffAdapter(diff) : singleAdapter(model));
     $('search').value = '';
     updateSearchCount();

@@ -156,7 +156,11 @@ LH.profile = (function () {
   // A JSON.parse error as a message a user can act on.
   function jsonError(e, text) {
     var detail = String(e && e.message || e);
-    if (/end of (JSON|data)|Unterminated|Unexpected end/i.test(detail)) {
+    // A document cut after a number in an array gets "Expected ',' or ']' after array
+    // element ... at position N" with N its length: truncated too.
+    var position = /at position (\d+)/.exec(detail);
+    var atEnd = position !== null && Number(position[1]) >= text.replace(/\s+$/, '').length;
+    if (atEnd || /end of (JSON|data)|Unterminated|Unexpected end/i.test(detail)) {
       return new ProfileError('truncated JSON (the document ends after ' + utf8Length(text) + ' bytes)');
     }
     if (/^\s*</.test(text)) return new ProfileError('not a lifeheap profile (it looks like HTML or XML, not JSON)');
@@ -280,6 +284,7 @@ LH.profile = (function () {
     if ((s.match_key !== undefined || s.match_lines !== undefined) && !matchKeyLooksValid(s)) return false;
     for (var n = 0; n < SITE_COUNTS.length; n++) if (!isCount(s[SITE_COUNTS[n]])) return false;
     if (s.realloc_growth_bytes !== undefined && s.realloc_growth_bytes !== null && !isCount(s.realloc_growth_bytes)) return false;
+    if (s.size_histogram !== undefined && !LH.shapes.validHistogram(s.size_histogram)) return false;
     var life = s.lifetime;
     if (!isObject(life) || !isCount(life.sum) || !isCount(life.min) || !isCount(life.max) || !Array.isArray(life.histogram)) return false;
     var acc = s.access;
@@ -348,6 +353,8 @@ LH.profile = (function () {
       requireNumber(s.growth, 'slope_bytes_per_million_instructions', prefix + 'growth.');
       requireNumber(s.growth, 'end_to_max_ratio', prefix + 'growth.');
     }
+    // Blocks by size: a histogram the page cannot draw is dropped (LH.shapes).
+    if (s.size_histogram !== undefined && !LH.shapes.validHistogram(s.size_histogram)) delete s.size_histogram;
     if (s.timeline === null) delete s.timeline;   // null: no series, as for an absent one
     if (s.timeline !== undefined) {
       var tl = member(s, 'timeline', prefix, 'an object');
@@ -432,6 +439,8 @@ LH.profile = (function () {
     }).then(function (p) {
       timings.parse_ms = Date.now() - start;
       validateTop(p);
+      // The run's blocks by size and lifetime: dropped when the page cannot draw it.
+      if (p.blocks_by_size_and_lifetime !== undefined && !LH.shapes.validGrid(p.blocks_by_size_and_lifetime)) delete p.blocks_by_size_and_lifetime;
       var sites = p.sites, frameCount = p.frames.length, tl = p.timeline.times.length;
       var next = 0;
       function slice() {

@@ -95,13 +95,23 @@ LH.charts = (function () {
     return f.count(Math.pow(2, i - 1));
   }
 
-  // Lifetime histogram: log2 buckets (index 0 = lifetime 0, index i = [2^(i-1), 2^i)).
+  // Log2 histogram (index 0 = 0, index i = [2^(i-1), 2^i)): lifetimes by default;
+  // options.xName, bucketText(i) (the legend) and axisText(i) (the axis) for other units;
+  // options.fromFirst starts the axis one bucket before the first with a count.
   function histogram(container, seriesList, options) {
+    var axisText = options.axisText || histogramLabel;
+    var bucketText = options.bucketText || function (i) { return histogramLabel(i) + ' instr'; };
     var length = seriesList.reduce(function (m, s) { return Math.max(m, s.values.length); }, options.minLength || 1);
     var xs = [];
     for (var i = 0; i < length; i++) xs.push(i);
+    var first = 0;
+    if (options.fromFirst) {
+      first = length - 1;
+      seriesList.forEach(function (s) { for (var k = 0; k < s.values.length; k++) if (s.values[k] > 0) { first = Math.min(first, k); break; } });
+      first = Math.max(0, first - 1);
+    }
     var data = [xs];
-    var uSeries = [{ label: 'lifetime ≥', value: function (u, v) { return v === null ? '—' : histogramLabel(v) + ' instr'; } }];
+    var uSeries = [{ label: options.xName || 'lifetime ≥', value: function (u, v) { return v === null ? '—' : bucketText(v); } }];
     var barWidth = seriesList.length > 1 ? 0.4 : 0.8;
     seriesList.forEach(function (s, k) {
       var padded = s.values.slice();
@@ -114,10 +124,10 @@ LH.charts = (function () {
     return mount(container, {
       height: options.height || 180,
       series: uSeries,
-      scales: { x: { time: false, range: [-0.6, length - 0.4] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      scales: { x: { time: false, range: [first - 0.6, length - 0.4] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
       axes: [
-        { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? histogramLabel(v) : ''; }); },
-          splits: function () { var step = Math.ceil(length / 12), out = []; for (var i = 0; i < length; i += step) out.push(i); return out; } },
+        { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? axisText(v) : ''; }); },
+          splits: function () { var step = Math.ceil((length - first) / 12), out = []; for (var i = first; i < length; i += step) out.push(i); return out; } },
         { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
       ],
       legend: { live: true },
@@ -125,15 +135,35 @@ LH.charts = (function () {
     }, data);
   }
 
-  // Access map: reads and writes by offset in the block (bytes) or by part of it (buckets).
+  // Access map: reads and writes by offset in the block (bytes) or by part of it
+  // (buckets). Zoomable: a drag across it zooms into those offsets, a double-click goes
+  // back to the whole block; options.readout (an element) then says which offsets are
+  // shown and the reads and writes in them. options.blockSize: the one size of every
+  // block of a bucketed map (access.block_size), to say parts in bytes.
   function accessMap(container, map, options) {
     var xs = [];
     var n = map.reads.length;
     // One extra point at x = n repeats the last value so the last step has a width.
     for (var i = 0; i <= n; i++) xs.push(i);
     var buckets = map.kind === 'buckets';
+    var partBytes = buckets && options.blockSize ? options.blockSize / map.buckets : null;
     function xLabel(v) {
-      return buckets ? f.percent(v / map.buckets) + ' of block' : 'offset ' + f.exactCount(v);
+      if (!buckets) return 'offset ' + f.exactCount(v);
+      return partBytes ? 'offset ' + f.exactCount(Math.floor(v * partBytes)) : f.percent(v / map.buckets) + ' of block';
+    }
+    function describe(u) {
+      if (!options.readout) return;
+      var lo = Math.max(0, Math.floor(u.scales.x.min)), hi = Math.min(n, Math.ceil(u.scales.x.max));
+      var reads = 0, writes = 0;
+      for (var k = lo; k < hi; k++) { reads += map.reads[k]; writes += map.writes[k]; }
+      var whole = lo === 0 && hi === n;
+      var range;
+      if (!buckets) range = 'offsets ' + f.exactCount(lo) + '–' + f.exactCount(Math.max(lo, hi - 1)) + ' of ' + f.exactBytes(map.block_size);
+      else if (partBytes) range = 'offsets ' + f.exactCount(Math.floor(lo * partBytes)) + '–' + f.exactCount(Math.ceil(hi * partBytes) - 1) + ' of ' + f.exactBytes(options.blockSize) + ' (parts ' + (lo + 1) + '–' + hi + ' of ' + n + ')';
+      else range = 'parts ' + (lo + 1) + '–' + hi + ' of ' + n + ' (' + f.percent(lo / n) + '–' + f.percent(hi / n) + ' of the block)';
+      options.readout.textContent = (whole ? 'The whole block: ' : 'Zoomed to ') + range + ': ' + f.exactCount(reads) + ' byte reads, ' +
+        f.exactCount(writes) + ' byte writes. ' + (whole ? 'Drag across the map to zoom in.' : 'Double-click to see the whole block.');
+      options.readout.setAttribute('data-range', lo + ',' + hi);
     }
     var stepped = uPlot.paths.stepped({ align: 1 });
     return mount(container, {
@@ -145,14 +175,66 @@ LH.charts = (function () {
         { label: 'writes', stroke: '#f08c00', width: 2, paths: stepped, points: { show: false },
           value: function (u, v) { return v === null ? '—' : f.exactCount(v); } },
       ],
-      scales: { x: { time: false, range: [0, Math.max(1, n)] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      // x: the data's extent, 0 to n (a double-click goes back to it).
+      scales: { x: { time: false },
+        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+      cursor: { drag: { x: true, y: false } },
+      hooks: { ready: [describe], setScale: [function (u, key) { if (key === 'x') describe(u); }] },
       axes: [
-        { values: function (u, splits) { return splits.map(function (v) { return buckets ? f.percent(v / map.buckets) : f.count(v); }); } },
+        { values: function (u, splits) { return splits.map(function (v) { return buckets ? (partBytes ? f.bytes(v * partBytes) : f.percent(v / map.buckets)) : f.count(v); }); } },
         { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
       ],
       legend: { live: true },
     }, [xs, map.reads.concat([map.reads[n - 1] || 0]), map.writes.concat([map.writes[n - 1] || 0])]);
   }
 
-  return { timeline: timeline, histogram: histogram, accessMap: accessMap, SITE_COLORS: SITE_COLORS };
+  // Stacked areas: layers [{label, values, color}], bottom layer first, drawn as running
+  // sums so each band's height is its own value (the legend shows that value, not the
+  // sum). options: xIsFraction, marks, yMax (a shared scale for side-by-side charts),
+  // onPick(x) for a click that did not drag (a drag zooms, a double-click resets).
+  function stacked(container, xs, layers, options) {
+    var n = xs.length, running = new Array(n).fill(0), sums = [];
+    layers.forEach(function (layer) {
+      running = running.map(function (r, k) { return r + (layer.values[k] || 0); });
+      sums.push(running);
+    });
+    var data = [xs];
+    var uSeries = [{ label: options.xIsFraction ? 'time (% of run)' : 'time (instructions)',
+      value: function (u, v) { return v === null ? '—' : options.xIsFraction ? f.percent(v) : f.exactCount(v); } }];
+    // uPlot paints series in order: the top of the stack first, so each lower band covers it.
+    for (var j = layers.length - 1; j >= 0; j--) {
+      (function (layer) {
+        data.push(sums[j]);
+        uSeries.push({ label: layer.label, stroke: layer.color, fill: layer.color + 'cc', width: 1, spanGaps: true,
+          points: { show: false },
+          value: function (u, v, si, idx) { return idx === null || idx === undefined || layer.values[idx] === null || layer.values[idx] === undefined ? '—' : f.bytes(layer.values[idx]); } });
+      })(layers[j]);
+    }
+    var yMax = options.yMax;
+    var plot = mount(container, {
+      height: options.height || 280,
+      series: uSeries,
+      axes: [
+        { values: function (u, splits) { return splits.map(function (v) { return options.xIsFraction ? f.percent(v) : f.count(v); }); } },
+        bytesAxis(),
+      ],
+      scales: { x: { time: false }, y: { range: function (u, min, max) { var top = yMax || max; return [0, top > 0 ? top * 1.08 : 1]; } } },
+      cursor: { drag: { x: true, y: false } },
+      hooks: { draw: [verticalMarks(options.marks || [])] },
+      // The moment table beside the chart is the legend: site names are too long for uPlot's.
+      legend: { show: false },
+    }, data);
+    if (options.onPick) {
+      var downX = null;
+      plot.over.addEventListener('mousedown', function (e) { downX = e.clientX; });
+      plot.over.addEventListener('click', function (e) {
+        if (downX !== null && Math.abs(e.clientX - downX) > 3) return;   // the end of a drag-zoom
+        var left = e.clientX - plot.over.getBoundingClientRect().left;
+        options.onPick(plot.posToVal(left, 'x'));
+      });
+    }
+    return plot;
+  }
+
+  return { timeline: timeline, stacked: stacked, histogram: histogram, accessMap: accessMap, SITE_COLORS: SITE_COLORS };
 })();

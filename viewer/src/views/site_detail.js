@@ -162,8 +162,10 @@ LH.siteDetailView = (function () {
   function charts(container, sides) {
     var histWrap = el('div', { className: 'chart' });
     var mapWrap = el('div', { className: 'chart-group' });
+    var sizeWrap = el('div');
     container.appendChild(el('div', { className: 'detail-charts' }, [
-      el('div', {}, [el('h3', { text: 'Lifetime histogram (blocks by lifetime, log2 buckets of instructions)' }), histWrap]),
+      el('div', {}, [el('h3', { text: 'Lifetime histogram (blocks by lifetime, log2 buckets of instructions)' }), histWrap,
+        el('h3', { text: 'Size histogram (blocks by size, log2 buckets of bytes)' }), sizeWrap]),
       el('div', {}, [el('h3', { text: 'Access map (byte reads and writes by offset in the block)' }), mapWrap]),
     ]));
     var withSite = sides.filter(function (x) { return x.site; });
@@ -173,6 +175,8 @@ LH.siteDetailView = (function () {
         color: x.label === 'baseline' ? '#868e96' : '#1c7ed6' };
     }), { minLength: durationBucket(last.model.duration) + 1,
       marks: [{ x: durationBucket(last.model.duration), label: 'run duration', color: '#495057', dash: true }] });
+    // Appended once the wrapper is in the page, so the chart takes its width.
+    LH.shapesView.siteSizes(sizeWrap, sides);
     withSite.forEach(function (x) {
       var map = acc(x.site).map;
       var title = sides.length > 1 ? x.label + ': ' : '';
@@ -183,10 +187,12 @@ LH.siteDetailView = (function () {
       var caption = map.kind === 'bytes'
         ? 'every block is ' + f.exactBytes(map.block_size) + '; reads and writes per byte offset, summed over blocks'
         : 'blocks split into ' + map.buckets + ' equal parts by offset; reads and writes per part, summed over blocks';
-      var holder = el('div', { className: 'chart' });
+      var holder = el('div', { className: 'chart access-map' });
+      var readout = el('p', { className: 'caption map-zoom' });
       mapWrap.appendChild(el('p', { className: 'caption', text: title + caption }));
       mapWrap.appendChild(holder);
-      LH.charts.accessMap(holder, map, {});
+      mapWrap.appendChild(readout);
+      LH.charts.accessMap(holder, map, { readout: readout, blockSize: acc(x.site).block_size || null });
     });
   }
 
