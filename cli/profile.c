@@ -860,6 +860,28 @@ static void read_site_timeline(struct loader *loader, json_object *site_object,
                 &site->timeline_live_bytes);
 }
 
+/* A finding's evidence: its numeric members, in order (for the report's
+ * labelled figures, docs/evidence-labels.json). */
+static void read_evidence(struct loader *loader, json_object *finding_object,
+                          struct finding *finding)
+{
+    json_object *evidence = member(finding_object, "evidence");
+    if (!evidence || !json_object_is_type(evidence, json_type_object))
+        return;
+    finding->evidence = checked_calloc(
+        loader, (size_t)json_object_object_length(evidence) + 1,
+        sizeof *finding->evidence);
+    json_object_object_foreach(evidence, key, member_value)
+    {
+        if (!json_object_is_type(member_value, json_type_int) &&
+            !json_object_is_type(member_value, json_type_double))
+            continue;
+        struct evidence *item = &finding->evidence[finding->evidence_count++];
+        item->name = checked_strdup(loader, key);
+        item->value = json_object_get_double(member_value);
+    }
+}
+
 static void read_findings(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
@@ -885,6 +907,7 @@ static void read_findings(struct loader *loader, json_object *root)
                          "sites)",
                  i, (unsigned long long)site, profile->site_count);
         finding->site = site;
+        read_evidence(loader, value, finding);
         release_element(loader);
     }
 }
@@ -1239,6 +1262,9 @@ void profile_free(struct profile *profile)
         free(profile->findings[i].kind);
         free(profile->findings[i].severity);
         free(profile->findings[i].summary);
+        for (size_t e = 0; e < profile->findings[i].evidence_count; e++)
+            free(profile->findings[i].evidence[e].name);
+        free(profile->findings[i].evidence);
     }
     free(profile->findings);
     free(profile->timeline_times);

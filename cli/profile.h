@@ -136,11 +136,22 @@ struct marker {
     char *label;
 };
 
+/* One named number of a finding's evidence (docs/findings.md), in the
+ * profile's order. */
+struct evidence {
+    char *name;
+    double value;
+};
+
 struct finding {
     char *kind;
     size_t site;
     char *severity;
     char *summary;
+    /* Numeric members of "evidence"; an absent or non-object evidence
+       reads as none, and other members are skipped (as the viewer does). */
+    struct evidence *evidence;
+    size_t evidence_count;
 };
 
 enum exit_status { EXIT_STATUS_EXITED, EXIT_STATUS_SIGNAL, EXIT_STATUS_RUNNING };

@@ -1,6 +1,13 @@
-/* `lifeheap report --format text`: the run in a few lines, the top sites in
- * a table with every metric, then each top site with its notes, figures and
- * stack, and the findings.
+/* `lifeheap report --format text`: the most severe finding first (its kind,
+ * site, sentence and key evidence, labelled from docs/evidence-labels.json
+ * as the viewer's headline), the run in a few lines, the top sites in a
+ * table of the main metrics, then each top site with its notes, every
+ * figure and its stack, and the findings with their labelled evidence.
+ *
+ * The report fits REPORT_WIDTH columns: the table's site names are cut to
+ * the room left (each site's section below names it in full), and any
+ * longer line (a sentence, a deep stack frame) is wrapped at a space, its
+ * continuation indented under it (print_wrapped).
  *
  * Written for people, so it trims what --format json keeps exact: a site's
  * stack is shown from its name frame outwards (the allocator's and the
@@ -20,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence_labels.h"
 #include "report_output.h"
 #include "util.h"
 
@@ -28,24 +36,20 @@ struct column {
     const char *heading;
 };
 
-/* Every per-site metric a reader compares across sites. */
+/* The metrics a reader compares across sites first (the viewer's Main
+ * columns); each site's section below gives every other figure. */
 static const struct column columns[] = {
     {"peak_bytes", "at peak"},
-    {"max_bytes", "max"},
     {"end_bytes", "at exit"},
     {"total_bytes", "total"},
     {"total_blocks", "blocks"},
     {"avg_lifetime", "avg life"},
-    {"max_lifetime", "max life"},
-    {"bytes_read", "read"},
-    {"bytes_written", "written"},
     {"never_read_bytes", "never read"},
-    {"unused_capacity_bytes", "unused cap"},
-    {"reallocs", "reallocs"},
-    {"realloc_bytes_copied", "copied"},
-    {"cross_thread_frees", "x-thread"},
 };
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0], COLUMN_WIDTH = 10 };
+
+/* The widest line the report writes, in characters; the site id column. */
+enum { REPORT_WIDTH = 120, SITE_WIDTH = 5 };
 
 /* Callers shown after a site's name frame; the rest are counted. */
 enum { STACK_CALLERS = 5 };
@@ -350,6 +354,42 @@ static void print_header(FILE *out, const struct profile *profile,
     fprintf(out, "findings   %zu\n", profile->finding_count);
 }
 
+/* Where the table's name column starts: the site id, each metric, the
+ * %peak column and the two spaces before the name. */
+enum { TABLE_NAME_COLUMN = SITE_WIDTH + COLUMN_COUNT * (COLUMN_WIDTH + 1) + 7 + 2 };
+
+/* Characters (not bytes) of UTF-8 text. */
+static size_t display_length(const char *text, size_t bytes)
+{
+    size_t characters = 0;
+    for (size_t i = 0; i < bytes; i++)
+        characters += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return characters;
+}
+
+/* Writes text (as print_text) cut to `room` characters, the last one "…"
+ * when it was longer. */
+static void print_cut(FILE *out, const char *text, size_t room)
+{
+    size_t length = strlen(text);
+    if (display_length(text, length) <= room || room < 2) {
+        print_text(out, text);
+        return;
+    }
+    char cut[2048];
+    size_t bytes = 0, characters = 0;
+    while (text[bytes] && bytes + 4 < sizeof cut) {
+        if (((unsigned char)text[bytes] & 0xC0) != 0x80 &&
+            characters++ == room - 1)
+            break;
+        bytes++;
+    }
+    memcpy(cut, text, bytes);
+    cut[bytes] = '\0';
+    print_text(out, cut);
+    fputs("\xe2\x80\xa6", out);   /* … */
+}
+
 static void print_table(FILE *out, const struct profile *profile,
                         const size_t *order, size_t count)
 {
@@ -357,7 +397,7 @@ static void print_table(FILE *out, const struct profile *profile,
     for (size_t c = 0; c < COLUMN_COUNT; c++)
         column_metrics[c] = metric_find(columns[c].metric);
 
-    fprintf(out, "%6s", "site");
+    fprintf(out, "%*s", SITE_WIDTH, "site");
     for (size_t c = 0; c < COLUMN_COUNT; c++) {
         fprintf(out, " %*s", COLUMN_WIDTH, columns[c].heading);
         if (c == 0)
@@ -367,7 +407,7 @@ static void print_table(FILE *out, const struct profile *profile,
 
     for (size_t row = 0; row < count; row++) {
         const struct site *site = &profile->sites[order[row]];
-        fprintf(out, "%6zu", site->id);
+        fprintf(out, "%*zu", SITE_WIDTH, site->id);
         for (size_t c = 0; c < COLUMN_COUNT; c++) {
             char cell[32];
             double value = 0;
@@ -385,7 +425,7 @@ static void print_table(FILE *out, const struct profile *profile,
         char name[2048];
         describe_site(profile, site, order, count, name, sizeof name);
         fprintf(out, "  ");
-        print_text(out, name);
+        print_cut(out, name, REPORT_WIDTH - TABLE_NAME_COLUMN);
         fputc('\n', out);
     }
 }
@@ -457,12 +497,12 @@ static void print_site_details(FILE *out, const struct profile *profile,
         format_size((double)access->bytes_read, a, sizeof a);
         format_size((double)access->bytes_written, b, sizeof b);
         format_size((double)access->measured_bytes, c, sizeof c);
-        fprintf(out, "  read %s, written %s; of %s:", a, b, c);
+        fprintf(out, "  read %s, written %s; of the %s measured:\n", a, b, c);
         format_size((double)access->never_read_bytes, a, sizeof a);
         format_size((double)access->never_written_bytes, b, sizeof b);
         format_size((double)access->never_accessed_bytes, c, sizeof c);
         format_size((double)access->unused_capacity_bytes, d, sizeof d);
-        fprintf(out, " never read %s, never written %s, never accessed %s, "
+        fprintf(out, "  never read %s, never written %s, never accessed %s, "
                      "unused capacity %s\n",
                 a, b, c, d);
         format_size((double)access->at_peak_bytes, a, sizeof a);
@@ -506,6 +546,55 @@ static void print_sites(FILE *out, const struct profile *profile,
     }
 }
 
+/* "Live at most: 3.6 MiB" for evidence value `index` of a finding. */
+static void format_evidence(const struct profile *profile,
+                            const struct finding *finding, size_t index,
+                            char *label, size_t label_size, char *value,
+                            size_t value_size)
+{
+    const struct evidence *item = &finding->evidence[index];
+    evidence_label(finding->kind, item->name, label, label_size);
+    evidence_value(item->name, item->value, profile->duration, value,
+                   value_size);
+}
+
+/* The most severe finding (the tool writes them most severe first) as the
+ * viewer's headline: kind and site, its sentence, its key evidence. */
+static void print_headline(FILE *out, const struct profile *profile,
+                           const size_t *order, size_t count)
+{
+    if (profile->finding_count == 0) {
+        fprintf(out, "no findings: lifeheap recognised none of its problems "
+                     "in this run\n\n");
+        return;
+    }
+    const struct finding *finding = &profile->findings[0];
+    char name[2048];
+    describe_site(profile, &profile->sites[finding->site], order, count, name,
+                  sizeof name);
+    fprintf(out, "most severe finding [");
+    print_text(out, finding->severity);
+    fprintf(out, "]: ");
+    print_text(out, evidence_kind_title(finding->kind));
+    fprintf(out, " at ");
+    print_text(out, name);
+    fprintf(out, "\n  ");
+    print_text(out, finding->summary);
+    size_t indexes[8];
+    size_t shown = evidence_headline(finding, indexes, 8);
+    for (size_t i = 0; i < shown; i++) {
+        char label[256], value[128];
+        format_evidence(profile, finding, indexes[i], label, sizeof label,
+                        value, sizeof value);
+        fprintf(out, "\n    %-40s %s", label, value);
+    }
+    if (profile->finding_count > 1)
+        fprintf(out, "\n  (%zu more finding%s below)",
+                profile->finding_count - 1,
+                profile->finding_count == 2 ? "" : "s");
+    fprintf(out, "\n\n");
+}
+
 static void print_findings(FILE *out, const struct profile *profile,
                            const size_t *order, size_t count)
 {
@@ -528,16 +617,79 @@ static void print_findings(FILE *out, const struct profile *profile,
         fprintf(out, "\n    ");
         print_text(out, finding->summary);
         fputc('\n', out);
+        for (size_t e = 0; e < finding->evidence_count; e++) {
+            char label[256], value[128];
+            format_evidence(profile, finding, e, label, sizeof label, value,
+                            sizeof value);
+            fprintf(out, "    %-40s %s\n", label, value);
+        }
     }
 }
 
-void report_text(FILE *out, const struct profile *profile,
-                 const struct metric *sort, const size_t *order, size_t count)
+/* Writes `text` with every line longer than `width` characters wrapped at
+ * its last space that fits, the continuation indented four columns past
+ * the line's own indent; a line without such a space is cut at the width. */
+static void print_wrapped(FILE *out, const char *text, size_t width)
 {
+    while (*text) {
+        const char *end = strchr(text, '\n');
+        size_t bytes = end ? (size_t)(end - text) : strlen(text);
+        size_t indent = 0;
+        while (indent < bytes && text[indent] == ' ')
+            indent++;
+        size_t continuation = indent + 4 < width / 2 ? indent + 4 : indent;
+        const char *line = text;
+        size_t line_bytes = bytes, lead = 0;
+        while (display_length(line, line_bytes) + lead > width) {
+            size_t room = width - lead, characters = 0, cut = 0, space = 0;
+            while (cut < line_bytes) {
+                if (((unsigned char)line[cut] & 0xC0) != 0x80 &&
+                    characters++ == room)
+                    break;
+                if (line[cut] == ' ' && cut > 0 && line[cut - 1] != ' ')
+                    space = cut;
+                cut++;
+            }
+            size_t take = space > 0 ? space : cut;
+            fprintf(out, "%*s%.*s\n", (int)lead, "", (int)take, line);
+            line += take;
+            line_bytes -= take;
+            while (line_bytes > 0 && *line == ' ') {
+                line++;
+                line_bytes--;
+            }
+            lead = continuation;
+        }
+        fprintf(out, "%*s%.*s\n", (int)lead, "", (int)line_bytes, line);
+        text += bytes + (end ? 1 : 0);
+    }
+}
+
+static void report_lines(FILE *out, const struct profile *profile,
+                         const struct metric *sort, const size_t *order,
+                         size_t count)
+{
+    print_headline(out, profile, order, count);
     print_header(out, profile, sort, count);
     fputc('\n', out);
     print_table(out, profile, order, count);
     print_unnamed_hint(out, profile, order, count);
     print_sites(out, profile, order, count);
     print_findings(out, profile, order, count);
+}
+
+void report_text(FILE *out, const struct profile *profile,
+                 const struct metric *sort, const size_t *order, size_t count)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *buffer = open_memstream(&text, &size);
+    if (!buffer) {   /* no memory for the buffer: unwrapped, still whole */
+        report_lines(out, profile, sort, order, count);
+        return;
+    }
+    report_lines(buffer, profile, sort, order, count);
+    fclose(buffer);
+    print_wrapped(out, text, REPORT_WIDTH);
+    free(text);
 }

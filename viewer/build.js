@@ -14,14 +14,17 @@ const crypto = require('crypto');
 const HERE = __dirname;
 const DIST = path.join(HERE, 'dist');
 const MODULES = [
-  'model/format.js', 'model/shapes.js', 'model/metrics.js', 'model/chunked_json.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js', 'model/moments.js',
-  'views/dom.js', 'views/charts.js', 'views/summary.js', 'views/findings.js', 'views/sites_table.js',
+  'model/format.js', 'model/evidence.js', 'model/shapes.js', 'model/metrics.js', 'model/chunked_json.js', 'model/profile.js', 'model/model.js', 'model/diff.js', 'model/tree.js', 'model/moments.js',
+  'views/dom.js', 'views/charts.js', 'views/summary.js', 'views/headline.js', 'views/findings.js', 'views/sites_table.js',
   'views/site_detail.js', 'views/call_tree.js', 'views/timeline_view.js', 'views/stacked_view.js', 'views/shapes_view.js', 'app.js',
 ];
 const UPLOT_DIR = path.join(HERE, 'node_modules', 'uplot');
 // The consistency rules of a profile, shared with the CLI (cli/profile_rules.c), built
 // in as a module of their own just before model/profile.js, which enforces them.
 const RULES = path.join(HERE, '..', 'docs', 'profile-rules.json');
+// What a finding's evidence is called and in which unit it is shown, shared with the
+// CLI (cli/evidence_labels.c), built in just before model/evidence.js.
+const LABELS = path.join(HERE, '..', 'docs', 'evidence-labels.json');
 // The metrics table (docs/metrics.json), shared with the CLI (cli/metrics_table.inc is
 // generated from it), built in as LH.metricTable just before model/metrics.js.
 const METRIC_TABLE = path.join(HERE, '..', 'docs', 'metrics.json');
@@ -36,10 +39,13 @@ const uplotVersion = JSON.parse(read(path.join(UPLOT_DIR, 'package.json'))).vers
 const viewerVersion = JSON.parse(read(path.join(HERE, 'package.json'))).version;
 const rulesModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.profileRules = " +
   JSON.stringify(JSON.parse(read(RULES))) + ';\n';
+const labelsModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.evidenceLabels = " +
+  JSON.stringify(JSON.parse(read(LABELS))) + ';\n';
 const metricTableModule = "'use strict';\nvar LH = globalThis.LH = globalThis.LH || {};\nLH.metricTable = " +
   JSON.stringify(JSON.parse(read(METRIC_TABLE))) + ';\n';
 const script = '/* lifeheap viewer ' + viewerVersion + ' — GPL-3.0-or-later. Built from viewer/src by build.js. */\n' +
   MODULES.map((m) => (m === 'model/profile.js' ? '/* ---- docs/profile-rules.json ---- */\n' + rulesModule + '\n' : '') +
+    (m === 'model/evidence.js' ? '/* ---- docs/evidence-labels.json ---- */\n' + labelsModule + '\n' : '') +
     (m === 'model/metrics.js' ? '/* ---- docs/metrics.json ---- */\n' + metricTableModule + '\n' : '') +
     '/* ---- ' + m + ' ---- */\n' + read(path.join(HERE, 'src', m))).join('\n');
 const uplotScript = read(path.join(UPLOT_DIR, 'dist', 'uPlot.iife.min.js'))

@@ -61,6 +61,15 @@ done
 check_eq "test profiles validate against docs/lifeheap-profile.schema.json" "" "$schema_why"
 
 #--- report -----------------------------------------------------------------
+# The text report wraps lines longer than 120 characters at a space, the
+# continuation indented 4 columns more: a line at the left margin ("site 2:
+# ...", the "???" hint) is joined here with its continuation lines.
+unwrapped() {
+  awk '/^[^ ]/ { if (held != "") print held; held = $0; next }
+       held != "" && /^    [^ ]/ { sub(/^    /, " "); held = held $0; next }
+       { if (held != "") print held; held = ""; print }
+       END { if (held != "") print held }' "$1"
+}
 expect_exit "report text exits 0" 0 "$lifeheap" report "$profiles/base.json"
 # A crash can leave run.executable null (docs/format.md allows it): still loads.
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["run"]["executable"]=None; json.dump(d,open(sys.argv[2],"w"))' \
@@ -128,10 +137,10 @@ check_eq "report json keeps every frame and the exact names" "11 true 1143" \
   "$(jq -r '"\(.sites[0].stack | length) \(.sites[0].stack | any(.function == "std::rt::lang_start_internal")) \(.sites[7].stack[0].function | length)"' "$work/readable.json")"
 check_eq "report text: same-named sites told apart by the first differing caller" \
   "site 2: app::parse_row::{{closure}} (app.rs:49) via <alloc::vec::Vec<T> as alloc::vec::spec_from_iter_nested::SpecFromIterNested<T,I>>::from_iter (spec_from_iter_nested.rs:24)|site 3: app::parse_row::{{closure}} (app.rs:49) via alloc::vec::Vec<T,A>::extend_desugared (mod.rs:3969)" \
-  "$(grep -E '^site [23]:' "$work/readable.txt" | paste -sd'|')"
+  "$(unwrapped "$work/readable.txt" | grep -E '^site [23]:' | paste -sd'|')"
 check_eq "report text: same callers, told apart by the allocating frame" \
   "site 4: Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30), allocated by std::__new_allocator<std::_Rb_tree_node<std::pair<...> > >::allocate(unsigned long, void const*) (new_allocator.h:137)|site 5: Cache::insert(std::__cxx11::basic_string<...> const&, int) (cache.cc:30), allocated by std::__new_allocator<char>::allocate(unsigned long, void const*) (new_allocator.h:137)" \
-  "$(grep -E '^site [45]:' "$work/readable.txt" | paste -sd'|')"
+  "$(unwrapped "$work/readable.txt" | grep -E '^site [45]:' | paste -sd'|')"
 check_eq "report text: a C thread's stack ends at its function (no start_thread)" \
   "  at push_message (queue.c:42)|  by producer (queue.c:80)" \
   "$(sed -n '/^site 1:/,/^$/p' "$work/report.txt" | grep . | tail -2 | paste -sd'|')"
@@ -145,7 +154,7 @@ check_eq "report text: a Rust thread's stack ends at its closure (no __rust_begi
 jq '.sites[6].name_frame = 1' "$profiles/readable.json" >"$work/unnamed.json"
 "$lifeheap" report "$work/unnamed.json" >"$work/unnamed.txt"
 check_eq "report text: a site named '???' gets the summary's hint, once, under the table" \
-  "1 0" "$(grep -cxF '"???" marks code without symbols, here in /usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6: its debug symbols or a build with -g would name it.' "$work/unnamed.txt") $(grep -c 'marks code without symbols' "$work/readable.txt")"
+  "1 0" "$(unwrapped "$work/unnamed.txt" | grep -cxF '"???" marks code without symbols, here in /usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6: its debug symbols or a build with -g would name it.') $(grep -c 'marks code without symbols' "$work/readable.txt")"
 (cd "$profiles" && "$lifeheap" report readable.json --top 3) >"$work/top3.txt"
 check_eq "report --top 3: no 'via' when the twin is not a top site" \
   "site 2: app::parse_row::{{closure}} (app.rs:49)" "$(grep '^site 2:' "$work/top3.txt")"
@@ -212,6 +221,53 @@ if [ -f "$dh_view" ] && command -v node >/dev/null; then
 else
   fail "dhat: dh_view.js check" "needs node and $dh_view"
 fi
+
+#--- report text for people: 120 columns, evidence labelled ------------------
+# Every line of the text report fits 120 characters: the goldens (long C++ and
+# Rust names in readable.json) and a name of 300 characters without a space,
+# which is cut, not left to overflow.
+widest() { python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' "$1"; }
+python3 - "$profiles/base.json" "$work/long_name.json" <<'PEOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["frames"][p["sites"][0]["stack"][p["sites"][0]["name_frame"]]]["function"] = "f" * 300
+for s in p["sites"]:
+    s.pop("label", None)
+json.dump(p, open(sys.argv[2], "w"))
+PEOF
+"$lifeheap" report "$work/long_name.json" >"$work/long_name.txt"
+check_eq "report text: at most 120 columns (goldens, a 300-character name)" "118 120 120" \
+  "$(widest "$expected/report_base.txt") $(widest "$expected/report_readable.txt") $(widest "$work/long_name.txt")"
+# The table cuts the name (already shortened to 100 characters, its middle
+# elided, as in the site's own section) to the room left, ending in "…".
+check_eq "report text: a long name is cut to the table's room, whole in its section" "1 120 1" \
+  "$(grep -c '^    0 .*  f\{30,\}\.\.\.f*…$' "$work/long_name.txt") $(grep '^    0 ' "$work/long_name.txt" | python3 -c 'import sys; print(len(sys.stdin.readline().rstrip("\n")))') $(grep -c '^site 0: f\{30,\}\.\.\.f\{30,\}$' "$work/long_name.txt")"
+# The headline: the first finding, its kind's title and site, its sentence,
+# the kind's headline evidence present in the profile (queue_depth; the
+# other keys of missing-backpressure are absent from base.json).
+check_eq "report text: the most severe finding first, evidence labelled" \
+  "most severe finding [high]: Missing backpressure at push_message (queue.c:42)|    Queue depth (messages waited behind)     120|  (1 more finding below)" \
+  "$(sed -n '1p;3p;4p' "$work/report.txt" | paste -sd'|')"
+check_eq "report text: each finding's evidence labelled, in the profile's order" \
+  "    Queue depth (messages waited behind)     120|    Mean wait, share of the run              25% of the run|    Never read                               255.0 KiB" \
+  "$(sed -n '/^findings:$/,$p' "$work/report.txt" | grep '^    [A-Z]' | paste -sd'|')"
+# One table for the words: every evidence key the tool writes
+# (tool/lh_findings.c) and every finding kind the CLI knows have an entry in
+# docs/evidence-labels.json, with a known unit; each kind's headline keys
+# are among the keys the tool writes.
+check_eq "docs/evidence-labels.json: every evidence key and kind labelled" "" \
+  "$(python3 - "$top/docs/evidence-labels.json" "$top/tool/lh_findings.c" "$top/cli/finding_kinds.c" <<'PEOF'
+import json, re, sys
+table = json.load(open(sys.argv[1]))
+keys = set(re.findall(r'add_(?:count|fraction)\(f, "(\w+)"', open(sys.argv[2]).read()))
+kinds = set(re.findall(r'"([a-z]+(?:-[a-z]+)+)"', open(sys.argv[3]).read()))
+problems = [k for k in sorted(keys) if k not in table["evidence"]]
+problems += [k + ": unit " + e["unit"] for k, e in table["evidence"].items() if e["unit"] not in table["units"]]
+problems += ["kind " + k for k in sorted(kinds) if k not in table["kinds"]]
+problems += [k + " headline " + h for k, v in table["kinds"].items() for h in v["headline"] if h not in keys]
+print(" ".join(problems))
+PEOF
+)"
 
 #--- the metrics table ------------------------------------------------------------
 # cli/metrics_table.inc is generated from docs/metrics.json (the table the viewer's
@@ -433,9 +489,18 @@ check "100 MB function name: every report line is short" test "$(awk '!/^command
 python3 - "$work/out" "$limit" >"$work/cap.check" <<'EOF'
 import sys
 limit = int(sys.argv[2])
-line = next(l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("command"))
-expected = "command    ./queue_bad --messages 2000 " + "\u00e9" * limit + "\u2026 [%d more characters]\n" % (1024 * 1024 - limit)
-print("ok" if line == expected else "got %r...%r" % (line[:60], line[-60:]))
+# The command line and its continuation lines (wrapped at 120 characters:
+# at a space, or cut where there is none), compared without white space.
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+start = next(i for i, l in enumerate(lines) if l.startswith("command"))
+end = start + 1
+while lines[end].startswith("    "):
+    end += 1
+block = lines[start:end]
+line = "".join("".join(block).split())
+expected = "".join(("command    ./queue_bad --messages 2000 " + "\u00e9" * limit + "\u2026 [%d more characters]" % (1024 * 1024 - limit)).split())
+widest = max(len(l) for l in block)
+print("ok" if line == expected and widest <= 120 else "got %r...%r, widest %d" % (line[:60], line[-60:], widest))
 EOF
 check_eq "a 1 Mi-character argument: shown capped at display_max_chars characters" ok "$(cat "$work/cap.check")"
 expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version2.json"

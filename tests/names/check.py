@@ -22,6 +22,13 @@ def report(name, ok, why=""):
 profile = json.load(open(profile_path))
 log = open(log_path, encoding="utf-8", errors="replace").read()
 text = open(report_path, encoding="utf-8", errors="replace").read()
+# The text report wraps a line longer than 120 characters at a space, the rest
+# indented 4 columns more (docs/cli.md): a site's heading is joined again.
+while True:
+    joined = re.sub(r"(?m)^(site \d+: .*)\n    (?=\S)", r"\1 ", text)
+    if joined == text:
+        break
+    text = joined
 raw = open(profile_path, encoding="utf-8").read()
 sites = profile["sites"]
 frames = profile["frames"]

@@ -95,6 +95,9 @@ test('browser: re-sort by other metrics, both directions', async () => {
   assert.deepEqual(await tableNames(page, 2), ['load_config', 'load_rows']);
   await page.click('.vhead [data-column=never_read_pct]');
   assert.deepEqual(await tableNames(page, 2), ['load_config', 'load_rows']);
+  // Realloc copied is in the Growth group, hidden until the user shows it.
+  assert.equal(await page.$('.vhead [data-column=realloc_bytes_copied]'), null);
+  await page.check('#column-groups input[data-group=Growth]');
   await page.click('.vhead [data-column=realloc_bytes_copied]');
   assert.deepEqual(await tableNames(page, 1), ['load_rows']);
   await page.click('.vhead [data-column=avg_lifetime]');
@@ -358,7 +361,9 @@ test('browser: header counts one thread, one block, one free in the singular', a
   assert.ok((await text(page, '[data-field=peak] .card-detail')).startsWith('1 block at '));
   assert.equal(await text(page, '[data-field=at_exit] .card-detail'), '1 block');
   assert.equal(await text(page, '[data-field=total] .card-detail'), '1 block, 1 free');
-  // Regrowth columns come right after unused capacity.
+  // Regrowth columns come right after unused capacity (Access, then Growth).
+  await page.check('#column-groups input[data-group=Access]');
+  await page.check('#column-groups input[data-group=Growth]');
   const headers = await page.$$eval('[role=columnheader]', (l) => l.map((e) => e.textContent));
   const at = headers.indexOf('Unused cap. %');
   assert.deepEqual(headers.slice(at, at + 4), ['Unused cap. %', 'Reallocs', 'Realloc copied', 'Realloc requested']);

@@ -35,8 +35,18 @@ async function launch() {
 
 // A new page that records console errors, page errors, CSP violations and any request
 // that leaves file:// (the viewer must make none).
-async function newPage(browser) {
+// The browser profile is shared by a file's tests, so the sites table's remembered
+// column groups (localStorage) are cleared first unless options.keepStorage.
+async function newPage(browser, options) {
   const page = await browser.context.newPage();
+  if (!(options && options.keepStorage)) {
+    await page.addInitScript(() => {
+      if (!sessionStorage.getItem('lifeheap-test-started')) {
+        sessionStorage.setItem('lifeheap-test-started', '1');
+        try { localStorage.removeItem('lifeheap.viewer.columnGroups'); } catch (e) { /* file:// may refuse storage */ }
+      }
+    });
+  }
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
   page.on('pageerror', (e) => problems.push('pageerror: ' + e.message));

@@ -9,9 +9,11 @@ const path = require('path');
 
 const SRC = path.resolve(__dirname, '..', '..', 'viewer', 'src', 'model');
 // What viewer/build.js builds in before model/profile.js.
-globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'profile-rules.json'), 'utf8')),
-  metricTable: JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'metrics.json'), 'utf8')) };
-for (const m of ['format', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree', 'moments']) require(path.join(SRC, m + '.js'));
+const DOCS = path.resolve(__dirname, '..', '..', 'docs');
+globalThis.LH = { profileRules: JSON.parse(fs.readFileSync(path.join(DOCS, 'profile-rules.json'), 'utf8')),
+  metricTable: JSON.parse(fs.readFileSync(path.join(DOCS, 'metrics.json'), 'utf8')),
+  evidenceLabels: JSON.parse(fs.readFileSync(path.join(DOCS, 'evidence-labels.json'), 'utf8')) };
+for (const m of ['format', 'evidence', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree', 'moments']) require(path.join(SRC, m + '.js'));
 const LH = globalThis.LH;
 const FIXTURES = path.join(__dirname, 'fixtures');
 const text = (name) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -179,6 +181,40 @@ test('diff: two builds of the same Rust source match site for site', async () =>
   assert.equal(LH.Diff.functionPath('<alloc::vec::Vec<u8>>::with_capacity'), 'alloc::vec::Vec::with_capacity');
   assert.equal(LH.Diff.functionPath('alloc::vec::Vec<T,A>::with_capacity'), 'alloc::vec::Vec::with_capacity');
   assert.equal(LH.Diff.functionPath('void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int const&)'), 'std::vector::_M_realloc_insert');
+});
+
+test('model: evidence labelled and formatted by unit (docs/evidence-labels.json)', () => {
+  const E = LH.evidence, F = LH.format;
+  const finding = { kind: 'missing-backpressure', evidence: { max_bytes: 3735552, queue_depth: 515, mean_lifetime: 250000000,
+    mean_lifetime_fraction: 0.25, cross_thread_frees: 2000, occupancy_fraction: 0.56, future_key: 7 } };
+  const items = E.items(finding, 1000000000);
+  assert.deepEqual(items.map((x) => [x.key, x.label, x.text]), [
+    ['max_bytes', 'Live at most', F.bytes(3735552)],
+    ['queue_depth', 'Queue depth (messages waited behind)', '515'],
+    ['mean_lifetime', 'Mean wait in the queue', '250,000,000 instr (' + F.percent(0.25) + ' of the run)'],
+    ['mean_lifetime_fraction', 'Mean wait, share of the run', F.percent(0.25) + ' of the run'],
+    ['cross_thread_frees', 'Freed by another thread', '2,000'],
+    ['occupancy_fraction', 'Mean fill of its maximum', F.percent(0.56)],
+    ['future_key', 'future key', '7'],   // a key the table does not know: its name, as a count
+  ]);
+  assert.equal(items[0].title, 'max_bytes = 3,735,552 bytes');
+  // The headline: the kind's keys in its order, present ones only.
+  assert.deepEqual(E.headlineItems(finding, 1000000000).map((x) => x.key), ['max_bytes', 'queue_depth', 'mean_lifetime', 'cross_thread_frees']);
+  assert.deepEqual(E.headlineItems({ kind: 'leak', evidence: { blocks_at_exit: 3, bytes_at_exit: 12 } }, 10).map((x) => x.key), ['bytes_at_exit', 'blocks_at_exit']);
+  // Other units: ratio, rate, a kind the table does not know.
+  assert.equal(E.formatValue('ratio', 1.5, 0).text, F.ratio(1.5));
+  assert.equal(E.formatValue('rate', 27340.6, 0).text, F.bytes(27341) + ' per million instr');
+  assert.equal(E.kindTitle('future-kind'), 'future-kind');
+  assert.deepEqual(E.headlineItems({ kind: 'future-kind', evidence: { a: 1, b: 2 } }, 10).map((x) => x.key), ['a', 'b']);
+});
+
+test('model: every table column is in exactly one group; Main first', () => {
+  const seen = {};
+  LH.metrics.groups.forEach((g) => g.columns.forEach((id) => { seen[id] = (seen[id] || 0) + 1; }));
+  assert.deepEqual(Object.keys(seen).sort(), LH.metrics.columns.map((c) => c.id).sort());
+  assert.ok(Object.values(seen).every((n) => n === 1));
+  assert.equal(LH.metrics.groups[0].id, 'Main');
+  assert.deepEqual(LH.metrics.columns.slice(0, 7).map((c) => c.id), LH.metrics.groups[0].columns);
 });
 
 // The stacked chart's bands and the moment view (model/moments.js) on queue_bad, whose

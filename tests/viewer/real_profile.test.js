@@ -83,6 +83,7 @@ test('real profile: header, top site and its finding', async () => {
   assert.equal(await text(page, '.vrow.selected .name .fn'), queueLabel(bad, 'queue_unbounded.c'));
   assert.equal(await text(page, '.vrow.selected .name .loc'), 'queue_unbounded.c:' + bad.frames[bad.sites[0].stack[bad.sites[0].name_frame]].line);
   assert.equal((await cellOf(page, 'total_blocks')).title, '2,000');
+  await page.check('#column-groups input[data-group=Threads]');
   assert.equal((await cellOf(page, 'cross_thread_frees')).title, '2,000');
   assert.equal((await cellOf(page, 'bytes_at_peak')).title, exact(bad.sites[0].bytes_at_peak) + ' bytes');
   // The missing-backpressure finding names it; clicking it after another selection

@@ -11,7 +11,7 @@ if [ ! -d "$top/viewer/node_modules/playwright-core" ]; then
   echo "0 passed, 1 failed, 0 skipped"
   exit 1
 fi
-if [ ! -f "$top/viewer/dist/index.html" ] || [ -n "$(find "$top/viewer/src" "$top/viewer/build.js" "$top/docs/profile-rules.json" "$top/docs/metrics.json" -newer "$top/viewer/dist/index.html" 2>/dev/null | head -1)" ]; then
+if [ ! -f "$top/viewer/dist/index.html" ] || [ -n "$(find "$top/viewer/src" "$top/viewer/build.js" "$top/docs/profile-rules.json" "$top/docs/metrics.json" "$top/docs/evidence-labels.json" -newer "$top/viewer/dist/index.html" 2>/dev/null | head -1)" ]; then
   if ! "$top/viewer/build.sh" >/dev/null; then
     echo "FAIL viewer build: viewer/build.sh failed"
     echo "0 passed, 1 failed, 0 skipped"

@@ -62,7 +62,8 @@ LH.app = (function () {
     return {
       mode: 'single', count: model.sites.length,
       idText: function (r) { return String(r); },
-      name: function (r) { return { name: model.siteName(r), location: model.siteLocation(r), stack: model.stackText(r) }; },
+      name: function (r) { return { name: model.siteName(r), location: model.siteLocation(r), stack: model.stackText(r),
+        notes: LH.siteDetailView.siteNotes(model.sites[r]) }; },
       cell: function (r, col) {
         var v = model.value(col.id, r);
         return LH.metrics.display(col, v !== v ? null : v, model.duration);
@@ -80,7 +81,9 @@ LH.app = (function () {
       idText: function (r) { return diff.rowChanged[r] >= 0 ? String(diff.rowChanged[r]) : 'b' + diff.rowBase[r]; },
       name: function (r) {
         var n = diff.namingSite(r);
-        return { name: n.model.siteName(n.index), location: n.model.siteLocation(n.index), stack: n.model.stackText(n.index) };
+        var side = diff.rowChanged[r] >= 0 ? diff.changed.sites[diff.rowChanged[r]] : diff.base.sites[diff.rowBase[r]];
+        return { name: n.model.siteName(n.index), location: n.model.siteLocation(n.index), stack: n.model.stackText(n.index),
+          notes: LH.siteDetailView.siteNotes(side) };
       },
       cell: function (r, col) {
         var delta = diff.delta(r, col.id);
@@ -112,6 +115,8 @@ LH.app = (function () {
     document.body.classList.toggle('diff-mode', !!diff);
     $('source-name').textContent = diff ? state.base.sourceName + ' → ' + model.sourceName : model.sourceName;
     document.title = 'lifeheap — ' + (diff ? 'diff ' : '') + f.argv(model.profile.run.command);
+    if (diff) LH.headlineView.renderDiff($('headline'), diff, select);
+    else LH.headlineView.renderSingle($('headline'), model, select);
     if (diff) LH.summaryView.renderDiff($('summary'), diff);
     else LH.summaryView.renderSingle($('summary'), model);
     if (diff) LH.findingsView.renderDiff($('findings'), diff, select);
@@ -276,10 +281,46 @@ LH.app = (function () {
     setState('empty');
   }
 
+  // --- Column groups --------------------------------------------------------------
+  // The groups of table columns shown besides Main, remembered in localStorage when the
+  // browser allows it (some refuse it to file:// pages: then the choice lasts the visit).
+
+  var GROUPS_KEY = 'lifeheap.viewer.columnGroups';
+  function storedGroups() {
+    try {
+      var known = LH.metrics.groups.map(function (g) { return g.id; });
+      var list = JSON.parse(window.localStorage.getItem(GROUPS_KEY) || '[]');
+      return Array.isArray(list) ? list.filter(function (g) { return known.indexOf(g) > 0; }) : [];
+    } catch (e) { return []; }
+  }
+  function storeGroups(list) {
+    try { window.localStorage.setItem(GROUPS_KEY, JSON.stringify(list)); } catch (e) { /* not remembered */ }
+  }
+
+  function columnGroupsControl(shown) {
+    var box = $('column-groups');
+    LH.dom.clear(box);
+    box.appendChild(el('span', { className: 'dim', text: 'More columns:' }));
+    LH.metrics.groups.slice(1).forEach(function (g) {
+      var input = el('input', { attrs: { type: 'checkbox', 'data-group': g.id } });
+      input.checked = shown.indexOf(g.id) >= 0;
+      input.addEventListener('change', function () {
+        var list = Array.prototype.filter.call(box.querySelectorAll('input:checked'), function () { return true; })
+          .map(function (x) { return x.getAttribute('data-group'); });
+        storeGroups(list);
+        table.showGroups(list);
+      });
+      var titles = g.columns.map(function (id) { return LH.metrics.byId[id].label; }).join(', ');
+      box.appendChild(el('label', { className: 'group-choice', title: titles }, [input, document.createTextNode(' ' + g.id)]));
+    });
+  }
+
   // --- Wiring ----------------------------------------------------------------------
 
   function wire() {
-    table = new LH.SitesTable($('sites-table'), { onSelect: select });
+    var groups = storedGroups();
+    table = new LH.SitesTable($('sites-table'), { onSelect: select, groups: groups });
+    columnGroupsControl(groups);
     tree = new LH.CallTreeView($('tab-tree'), { onSelect: function (row) { select(row, false); } });
     $('open-file').addEventListener('change', function (e) { openFiles(e.target.files, false); e.target.value = ''; });
     $('open-baseline').addEventListener('change', function (e) { openFiles(e.target.files, true); e.target.value = ''; });

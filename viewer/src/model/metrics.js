@@ -53,6 +53,33 @@ LH.metrics = (function () {
   var byId = {};
   columns.forEach(function (c) { byId[c.id] = c; });
 
+  // Column groups: "Main" is always shown and fits a 1280-pixel screen with the site's
+  // name; the others are shown on demand (the table's "More columns" choice). A column
+  // of the table that no group names joins the last group, so none is ever lost.
+  var groups = [
+    { id: 'Main', columns: ['bytes_at_peak', 'max_bytes', 'bytes_at_exit', 'total_bytes', 'total_blocks', 'avg_lifetime', 'never_read_pct'] },
+    { id: 'Peak', columns: ['blocks_at_peak', 'max_blocks', 'max_time', 'blocks_at_exit', 'peak_never_read_bytes'] },
+    { id: 'Lifetime', columns: ['max_lifetime', 'min_lifetime', 'freed_blocks', 'first_alloc_time', 'last_alloc_time'] },
+    // Unused capacity last, so Growth's regrowth columns follow it: both say why a
+    // buffer is bigger than its data.
+    { id: 'Access', columns: ['never_read_bytes', 'never_written_bytes', 'never_written_pct', 'never_accessed_bytes',
+      'written_never_read_bytes', 'reads_per_byte', 'writes_per_byte', 'bytes_read', 'bytes_written',
+      'unused_capacity_bytes', 'unused_capacity_pct'] },
+    { id: 'Growth', columns: ['reallocs', 'realloc_bytes_copied', 'realloc_requested_bytes', 'rising_fraction', 'growth_slope',
+      'end_to_max_ratio'] },
+    { id: 'Threads', columns: ['cross_thread_frees', 'allocating_threads'] },
+  ];
+  groups.forEach(function (g) {
+    g.columns = g.columns.filter(function (id) { return byId[id]; });
+    g.columns.forEach(function (id) { byId[id].group = g.id; });
+  });
+  columns.forEach(function (c) {
+    if (!c.group) { c.group = groups[groups.length - 1].id; groups[groups.length - 1].columns.push(c.id); }
+  });
+  // Columns in table order: the main ones first, then each group's in its order.
+  var ordered = [];
+  groups.forEach(function (g) { g.columns.forEach(function (id) { ordered.push(byId[id]); }); });
+
   // Short text for a cell and the exact text for its hover title.
   function display(column, value, duration) {
     var f = LH.format;
@@ -78,5 +105,5 @@ LH.metrics = (function () {
     return delta > 0 ? '+' + d.text : d.text;
   }
 
-  return { columns: columns, byId: byId, display: display, displayDelta: displayDelta };
+  return { columns: ordered, groups: groups, byId: byId, display: display, displayDelta: displayDelta };
 })();

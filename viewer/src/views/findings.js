@@ -7,29 +7,12 @@ var LH = globalThis.LH = globalThis.LH || {};
 LH.findingsView = (function () {
   var el = LH.dom.el, f = LH.format;
 
-  var KIND_TITLES = {
-    'missing-backpressure': 'Missing backpressure',
-    'unbounded-growth': 'Unbounded growth',
-    'oversized-preallocation': 'Oversized preallocation',
-    'unused-capacity': 'Unused capacity',
-    'leak': 'Leak',
-    'short-lived-churn': 'Short-lived churn',
-    'realloc-growth': 'Realloc growth',
-  };
-
-  // Evidence values are named numbers; the name says the unit (docs/findings.md):
-  // rates ("..._per_...") as plain numbers, fractions and shares as %, "...bytes..." as
-  // sizes, lifetimes and limits in instructions, anything else as a count.
-  function evidenceText(name, value) {
-    if (typeof value !== 'number') return JSON.stringify(value);
-    if (/_per_/.test(name)) return f.exactCount(Math.round(value * 1000) / 1000);
-    if (/fraction|ratio|share/.test(name)) return f.percent(value) + ' (' + value + ')';
-    if (/bytes/.test(name)) return f.bytes(value) + ' (' + f.exactCount(value) + ')';
-    if (/time|lifetime|delay|idle|limit/.test(name)) return f.exactCount(value) + ' instr';
-    return f.exactCount(value);
-  }
+  // Kind titles and evidence labels come from docs/evidence-labels.json (LH.evidence).
+  var KIND_TITLES = {};
+  Object.keys(LH.evidence.table.kinds).forEach(function (k) { KIND_TITLES[k] = LH.evidence.kindTitle(k); });
 
   function item(finding, siteModel, row, onSelect, state) {
+    var duration = siteModel ? siteModel.duration : 0;
     var severity = ['high', 'medium', 'low'].indexOf(finding.severity) >= 0 ? finding.severity : 'unknown';
     var evidence = finding.evidence && typeof finding.evidence === 'object' ? finding.evidence : {};
     // A label already says where ("ConnState::new (conns.rs:29)"); older profiles' names
@@ -42,13 +25,13 @@ LH.findingsView = (function () {
       el('div', { className: 'finding-head' }, [
         el('span', { className: 'badge ' + severity, text: String(finding.severity) }),
         state ? el('span', { className: 'badge state', text: state }) : null,
-        el('span', { className: 'finding-kind', text: KIND_TITLES[finding.kind] || String(finding.kind) }),
+        el('span', { className: 'finding-kind', text: LH.evidence.kindTitle(finding.kind) }),
         el('span', { className: 'finding-site', text: siteLabel, title: siteModel ? siteModel.stackText(finding.site) : '' }),
       ]),
       el('div', { className: 'finding-summary', text: String(finding.summary) }),
-      el('dl', { className: 'evidence' }, Object.keys(evidence).reduce(function (acc, key) {
-        acc.push(el('dt', { text: key }));
-        acc.push(el('dd', { text: evidenceText(key, evidence[key]) }));
+      el('dl', { className: 'evidence' }, LH.evidence.items({ kind: finding.kind, evidence: evidence }, duration).reduce(function (acc, x) {
+        acc.push(el('dt', { text: x.label, title: x.key, attrs: { 'data-key': x.key } }));
+        acc.push(el('dd', { text: x.text, title: x.title }));
         return acc;
       }, [])),
     ]);

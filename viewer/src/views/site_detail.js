@@ -138,6 +138,24 @@ LH.siteDetailView = (function () {
     });
   }
 
+  // The tool's "why it is big" notes for a site (sites[].notes: { kind, text, ... },
+  // computed once by the tool, docs/format.md); older profiles have none.
+  function siteNotes(site) {
+    var list = site && Array.isArray(site.notes) ? site.notes : [];
+    return list.filter(function (n) { return n && typeof n.text === 'string'; });
+  }
+
+  function notesList(site, label) {
+    var notes = siteNotes(site);
+    if (notes.length === 0) return null;
+    return el('div', { className: 'site-notes' }, [
+      el('h3', { text: label ? 'Why it is big (' + label + ')' : 'Why it is big' }),
+      el('ul', {}, notes.map(function (n) {
+        return el('li', { text: n.text, attrs: { 'data-kind': String(n.kind) } });
+      })),
+    ]);
+  }
+
   // The run-duration bucket, so a histogram shows how long blocks live against the run.
   function durationBucket(duration) { return duration > 0 ? Math.floor(Math.log2(duration)) + 1 : 0; }
 
@@ -213,6 +231,8 @@ LH.siteDetailView = (function () {
     }
     var site = model.sites[siteIndex];
     container.appendChild(header(model, siteIndex));
+    var notes = notesList(site);
+    if (notes) container.appendChild(notes);
     if (!arraysValid(container, site, siteIndex)) return;
     container.appendChild(el('div', { className: 'detail-body' }, [
       el('div', { className: 'detail-stack' }, [el('h3', { text: 'Allocation stack (innermost first)' }), stackTable(model, siteIndex), significanceNote(model, site)]),
@@ -239,6 +259,8 @@ LH.siteDetailView = (function () {
     var status = diff.status(row);
     container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' +
       (status === 'new' ? 'NEW: only in the changed profile' : 'GONE: only in the baseline')));
+    var noteSides = sides.map(function (x) { return x.site ? notesList(x.site, x.label) : null; });
+    if (noteSides[0] || noteSides[1]) container.appendChild(el('div', { className: 'diff-details' }, noteSides));
     container.appendChild(el('div', { className: 'detail-body' }, [
       el('div', { className: 'detail-stack' }, [el('h3', { text: 'Allocation stack (innermost first)' }), stackTable(naming.model, naming.index)]),
       el('div', { className: 'detail-metrics' }, GROUPS.map(function (g) { return groupTable(g[0], g[1], sides); })),
@@ -246,5 +268,5 @@ LH.siteDetailView = (function () {
     charts(container, sides);
   }
 
-  return { renderSingle: renderSingle, renderDiff: renderDiff };
+  return { renderSingle: renderSingle, renderDiff: renderDiff, siteNotes: siteNotes };
 })();

@@ -5,6 +5,9 @@
 // index array over Float64Array metric columns, so 100k sites re-sort in milliseconds.
 // The table shows rows of an adapter (one profile: rows are sites; a diff: rows are diff
 // rows with deltas), so the same code serves both modes.
+//
+// Columns come in groups (LH.metrics.groups): "Main" always, and the groups the user
+// chose to show (showGroups), so the default table fits a 1280-pixel screen.
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
 
@@ -13,7 +16,7 @@ LH.SitesTable = (function () {
   var ROW_HEIGHT = 24;
   var HEADER_HEIGHT = 30;
   var MAX_VIEW_HEIGHT = 440;
-  var ID_WIDTH = 56, NAME_WIDTH = 320, STATUS_WIDTH = 64, METRIC_WIDTH = 108;
+  var ID_WIDTH = 48, NAME_WIDTH = 420, STATUS_WIDTH = 64, METRIC_WIDTH = 104;
 
   function SitesTable(container, options) {
     this.container = container;
@@ -27,6 +30,7 @@ LH.SitesTable = (function () {
     this.mask = null;
     this.pool = [];
     this.scheduled = false;
+    this.shownGroups = options.groups || [];
     var self = this;
     this.scroller = el('div', { className: 'vtable-scroll', attrs: { tabindex: '0', role: 'grid', 'aria-label': 'Allocation sites' } });
     this.inner = el('div', { className: 'vtable-inner' });
@@ -43,9 +47,14 @@ LH.SitesTable = (function () {
 
   SitesTable.prototype.columnsFor = function (adapter) {
     var cols = [{ id: '#', label: '#', width: ID_WIDTH, title: 'Site id (position in the profile)' },
-      { id: 'name', label: 'Site (allocating function)', width: NAME_WIDTH, title: 'The frame that names the site; hover a row for its stack' }];
+      // The Status column of diff mode takes its room from the name, so the Main columns
+      // still fit 1280 px.
+      { id: 'name', label: 'Site (allocating function)', width: adapter.mode === 'diff' ? NAME_WIDTH - STATUS_WIDTH : NAME_WIDTH,
+        title: 'The frame that names the site; hover a row for its stack' }];
     if (adapter.mode === 'diff') cols.push({ id: 'status', label: 'Status', width: STATUS_WIDTH, title: 'new: only in the changed profile; gone: only in the baseline' });
+    var shown = this.shownGroups;
     LH.metrics.columns.forEach(function (c) {
+      if (c.group !== 'Main' && shown.indexOf(c.group) < 0) return;
       cols.push({ id: c.id, label: c.label, width: METRIC_WIDTH, title: c.title + (adapter.mode === 'diff' ? ' — change from the baseline' : ''), metric: c });
     });
     return cols;
@@ -64,6 +73,20 @@ LH.SitesTable = (function () {
     LH.dom.clear(this.rowsLayer);
     this.pool = [];
     this.resort();
+  };
+
+  // Show the Main columns and these groups' (ids of LH.metrics.groups); keeps the rows,
+  // the sort, the search and the selection.
+  SitesTable.prototype.showGroups = function (groups) {
+    this.shownGroups = groups.slice();
+    if (!this.adapter) return;
+    this.columns = this.columnsFor(this.adapter);
+    this.totalWidth = this.columns.reduce(function (a, c) { return a + c.width; }, 0);
+    this.inner.style.width = this.totalWidth + 'px';
+    this.buildHeader();
+    LH.dom.clear(this.rowsLayer);
+    this.pool = [];
+    this.render();
   };
 
   SitesTable.prototype.buildHeader = function () {
@@ -143,6 +166,7 @@ LH.SitesTable = (function () {
       var cell = el('div', { className: 'vcell' + (c.id === 'name' ? ' name' : c.metric ? ' num' : ''), attrs: { role: 'gridcell' } });
       cell.style.width = c.width + 'px';
       if (c.id === 'name') {
+        cell.appendChild(el('span', { className: 'site-notes-mark' }));
         cell.appendChild(el('span', { className: 'fn' }));
         cell.appendChild(el('span', { className: 'loc' }));
       }
@@ -188,9 +212,13 @@ LH.SitesTable = (function () {
         cell.textContent = adapter.idText(r);
       } else if (col.id === 'name') {
         var name = adapter.name(r);
-        cell.firstChild.textContent = name.name;
-        cell.lastChild.textContent = name.location;
-        cell.title = name.stack;
+        // A site with notes (why it is big) is marked; its notes head the hover text.
+        var notes = name.notes || [];
+        cell.children[0].textContent = notes.length ? 'i' : '';
+        cell.children[0].hidden = notes.length === 0;
+        cell.children[1].textContent = name.name;
+        cell.children[2].textContent = name.location;
+        cell.title = (notes.length ? notes.map(function (n) { return '• ' + n.text; }).join('\n') + '\n\n' : '') + name.stack;
       } else if (col.id === 'status') {
         var status = adapter.status(r);
         cell.textContent = status === 'both' ? '' : status;
