@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/access/run.sh: every load and store, exactly (issue 3).
+# tests/access/run.sh: every load and store, exactly.
 # Programs in progs/ have access patterns known by construction; each check
 # asserts exact figures of one site's "access" object in the profile.
 # SPDX-License-Identifier: GPL-3.0-or-later

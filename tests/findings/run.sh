@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/findings/run.sh: the timeline and the findings (issue 4).
+# tests/findings/run.sh: the timeline and the findings.
 #
 #   - timeline_unit: the downsampling grid compiled on the host and checked
 #     against a brute-force replay of random allocation histories;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/reliability/run.sh: nothing is lost when programs misbehave (issue 7;
-# docs/reliability.md lists each case and its guarantee).  Crashes, fork and
+# tests/reliability/run.sh: nothing is lost when programs misbehave
+# (docs/reliability.md lists each case and its guarantee).  Crashes, fork and
 # exec, 64 threads, periodic and vgdb dumps of a killed server, output
 # problems, custom allocators, bad options, signal and atexit handlers, scale.
 #   LIFEHEAP_SCALE_FULL=1 tests/reliability/run.sh   also runs the full-size
