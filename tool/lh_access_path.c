@@ -421,6 +421,44 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
    }
 }
 
+/* Sets the bits of [a, end) (all in one chunk) whose granules' bit sets
+   are at read_base and written_base, 'stride' UShorts apart, the first
+   for the granule at 'base'; ref holds the block and its solo chunk.
+   Returns how many bits were newly set.  (Inlined: the stride is a
+   constant at each call.) */
+static inline __attribute__((always_inline))
+UInt mark_granules(LH_GranuleRef* ref, Bool is_write, UShort* read_base,
+                   UShort* written_base, UWord stride, Addr base, Addr a, Addr end)
+{
+   UInt newly = 0;
+   Addr g;
+   for (g = a; g < end; ) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < g_end ? end : g_end;
+      UWord index = ((g - base) >> LH_GRANULE_BITS) * stride;
+      ref->read_bits = read_base + index;
+      ref->written_bits = written_base + index;
+      newly += LH_(shadow_mark)(ref, is_write,
+                                (UShort)(((1u << (stop - g)) - 1)
+                                         << (g & (LH_GRANULE_SIZE - 1))),
+                                (UInt)(stop - g));
+      g = stop;
+   }
+   return newly;
+}
+
+/* Adds newly set bits to the block's count; the slot is saturated once
+   every byte's bit of its kind is set. */
+static inline void slot_count_newly(AccessSlot* slot, LH_BlockAccess* ba,
+                                    UInt newly, Bool is_write)
+{
+   SizeT set;
+   if (newly == 0) return;
+   set = is_write ? (ba->written_bytes_set += newly)
+                  : (ba->read_bytes_set += newly);
+   if (set == slot->size) slot->saturated = True;
+}
+
 /* Sets the bits of [a, a+n) inside the slot's (unsaturated) block: through
    the slot's shadow chunk when the block owns the chunk alone (found again
    when the access left it), else granule by granule through the shadow (a
@@ -432,31 +470,18 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    LH_Block* b = slot->block;
    LH_BlockAccess* ba = &b->access;
    LH_GranuleRef ref;
-   Addr g, end = a + n;
-   UInt newly = 0;
+   Addr end = a + n;
+   UInt newly;
    SizeT set;
    if (slot->granules != NULL) {
       /* a small block in a shared chunk: its granules are at hand */
-      Addr first = slot->lo & ~(LH_GRANULE_SIZE - 1);
       ref.block = b;
       ref.solo = NULL;
-      for (g = a; g < end; ) {
-         Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-         Addr stop = end < g_end ? end : g_end;
-         LH_Granule* granule = &slot->granules[(g - first) >> LH_GRANULE_BITS];
-         ref.read_bits = &granule->read_bits;
-         ref.written_bits = &granule->written_bits;
-         newly += LH_(shadow_mark)(&ref, is_write,
-                                   (UShort)(((1u << (stop - g)) - 1)
-                                            << (g & (LH_GRANULE_SIZE - 1))),
-                                   (UInt)(stop - g));
-         g = stop;
-      }
-      if (newly != 0) {
-         set = is_write ? (ba->written_bytes_set += newly)
-                        : (ba->read_bytes_set += newly);
-         if (set == slot->size) slot->saturated = True;
-      }
+      newly = mark_granules(&ref, is_write, &slot->granules[0].read_bits,
+                            &slot->granules[0].written_bits,
+                            sizeof(LH_Granule) / sizeof(UShort),
+                            slot->lo & ~(LH_GRANULE_SIZE - 1), a, end);
+      slot_count_newly(slot, ba, newly, is_write);
       return True;
    }
    if (a - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)
@@ -479,23 +504,9 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    }
    ref.block = b;
    ref.solo = slot->chunk;
-   for (g = a; g < end; ) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < g_end ? end : g_end;
-      UWord gi = (g >> LH_GRANULE_BITS) & (LH_GRANULES_PER_CHUNK - 1);
-      ref.read_bits = &slot->chunk->read_bits[gi];
-      ref.written_bits = &slot->chunk->written_bits[gi];
-      newly += LH_(shadow_mark)(&ref, is_write,
-                                (UShort)(((1u << (stop - g)) - 1)
-                                         << (g & (LH_GRANULE_SIZE - 1))),
-                                (UInt)(stop - g));
-      g = stop;
-   }
-   if (newly != 0) {
-      set = is_write ? (ba->written_bytes_set += newly)
-                     : (ba->read_bytes_set += newly);
-      if (set == slot->size) slot->saturated = True;
-   }
+   newly = mark_granules(&ref, is_write, slot->chunk->read_bits,
+                         slot->chunk->written_bits, 1, slot->chunk_lo, a, end);
+   slot_count_newly(slot, ba, newly, is_write);
    return True;
 }
 

@@ -256,6 +256,22 @@ UInt LH_(shadow_owner)(Addr a)
 /*--- Owning and forgetting ranges                         ---*/
 /*------------------------------------------------------------*/
 
+/* The end of the part of [g, hi) in g's chunk; *whole_chunk: that part
+   is the whole chunk. */
+static inline Addr chunk_stop(Addr g, Addr hi, Bool* whole_chunk)
+{
+   Addr chunk_start = g & ~(CHUNK_SIZE - 1);
+   Addr chunk_end = chunk_start + CHUNK_SIZE;
+   Addr stop = hi < chunk_end ? hi : chunk_end;
+   *whole_chunk = g == chunk_start && stop == chunk_end;
+   return stop;
+}
+
+static inline Addr granule_round_up(Addr a)
+{
+   return (a + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
+}
+
 Bool  LH_(shadow_overlap_seen) = False;
 Addr  LH_(filter_base) = 0;
 UWord LH_(filter_span) = 0;
@@ -282,14 +298,13 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
    if (hi <= lo) return;
    tl_assert(hi <= LH_SHADOW_ADDR_LIMIT);
    widen_filter(lo, hi);
-   hi = (hi + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
+   hi = granule_round_up(hi);
    g = lo;
    while (g < hi) {
-      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
-      Addr chunk_end = chunk_start + CHUNK_SIZE;
-      Addr stop = hi < chunk_end ? hi : chunk_end;
+      Bool whole_chunk;
+      Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, True);
-      if (g == chunk_start && stop == chunk_end && *entry == 0) {
+      if (whole_chunk && *entry == 0) {
          *entry = WHOLE_ENTRY(idx);          /* the lazy whole-chunk case */
       } else {
          LH_SharedChunk* c;
@@ -320,12 +335,11 @@ void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
    Addr g;
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    if (hi <= lo) return;
-   hi = (hi + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
+   hi = granule_round_up(hi);
    g = lo;
    while (g < hi) {
-      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
-      Addr chunk_end = chunk_start + CHUNK_SIZE;
-      Addr stop = hi < chunk_end ? hi : chunk_end;
+      Bool whole_chunk;
+      Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, False);
       LH_SharedChunk* c;
       UInt whole_owner;
@@ -340,7 +354,7 @@ void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
             g = stop;
             continue;
          }
-         if (g == chunk_start && stop == chunk_end) {
+         if (whole_chunk) {
             if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) free_solo_chunk(SOLO_OF(*entry));
             *entry = 0;
             g = stop;
@@ -415,9 +429,8 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
    VG_(memset)(out, 0, sizeof(*out));
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    while (g < hi) {
-      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
-      Addr chunk_end = chunk_start + CHUNK_SIZE;
-      Addr stop = hi < chunk_end ? hi : chunk_end;
+      Bool whole_chunk;
+      Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, False);
       const UShort* rd_bits;        /* element gi at rd_bits[gi * stride] */
       const UShort* wr_bits;
