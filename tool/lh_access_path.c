@@ -56,18 +56,19 @@
    it moves, the armed slots (a short list) are disarmed, so the fastest
    path needs no epoch check.
 
-   A slot also remembers the last access it counted the ordinary way
-   (address and size, in its block): the same access again, while the
-   epoch is good, has its bits set already and falls in the same
-   counters, so it only adds one to the slot's pending repeats and sets
-   the block's last-access time.  A loop that rereads a field of a block
-   it does not read whole (a message's length, a node's key) takes this
-   path instead of marking bits and adding to a count per byte.  The
-   pending repeats are added to the counters (n per-offset counts, or one
-   part's count by n) when the slot counts another access, when it takes
-   another block, and before anything reads the maps or changes their
-   layout (LH_(slots_flush_repeats)): the sums are the same as if each
-   repeat had been counted when it happened.
+   A slot also keeps a repeat key: the last access it counted the
+   ordinary way that set no new bit (address and size, inside one map
+   part or in a per-offset map).  The same access again, while the epoch
+   is good, has its bits set already and falls in the same counters, so
+   it only adds one to the slot's pending repeats and sets the block's
+   last-access time.  A loop that rereads a field of a block it does not
+   read whole (a message's length, a node's key) takes this path instead
+   of marking bits and adding to a count per byte.  The pending repeats
+   are added to the counters (n per-offset counts, or one part's count by
+   n) when the key changes, when the slot takes another block, and
+   before anything reads the maps or changes their layout
+   (LH_(slots_flush_repeats)): the sums are the same as if each repeat
+   had been counted when it happened.
 
    A loop that walks a small block forward (filling a message body,
    summing a string) makes a run: each access starts where the last one
@@ -78,10 +79,9 @@
    holds and moves its end on; the run's bytes go into the site map in
    one piece (lh_access_map.c splits it into parts) when the run ends
    (another access of its kind counted the ordinary way, or a flush as
-   above).  Bits, set-bit counts, the
-   written high-water mark and the last-access time are kept at every
-   access, as the ordinary way does: a block's free or resize reads them,
-   not the map. */
+   above).  Bits, set-bit counts, the written high-water mark and the
+   last-access time are kept at every access, as the ordinary way does:
+   a block's free or resize reads them, not the map. */
 
 #define MAX_ARMED_SLOTS 1024
 /* The fields every access reads (and the slow way writes: candidate)
