@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "match.h"
 #include "rules.h"
@@ -44,13 +45,6 @@ const char diff_usage[] =
     "Exit status: 0 when every rule holds, 1 when a rule fails (each failure\n"
     "is printed with its numbers), 2 on a usage error, a bad profile, or\n"
     "profiles of different format versions.\n";
-
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap diff: %s\n(see lifeheap diff --help)\n",
-            message);
-    return EXIT_USAGE;
-}
 
 /*--- Per-site changes ----------------------------------------------------*/
 
@@ -458,14 +452,15 @@ int cmd_diff(int argc, char **argv)
         fprintf(stderr, "lifeheap diff: out of memory\n");
         goto done;
     }
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    struct command_args args = {
+        .command = "diff", .usage = diff_usage, .options = options};
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
         switch (option) {
         case 's': sort_name = optarg; break;
         case 'f': format = optarg; break;
         case 't':
             if (!parse_count(optarg, &top)) {
-                status = usage_error("--top needs a number");
+                status = args_usage_error(&args, "--top needs a number");
                 goto done;
             }
             break;
@@ -473,19 +468,16 @@ int cmd_diff(int argc, char **argv)
             if (!rule_parse(optarg, &rules[rule_count++]))
                 goto done;
             break;
-        case 'h': fputs(diff_usage, stdout); status = EXIT_OK; goto done;
-        case ':': status = usage_error("an option is missing its value"); goto done;
-        default: status = usage_error("unknown option"); goto done;
+        default: status = args.status; goto done;   /* ARGS_STOP */
         }
     }
-    if (optind + 2 != argc) {
-        status = usage_error(optind + 2 > argc ? "needs BASE and NEW"
-                                               : "too many arguments");
+    if (!args_operands(&args, argc, 2, "needs BASE and NEW")) {
+        status = args.status;
         goto done;
     }
     bool json = strcmp(format, "json") == 0;
     if (!json && strcmp(format, "text") != 0) {
-        status = usage_error("--format must be text or json");
+        status = args_usage_error(&args, "--format must be text or json");
         goto done;
     }
     const struct metric *sort = metric_find(sort_name);

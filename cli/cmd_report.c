@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "report_output.h"
 #include "util.h"
@@ -30,13 +31,6 @@ const char report_usage[] =
     "\n"
     "Exit status: 0 on success, 2 on a usage error or a bad profile.\n";
 
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap report: %s\n(see lifeheap report --help)\n",
-            message);
-    return EXIT_USAGE;
-}
-
 int cmd_report(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -48,24 +42,22 @@ int cmd_report(int argc, char **argv)
     };
     const char *sort_name = "peak_bytes", *format = "text";
     uint64_t top = 10;
+    struct command_args args = {
+        .command = "report", .usage = report_usage, .options = options};
     int option;
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
         switch (option) {
         case 's': sort_name = optarg; break;
         case 'f': format = optarg; break;
         case 't':
             if (!parse_count(optarg, &top))
-                return usage_error("--top needs a number");
+                return args_usage_error(&args, "--top needs a number");
             break;
-        case 'h': fputs(report_usage, stdout); return EXIT_OK;
-        case ':': return usage_error("an option is missing its value");
-        default: return usage_error("unknown option");
+        default: return args.status;   /* ARGS_STOP */
         }
     }
-    if (optind + 1 != argc)
-        return usage_error(optind == argc ? "missing FILE"
-                                          : "too many arguments");
+    if (!args_operands(&args, argc, 1, "missing FILE"))
+        return args.status;
     const struct metric *sort = metric_find(sort_name);
     if (!sort || !sort->site_value) {
         fprintf(stderr, "lifeheap report: unknown site metric '%s'; one of: ",
@@ -83,7 +75,8 @@ int cmd_report(int argc, char **argv)
     else if (strcmp(format, "dhat") == 0)
         kind = DHAT;
     else
-        return usage_error("--format must be text, json, collapsed or dhat");
+        return args_usage_error(&args, "--format must be text, json, "
+                                       "collapsed or dhat");
 
     char error[1024];
     struct profile *profile = profile_load(argv[optind], error, sizeof error);

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "output_file.h"
 #include "sha256.h"
@@ -579,13 +580,6 @@ static bool build_page(struct page *page, const char *index)
 
 /*--- The command ----------------------------------------------------------*/
 
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap view: %s\n(see lifeheap view --help)\n",
-            message);
-    return EXIT_USAGE;
-}
-
 /* Reads FILE into `json` and validates it with the profile loader (the
  * same checks as report and diff). False, with the reason printed, when it
  * is not a profile this lifeheap reads. */
@@ -649,30 +643,28 @@ int cmd_view(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *baseline = NULL;
+    struct command_args args = {
+        .command = "view", .usage = view_usage, .options = options,
+        .short_options = "ho:"};
     int option;
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
         switch (option) {
         case 'o': output = optarg; break;
         case 'b': baseline = optarg; break;
-        case 'h': fputs(view_usage, stdout); return EXIT_OK;
-        case ':':
-            return usage_error(optopt == 'b' ? "--baseline needs a file name"
-                                             : "-o needs a file name");
-        default: return usage_error("unknown option");
+        default: return args.status;   /* ARGS_STOP */
         }
     }
-    if (optind + 1 != argc)
-        return usage_error(optind == argc ? "missing FILE"
-                                          : "too many arguments");
+    if (!args_operands(&args, argc, 1, "missing FILE"))
+        return args.status;
     const char *input = argv[optind];
     if (baseline && strcmp(input, "-") == 0 && strcmp(baseline, "-") == 0)
-        return usage_error("FILE and --baseline cannot both be standard "
-                           "input");
+        return args_usage_error(&args, "FILE and --baseline cannot both be "
+                                       "standard input");
     char default_output[4096];
     if (!output) {
         if (strcmp(input, "-") == 0)
-            return usage_error("reading standard input needs -o OUTPUT");
+            return args_usage_error(&args,
+                                    "reading standard input needs -o OUTPUT");
         size_t length = strlen(input);
         if (length > 5 && strcmp(input + length - 5, ".json") == 0)
             length -= 5;

@@ -177,19 +177,6 @@ void print_error(const char *message)
     fputc('\n', stderr);
 }
 
-bool executable_directory(char *buffer, size_t size)
-{
-    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
-    if (length <= 0 || (size_t)length >= size - 1)
-        return false;
-    buffer[length] = '\0';
-    char *slash = strrchr(buffer, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    return true;
-}
-
 bool is_regular_file(const char *path)
 {
     struct stat info;

@@ -67,10 +67,9 @@ void print_text(FILE *stream, const char *text);
 /* Writes `text` as a JSON string literal (quotes included). */
 void print_json_string(FILE *stream, const char *text);
 
-/* The directory holding the running lifeheap binary (from
- * /proc/self/exe), used to find the build tree's tool and viewer. False
- * when it cannot be read. */
-bool executable_directory(char *buffer, size_t size);
+/* executable_directory(): the directory holding the running lifeheap
+ * binary, used to find the build tree's tool and viewer. */
+#include "self_directory.h"
 
 /* True when `path` names an existing regular file. */
 bool is_regular_file(const char *path);

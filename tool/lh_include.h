@@ -11,7 +11,8 @@
 
      the program, with the preload vgpreload_lifeheap-*.so (Valgrind's
      malloc replacement; lh_replace_strmem.c, lh_replace_str.c and
-     lh_replace_wcs.c: byte-exact string and memory functions)
+     lh_replace_wcs.c: byte-exact string and memory functions, the str/wcs
+     ones from one template, lh_replace_string_template.h)
             │  malloc/free/realloc/new/delete, loads and stores,
             │  client requests, syscalls, thread creation
             ▼

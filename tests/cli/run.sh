@@ -368,6 +368,28 @@ done
 expect_exit "no command" 2 "$lifeheap"
 expect_exit "unknown command" 2 "$lifeheap" frobnicate
 expect_exit "report unknown option" 2 "$lifeheap" report "$base" --frob
+# Every command's options go through cli/command_args.c: one form of message
+# naming what was wrong, and the pointer to --help.
+for command in report diff check view sql; do
+  expect_exit "$command unknown option" 2 "$lifeheap" "$command" --frob=1 "$base"
+  printf "lifeheap %s: unknown option '--frob'\n(see lifeheap %s --help)\n" \
+    "$command" "$command" >"$work/expected_err"
+  expect_same "$command unknown option: the message" "$work/expected_err" "$work/err"
+done
+expect_exit "report -x (short, unknown)" 2 "$lifeheap" report -x "$base"
+expect_grep "report -x named" "^lifeheap report: unknown option '-x'$" "$work/err"
+expect_exit "report --top without its value" 2 "$lifeheap" report "$base" --top
+expect_grep "report --top: needs a value" "^lifeheap report: --top needs a value$" "$work/err"
+expect_exit "check --max-peak without its value" 2 "$lifeheap" check "$base" --max-peak
+expect_grep "check --max-peak: needs a value" "^lifeheap check: --max-peak needs a value$" "$work/err"
+expect_exit "sql -o without its value" 2 "$lifeheap" sql "$base" -o
+expect_grep "sql -o: needs a value" "^lifeheap sql: -o needs a value$" "$work/err"
+expect_exit "report: two files" 2 "$lifeheap" report "$base" "$base"
+expect_grep "report: two files, said" "^lifeheap report: too many arguments$" "$work/err"
+expect_exit "diff: one file" 2 "$lifeheap" diff "$base"
+expect_grep "diff: one file, said" "^lifeheap diff: needs BASE and NEW$" "$work/err"
+expect_exit "run: --out without its value" 2 "$lifeheap" run --out
+expect_grep "run: the same form" "^lifeheap run: --out needs a file name$" "$work/err"
 expect_exit "report unknown metric" 2 "$lifeheap" report "$base" --sort frob
 expect_exit "report unknown format" 2 "$lifeheap" report "$base" --format xml
 expect_exit "diff needs two files" 2 "$lifeheap" diff "$base"
@@ -700,7 +722,7 @@ check "view -o concurrent: no temporary file left" test -z "$(find "$work" -name
 
 #--- view --baseline (a diff report) ----------------------------------------------
 expect_exit "view --baseline needs a file name" 2 "$lifeheap" view "$base" --baseline
-expect_grep "view --baseline usage message" "lifeheap view: --baseline needs a file name" "$work/err"
+expect_grep "view --baseline usage message" "lifeheap view: --baseline needs a value" "$work/err"
 expect_exit "view: FILE and --baseline not both stdin" 2 sh -c "\"$lifeheap\" view - --baseline - -o \"$work/x.html\" <\"$base\""
 expect_grep "view: both-stdin message" "cannot both be standard input" "$work/err"
 expect_exit "view --baseline missing file" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$new" --baseline "$work/does-not-exist.json" -o "$work/x.html"
