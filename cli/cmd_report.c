@@ -34,45 +34,30 @@ const char report_usage[] =
 int cmd_report(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"sort", required_argument, NULL, 's'},
-        {"top", required_argument, NULL, 't'},
-        {"format", required_argument, NULL, 'f'},
+        LISTING_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *sort_name = "peak_bytes", *format = "text";
-    uint64_t top = 10;
+    struct listing_args listing = LISTING_DEFAULTS;
     struct command_args args = {
         .command = "report", .usage = report_usage, .options = options};
     int option;
-    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
-        switch (option) {
-        case 's': sort_name = optarg; break;
-        case 'f': format = optarg; break;
-        case 't':
-            if (!parse_count(optarg, &top))
-                return args_usage_error(&args, "--top needs a number");
-            break;
-        default: return args.status;   /* ARGS_STOP */
-        }
-    }
+    while ((option = args_next(&args, argc, argv)) != ARGS_END)
+        if (!listing_take(&args, option, &listing))
+            return args.status;   /* ARGS_STOP or a bad value */
     if (!args_operands(&args, argc, 1, "missing FILE"))
         return args.status;
-    const struct metric *sort = metric_find(sort_name);
-    if (!sort || !sort->site_value) {
-        fprintf(stderr, "lifeheap report: unknown site metric '%s'; one of: ",
-                sort_name);
-        metric_list_names(stderr, true);
-        return EXIT_USAGE;
-    }
+    const struct metric *sort = listing_sort(&args, &listing);
+    if (!sort)
+        return args.status;
     enum { TEXT, JSON, COLLAPSED, DHAT } kind;
-    if (strcmp(format, "text") == 0)
+    if (strcmp(listing.format, "text") == 0)
         kind = TEXT;
-    else if (strcmp(format, "json") == 0)
+    else if (strcmp(listing.format, "json") == 0)
         kind = JSON;
-    else if (strcmp(format, "collapsed") == 0)
+    else if (strcmp(listing.format, "collapsed") == 0)
         kind = COLLAPSED;
-    else if (strcmp(format, "dhat") == 0)
+    else if (strcmp(listing.format, "dhat") == 0)
         kind = DHAT;
     else
         return args_usage_error(&args, "--format must be text, json, "
@@ -98,8 +83,8 @@ int cmd_report(int argc, char **argv)
             status = EXIT_USAGE;
         } else {
             size_t count = profile->site_count;
-            if (top && top < count)
-                count = (size_t)top;
+            if (listing.top && listing.top < count)
+                count = (size_t)listing.top;
             if (kind == TEXT)
                 report_text(stdout, profile, sort, order, count);
             else

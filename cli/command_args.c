@@ -71,3 +71,32 @@ bool args_operands(struct command_args *args, int argc, int count,
                                                  : "too many arguments");
     return false;
 }
+
+bool listing_take(struct command_args *args, int option,
+                  struct listing_args *listing)
+{
+    switch (option) {
+    case 's': listing->sort_name = optarg; return true;
+    case 'f': listing->format = optarg; return true;
+    case 't':
+        if (parse_count(optarg, &listing->top))
+            return true;
+        args_usage_error(args, "--top needs a number");
+        return false;
+    default: return false;
+    }
+}
+
+const struct metric *listing_sort(struct command_args *args,
+                                  const struct listing_args *listing)
+{
+    const struct metric *sort = metric_find(listing->sort_name);
+    if (sort && sort->site_value)
+        return sort;
+    fprintf(stderr, "lifeheap %s: unknown site metric '", args->command);
+    print_text(stderr, listing->sort_name);
+    fprintf(stderr, "'; one of: ");
+    metric_list_names(stderr, true);
+    args->status = EXIT_USAGE;
+    return NULL;
+}

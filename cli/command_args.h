@@ -27,6 +27,9 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
+
+#include "metrics.h"
 
 struct command_args {
     const char *command;            /* "report": the name in messages */
@@ -59,5 +62,33 @@ int args_usage_error(struct command_args *args, const char *message);
  * arguments" when there are more. */
 bool args_operands(struct command_args *args, int argc, int count,
                    const char *missing);
+
+/* The options of the commands that list sites (report, diff): --sort
+ * METRIC, --top N, --format F. Their option tables start with
+ * LISTING_OPTIONS; their loops hand every option they do not take
+ * themselves to listing_take(). */
+#define LISTING_OPTIONS                                                       \
+    {"sort", required_argument, NULL, 's'},                                   \
+    {"top", required_argument, NULL, 't'},                                    \
+    {"format", required_argument, NULL, 'f'}
+
+struct listing_args {
+    const char *sort_name;   /* a site metric's name (not checked here) */
+    const char *format;      /* text, json, ... (not checked here) */
+    uint64_t top;            /* how many sites; 0: all */
+};
+
+#define LISTING_DEFAULTS {.sort_name = "peak_bytes", .format = "text", .top = 10}
+
+/* True when `option` is one of LISTING_OPTIONS and its value was taken
+ * into `listing`. False otherwise: ARGS_STOP, another option, or a bad
+ * --top (reported; args->status is then 2). */
+bool listing_take(struct command_args *args, int option,
+                  struct listing_args *listing);
+
+/* The site metric --sort names; NULL, with the list of metrics printed
+ * and args->status 2, when it names none. */
+const struct metric *listing_sort(struct command_args *args,
+                                  const struct listing_args *listing);
 
 #endif

@@ -402,3 +402,16 @@ void site_matching_free(struct site_matching *matching)
     free(matching->new_to_base);
     matching->base_to_new = matching->new_to_base = NULL;
 }
+
+bool finding_unmatched(const struct finding *finding,
+                       const size_t *from_to_to, const struct profile *to)
+{
+    size_t other = from_to_to[finding->site];
+    if (other == NO_MATCH)
+        return true;
+    for (size_t i = 0; i < to->finding_count; i++)
+        if (to->findings[i].site == other &&
+            strcmp(to->findings[i].kind, finding->kind) == 0)
+            return false;
+    return true;
+}

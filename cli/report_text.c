@@ -608,12 +608,8 @@ static void print_findings(FILE *out, const struct profile *profile,
         char name[2048];
         describe_site(profile, &profile->sites[finding->site], order, count,
                       name, sizeof name);
-        fprintf(out, "  [");
-        print_text(out, finding->severity);
-        fprintf(out, "] ");
-        print_text(out, finding->kind);
-        fprintf(out, " at site %zu, ", finding->site);
-        print_text(out, name);
+        fprintf(out, "  ");
+        print_finding_heading(out, finding, name);
         fprintf(out, "\n    ");
         print_text(out, finding->summary);
         fputc('\n', out);

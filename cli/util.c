@@ -171,6 +171,17 @@ void print_json_string(FILE *stream, const char *text)
     fputc('"', stream);
 }
 
+void print_finding_heading(FILE *out, const struct finding *finding,
+                           const char *site_name)
+{
+    fputc('[', out);
+    print_text(out, finding->severity);
+    fprintf(out, "] ");
+    print_text(out, finding->kind);
+    fprintf(out, " at site %zu, ", finding->site);
+    print_text(out, site_name);
+}
+
 void print_error(const char *message)
 {
     print_text(stderr, message);

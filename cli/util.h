@@ -58,6 +58,11 @@ void format_site_name(const struct profile *profile, const struct site *site,
  * exact. */
 void shorten_name(const char *name, size_t limit, char *buffer, size_t size);
 
+/* A finding's heading for people, "[severity] kind at site N, NAME" with
+ * the site's name given (report, diff and check print findings so). */
+void print_finding_heading(FILE *out, const struct finding *finding,
+                           const char *site_name);
+
 /* Writes `text` to a terminal-bound stream with control characters shown
  * as '?', so a hostile name cannot move the cursor or clear the screen, and
  * at most display_max_chars characters of it (docs/profile-rules.json),

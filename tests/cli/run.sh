@@ -315,6 +315,8 @@ expect_grep "swapped site rule names push_message" "site 1 push_message (queue.c
 expect_exit "rule site:peak_bytes<-50% sees the shrink" 1 "$lifeheap" diff "$base" "$new" --fail-on 'site:peak_bytes<-50%'
 expect_exit "rule finding:missing-backpressure holds for the fix" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:missing-backpressure
 expect_exit "rule finding:missing-backpressure fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on finding:missing-backpressure
+expect_grep "rule finding: the failure names the finding as report and diff do" \
+  "^FAIL finding:missing-backpressure: new finding \[[a-z]*\] missing-backpressure at site 1, push_message (queue.c:42): site 1 holds 50.0 KiB at the peak" "$work/out"
 expect_exit "rule finding:any ignores findings already in BASE" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:any
 expect_exit "rule avg_lifetime>+50% fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on 'avg_lifetime>+50%'
 expect_exit "rule avg_lifetime>20% (absolute) fails on base" 1 "$lifeheap" diff "$new" "$base" --fail-on 'avg_lifetime>20%'
