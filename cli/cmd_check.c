@@ -41,9 +41,9 @@ static bool check_budget(const char *what, uint64_t value, uint64_t limit)
     format_size((double)value, a, sizeof a);
     format_size((double)limit, b, sizeof b);
     bool holds = value <= limit;
-    printf("%s %s: %s (%llu bytes), limit %s (%llu bytes)\n",
-           holds ? "PASS" : "FAIL", what, a, (unsigned long long)value, b,
-           (unsigned long long)limit);
+    printf("%s %s: %s (%s bytes), limit %s (%s bytes)\n",
+           holds ? "PASS" : "FAIL", what, a, count_text(value).text, b,
+           count_text(limit).text);
     return holds;
 }
 
@@ -129,8 +129,8 @@ int cmd_check(int argc, char **argv)
             char size[32], name[1024];
             format_size((double)site->bytes_at_peak, size, sizeof size);
             format_site_name(profile, site, name, sizeof name);
-            printf("FAIL site %zu holds %s (%llu bytes) at the peak: ",
-                   site->id, size, (unsigned long long)site->bytes_at_peak);
+            printf("FAIL site %zu holds %s (%s bytes) at the peak: ",
+                   site->id, size, count_text(site->bytes_at_peak).text);
             print_text(stdout, name);
             putchar('\n');
             offenders++;

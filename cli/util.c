@@ -103,6 +103,13 @@ void format_count(unsigned long long count, char *buffer, size_t size)
     lh_numbers_count(buffer, size, count);
 }
 
+struct count_text count_text(unsigned long long count)
+{
+    struct count_text text;
+    format_count(count, text.text, sizeof text.text);
+    return text;
+}
+
 void format_frame(const struct frame *frame, char *buffer, size_t size)
 {
     const char *function = frame->function ? frame->function : "???";

@@ -41,6 +41,13 @@ void format_share(double fraction, char *buffer, size_t size);
 /* "1,234,567". */
 void format_count(unsigned long long count, char *buffer, size_t size);
 
+/* format_count() as a value, for printf's arguments:
+ * printf("%s blocks", count_text(n).text). */
+struct count_text {
+    char text[32];
+};
+struct count_text count_text(unsigned long long count);
+
 /* A frame for people: "function (file:line)", "function (in object)",
  * "??? (in object)" or "??? (0x4011a6)". */
 void format_frame(const struct frame *frame, char *buffer, size_t size);

@@ -343,12 +343,12 @@ expect_exit "diff --fail-on finding:leak (a real kind) holds" 0 "$lifeheap" diff
 
 #--- check ----------------------------------------------------------------------
 expect_exit "check --max-peak 300KiB fails (306.1 KiB)" 1 "$lifeheap" check "$base" --max-peak 300KiB
-expect_grep "check names peak and limit" "FAIL peak: 306.1 KiB (313472 bytes), limit 300.0 KiB (307200 bytes)" "$work/out"
+expect_grep "check names peak and limit" "FAIL peak: 306.1 KiB (313,472 bytes), limit 300.0 KiB (307,200 bytes)" "$work/out"
 expect_exit "check --max-peak 313472 holds (equal)" 0 "$lifeheap" check "$base" --max-peak 313472
 expect_exit "check --max-peak 1MB holds" 0 "$lifeheap" check "$base" --max-peak 1MB
 expect_exit "check --max-end 0 fails" 1 "$lifeheap" check "$base" --max-end 0
 expect_exit "check --max-site-peak 100KiB fails" 1 "$lifeheap" check "$base" --max-site-peak 100KiB
-expect_grep "check names the offending site" "FAIL site 0 holds 256.0 KiB (262144 bytes) at the peak: make_table (table.c:10)" "$work/out"
+expect_grep "check names the offending site" "FAIL site 0 holds 256.0 KiB (262,144 bytes) at the peak: make_table (table.c:10)" "$work/out"
 check_eq "check names only offending sites" 1 "$(grep -c '^FAIL site' "$work/out")"
 expect_exit "check --forbid missing-backpressure fails" 1 "$lifeheap" check "$base" --forbid missing-backpressure
 expect_exit "check --forbid leak holds" 0 "$lifeheap" check "$base" --forbid leak
