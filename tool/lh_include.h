@@ -399,6 +399,11 @@ void LH_(frames_write_json)(LH_Json* j);
 const LH_Frame* LH_(frame_at)(UInt frame_id);
 /* Text for the summary: "function (file:line)" of frame id, in buf. */
 void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size);
+/* "NAME (file:line)", "NAME (in object)" or "NAME": the frame's place
+   after the name given (frame_describe's full name, a label's short one);
+   "???" for an unknown frame id. */
+void LH_(frame_name_place)(UInt frame_id, const HChar* name, HChar* buf,
+                           SizeT buf_size);
 /* Compares two sites' stacks by code address (for the stable sort). */
 Int  LH_(stack_compare)(ExeContext* a, ExeContext* b);
 

@@ -93,7 +93,7 @@ fi
 if gcc -O0 -fno-builtin -o "$bin/stripped" "$progs/leak.c" && strip "$bin/stripped"; then
   profile stripped "$bin/stripped"
   check_eq "stripped: the site is ??? and the summary explains it once" "1|1" \
-    "$(grep -c '1000 B 100%        1 block   ??? (in [^)]*/stripped)$' "$out/stripped.log")|$(grep -c "\"???\" marks code without symbols, here in $bin/stripped: its debug symbols or a build with -g would name it.\$" "$out/stripped.log")"
+    "$(grep -c '1000 B  100%        1 block   ??? (in [^)]*/stripped)$' "$out/stripped.log")|$(grep -c "\"???\" marks code without symbols, here in $bin/stripped: its debug symbols or a build with -g would name it.\$" "$out/stripped.log")"
   check_eq "names: no such line when every top site has a name" 0 "$(grep -c 'marks code without symbols' "$out/names.log")"
 else
   fail "build stripped" "gcc or strip failed"
@@ -194,7 +194,7 @@ check "summary: top site named by its frame, told apart by its caller" \
 # alloc_middle has two sites (calls on lines 29 and 30): labels are unique
 # in the whole profile, so the one shown names its caller.
 check "summary: a site whose function has two sites names its caller" \
-  grep -Eq "200 B +6% +1 block +alloc_middle \(depths.c:[0-9]+\) via main \(depths.c:$(grep -n 'SITE call_middle \*/' "$progs/depths.c" | cut -d: -f1)\)$" "$log"
+  grep -Eq "200 B +6.2% +1 block +alloc_middle \(depths.c:[0-9]+\) via main \(depths.c:$(grep -n 'SITE call_middle \*/' "$progs/depths.c" | cut -d: -f1)\)$" "$log"
 check "summary: profile path" grep -q "Profile: $out/depths.json" "$log"
 
 profile noalloc "$bin/noalloc"
