@@ -29,7 +29,8 @@ static void print_site_notes(const LH_SiteNotes* notes)
    for (k = 0; k < notes->n; k++)
       used += VG_(snprintf)(line + used, sizeof(line) - used, "%s%s",
                             k > 0 ? "; " : "", notes->note[k].text);
-   VG_(umsg)("%35s%s\n", "", line);
+   /* Under the name: "  %10s %5s %8s %-6s  " is 36 columns. */
+   VG_(umsg)("%36s%s\n", "", line);
 }
 
 /* "???" means nothing to a stranger: say what it is, once. */
