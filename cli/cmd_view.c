@@ -460,6 +460,20 @@ static bool inline_stylesheet(struct page *page, const struct tag *tag)
     return true;
 }
 
+/* True when a CSP directive's name (its first name_length characters) is
+ * `name`; directive names are case-insensitive. */
+static bool directive_named(const char *directive, size_t name_length,
+                            const char *name)
+{
+    return name_length == strlen(name) &&
+           strncasecmp(directive, name, name_length) == 0;
+}
+
+static void append_hashes(struct buffer *policy, const struct buffer *hashes)
+{
+    append(policy, hashes->data ? hashes->data : "", hashes->length);
+}
+
 /* The policy with the inlined scripts' and styles' hashes allowed. */
 static void rewrite_policy(const struct page *page, struct buffer *policy)
 {
@@ -485,23 +499,15 @@ static void rewrite_policy(const struct page *page, struct buffer *policy)
         append_text(policy, separator);
         append_text(policy, directive);
         separator = "; ";
-        if ((name_length == 10 && !strncasecmp(directive, "script-src", 10)) ||
-            (name_length == 15 &&
-             !strncasecmp(directive, "script-src-elem", 15))) {
+        if (directive_named(directive, name_length, "script-src") ||
+            directive_named(directive, name_length, "script-src-elem")) {
             has_script = true;
-            append(policy, page->script_hashes.data ? page->script_hashes.data
-                                                    : "",
-                   page->script_hashes.length);
-        } else if ((name_length == 9 &&
-                    !strncasecmp(directive, "style-src", 9)) ||
-                   (name_length == 14 &&
-                    !strncasecmp(directive, "style-src-elem", 14))) {
+            append_hashes(policy, &page->script_hashes);
+        } else if (directive_named(directive, name_length, "style-src") ||
+                   directive_named(directive, name_length, "style-src-elem")) {
             has_style = true;
-            append(policy, page->style_hashes.data ? page->style_hashes.data
-                                                   : "",
-                   page->style_hashes.length);
-        } else if (name_length == 11 &&
-                   !strncasecmp(directive, "default-src", 11)) {
+            append_hashes(policy, &page->style_hashes);
+        } else if (directive_named(directive, name_length, "default-src")) {
             default_sources = page->csp_policy +
                               (directive + name_length - copy);
             default_length = length - name_length;
