@@ -141,7 +141,7 @@ PY
     "16384|16384|16384 1|23000 1000|65534" \
     "$(jq -r '[.sites[].notes[] | [.bytes, (.reallocs // .blocks // empty)] | map(tostring) | join(" ")] | sort | join("|")' "$out/notes.json")"
   check_eq "notes: the summary prints them under its top sites" "1|1|1" \
-    "$(grep -c '^==[0-9]*== \{36\}16.0 KiB (10%) of it never written (unused capacity)$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{36\}grown by 1 realloc, 16.0 KiB copied$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{36\}64.0 KiB (99.9%) of it never read nor written$' "$out/notes.log")"
+    "$(grep -c '^==[0-9]*== \{37\}16.0 KiB (10%) of it never written (unused capacity)$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{37\}grown by 1 realloc, 16.0 KiB copied$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{37\}64.0 KiB (99.9%) of it never read nor written$' "$out/notes.log")"
 else
   fail "build notes" "gcc failed"
 fi
