@@ -215,31 +215,18 @@ static void pool_create(Addr anchor)
    VG_(HT_add_node)(pools, p);
 }
 
-static Bool pool_known(Addr anchor, const HChar* request)
+/* Takes the pool out of the table; NULL, with a warning, when there is
+   no such pool. */
+static Pool* pool_take(Addr anchor, const HChar* request)
 {
-   if (VG_(HT_lookup)(pools, anchor) != NULL) return True;
-   warn_once(request, anchor);
-   return False;
-}
-
-static void pool_destroy(ThreadId tid, Addr anchor)
-{
-   UInt n, i;
-   CustomBlock** blocks;
    Pool* p = VG_(HT_remove)(pools, anchor);
-   if (p == NULL) {
-      warn_once("VALGRIND_DESTROY_MEMPOOL of an unknown pool", anchor);
-      return;
-   }
-   VG_(free)(p);
-   blocks = blocks_of_pool(anchor, &n);
-   for (i = 0; i < n; i++) block_dies(tid, blocks[i]);
-   if (blocks) VG_(free)(blocks);
+   if (p == NULL) warn_once(request, anchor);
+   return p;
 }
 
-/* Frees the pool's blocks that lie wholly outside [addr, addr+size).
-   (Blocks that straddle an end are kept whole: lifeheap does not split a
-   block's history.) */
+/* Frees the pool's blocks that lie wholly outside [addr, addr+size): with
+   an empty range at 0, all of them.  (Blocks that straddle an end are
+   kept whole: lifeheap does not split a block's history.) */
 static void pool_trim(ThreadId tid, Addr anchor, Addr addr, SizeT size)
 {
    UInt n, i;
@@ -252,15 +239,20 @@ static void pool_trim(ThreadId tid, Addr anchor, Addr addr, SizeT size)
    if (blocks) VG_(free)(blocks);
 }
 
+static void pool_destroy(ThreadId tid, Addr anchor)
+{
+   Pool* p = pool_take(anchor, "VALGRIND_DESTROY_MEMPOOL of an unknown pool");
+   if (p == NULL) return;
+   VG_(free)(p);
+   pool_trim(tid, anchor, 0, 0);
+}
+
 static void pool_move(Addr old_anchor, Addr new_anchor)
 {
    UInt n, i;
    CustomBlock** blocks;
-   Pool* p = VG_(HT_remove)(pools, old_anchor);
-   if (p == NULL) {
-      warn_once("VALGRIND_MOVE_MEMPOOL of an unknown pool", old_anchor);
-      return;
-   }
+   Pool* p = pool_take(old_anchor, "VALGRIND_MOVE_MEMPOOL of an unknown pool");
+   if (p == NULL) return;
    p->anchor = new_anchor;
    VG_(HT_add_node)(pools, p);
    blocks = blocks_of_pool(old_anchor, &n);
@@ -272,53 +264,57 @@ static void pool_move(Addr old_anchor, Addr new_anchor)
 /*--- The requests                                         ---*/
 /*------------------------------------------------------------*/
 
+/* For a request in an existing pool, the warning when arg[1] names none;
+   NULL for the other requests. */
+static const HChar* unknown_pool_warning(UWord request)
+{
+   switch (request) {
+      case VG_USERREQ__MEMPOOL_ALLOC:
+         return "VALGRIND_MEMPOOL_ALLOC in an unknown pool";
+      case VG_USERREQ__MEMPOOL_FREE:
+         return "VALGRIND_MEMPOOL_FREE in an unknown pool";
+      case VG_USERREQ__MEMPOOL_TRIM:
+         return "VALGRIND_MEMPOOL_TRIM of an unknown pool";
+      case VG_USERREQ__MEMPOOL_CHANGE:
+         return "VALGRIND_MEMPOOL_CHANGE in an unknown pool";
+      default:
+         return NULL;
+   }
+}
+
 Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 {
+   const HChar* unknown_pool = unknown_pool_warning(arg[0]);
+   /* valgrind.h numbers these eleven requests 0x1301 .. 0x130b */
+   if (arg[0] < VG_USERREQ__MALLOCLIKE_BLOCK
+       || arg[0] > VG_USERREQ__RESIZEINPLACE_BLOCK)
+      return False;
    init_tables();
+   *ret = 0;
+   if (unknown_pool != NULL && VG_(HT_lookup)(pools, arg[1]) == NULL) {
+      warn_once(unknown_pool, arg[1]);
+      return True;
+   }
    switch (arg[0]) {
       case VG_USERREQ__MALLOCLIKE_BLOCK:
          if (arg[1] != 0) block_born(tid, arg[1], arg[2], 0);
          break;
       case VG_USERREQ__FREELIKE_BLOCK:
-         if (arg[1] != 0)
-            block_dies_at(tid, arg[1],
-               "VALGRIND_FREELIKE_BLOCK of an address that is not a live block");
+         if (arg[1] != 0) block_dies_at(tid, arg[1], "VALGRIND_FREELIKE_BLOCK "
+                                        "of an address that is not a live block");
          break;
-      case VG_USERREQ__RESIZEINPLACE_BLOCK:
-         block_changes(tid, arg[1], arg[1], arg[3]);
-         break;
-      case VG_USERREQ__CREATE_MEMPOOL:
-         pool_create(arg[1]);
-         break;
-      case VG_USERREQ__DESTROY_MEMPOOL:
-         pool_destroy(tid, arg[1]);
-         break;
-      case VG_USERREQ__MEMPOOL_ALLOC:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_ALLOC in an unknown pool"))
-            block_born(tid, arg[2], arg[3], arg[1]);
-         break;
+      case VG_USERREQ__RESIZEINPLACE_BLOCK: block_changes(tid, arg[1], arg[1], arg[3]); break;
+      case VG_USERREQ__CREATE_MEMPOOL:      pool_create(arg[1]); break;
+      case VG_USERREQ__DESTROY_MEMPOOL:     pool_destroy(tid, arg[1]); break;
+      case VG_USERREQ__MEMPOOL_ALLOC:       block_born(tid, arg[2], arg[3], arg[1]); break;
       case VG_USERREQ__MEMPOOL_FREE:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_FREE in an unknown pool"))
-            block_dies_at(tid, arg[2],
-               "VALGRIND_MEMPOOL_FREE of an address that is not a live block");
+         block_dies_at(tid, arg[2], "VALGRIND_MEMPOOL_FREE of an address that "
+                                    "is not a live block");
          break;
-      case VG_USERREQ__MEMPOOL_TRIM:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_TRIM of an unknown pool"))
-            pool_trim(tid, arg[1], arg[2], arg[3]);
-         break;
-      case VG_USERREQ__MOVE_MEMPOOL:
-         pool_move(arg[1], arg[2]);
-         break;
-      case VG_USERREQ__MEMPOOL_CHANGE:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_CHANGE in an unknown pool"))
-            block_changes(tid, arg[2], arg[3], arg[4]);
-         break;
-      case VG_USERREQ__MEMPOOL_EXISTS:
-         *ret = VG_(HT_lookup)(pools, arg[1]) != NULL;
-         return True;
-      default:
-         return False;
+      case VG_USERREQ__MEMPOOL_TRIM:        pool_trim(tid, arg[1], arg[2], arg[3]); break;
+      case VG_USERREQ__MOVE_MEMPOOL:        pool_move(arg[1], arg[2]); break;
+      case VG_USERREQ__MEMPOOL_CHANGE:      block_changes(tid, arg[2], arg[3], arg[4]); break;
+      case VG_USERREQ__MEMPOOL_EXISTS:      *ret = VG_(HT_lookup)(pools, arg[1]) != NULL; break;
    }
-   *ret = 0;
    return True;
 }
