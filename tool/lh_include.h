@@ -19,15 +19,25 @@
             │         the end of the run (exit code or signal)
             ├─ lh_instrument.c  IR instrumentation: the instruction clock
             │                   (LH_(now)), loads and stores
-            ├─ lh_heap.c        the malloc replacement: a block record per
-            │     │             live block, found from its payload
+            ├─ lh_heap.c        the malloc replacement (origins heap and
+            │     │             small); a heap block is found from its
+            │     │             payload through the shadow map
             │     ├─ lh_small_alloc.c  slots for payloads up to 256 bytes
-            │     └─ lh_shadow.c       address -> block map, read/written bits
-            ├─ lh_custom_alloc.c  blocks of custom allocators and mempools
+            │     └─ lh_shadow.c       address -> block map, read/written
+            │                          bits; the block records' pages
+            ├─ lh_custom_alloc.c  client requests of custom allocators and
+            │                   mempools (origins custom and pool): the
+            │                   pools, a payload -> record index
+            │     ▼  both register, resize and retire their blocks through
+            ├─ lh_registry.c    one record and one life for every live block
+            │     │             of any origin; the walk over live blocks
+            │     │             at each output (lifetimes, shapes)
+            │     ├─ lh_access.c  per-block access state, folded into sites
+            │     │     lh_access_path.c (the hot path, from the loads and
+            │     │     stores), lh_access_map.c (per-offset)
+            │     └─ lh_blocks.c  --lifeheap-blocks: one record per stretch
+            │                     of a block's life
             ├─ lh_threads.c     a serial per thread (ThreadIds are reused)
-            ├─ lh_access.c      per-block access state, folded into sites
-            │   lh_access_path.c (the hot path), lh_access_map.c (per-offset)
-            ├─ lh_blocks.c      --lifeheap-blocks: one record per block
             ├─ lh_dump.c        the profile's path, periodic and vgdb dumps
             ├─ lh_fork.c        a forked child's profile; the profile before exec
             └─ lh_options.c     every option, from lh_options.def
@@ -54,9 +64,10 @@
             │                 from its frames by lh_match_key.c
             └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
-   lh_core.h declares the core functions the tool uses that Valgrind's
-   tool headers do not; lifeheap.h is the client-request header programs
-   include (LIFEHEAP_MARK).
+   lh_table.c grows the pointer tables indexed by a number (sites by
+   stack, the block file's side pages).  lh_core.h declares the core
+   functions the tool uses that Valgrind's tool headers do not; lifeheap.h
+   is the client-request header programs include (LIFEHEAP_MARK).
 */
 #ifndef LH_INCLUDE_H
 #define LH_INCLUDE_H

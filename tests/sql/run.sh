@@ -120,6 +120,31 @@ pool_alloc (pool.c:$ml)	48	0	0	0	0	0	2
 pool_alloc (pool.c:$ml)	48	0	1	0	0	0	1
 pool_alloc (pool.c:$ml)	48	1	0	0	0	0	2" "$got"
 
+# Records shared by heap and custom blocks (tests/reliability/progs/pool_mixed.c):
+# the first heap_user block takes the record of resize_user's block, which was
+# resized (its stretch continued a record), yet starts a chain of its own; the
+# custom block that took scratch's record (written) has no access figures;
+# MEMPOOL_TRIM frees 3 chunks and keeps 3 live.
+compile_c "$bin/pool_mixed" "$top/tests/reliability/progs/pool_mixed.c" || fail "build pool_mixed" "gcc failed"
+lh --lifeheap-out-file="$out/pool_mixed.json" --lifeheap-blocks="$out/pool_mixed.blocks" "$bin/pool_mixed" \
+  >/dev/null 2>"$out/pool_mixed.log"
+got=$("$lifeheap" sql "$out/pool_mixed.json" "$out/pool_mixed.blocks" -e \
+  "SELECT substr(s.name, 1, instr(s.name, ' ') - 1) AS site, b.size, b.custom, b.live, b.ended_by_realloc,
+          b.moved, b.previous IS NOT NULL AS continues, b.bytes_read + b.bytes_written AS accessed,
+          count(*) AS blocks
+   FROM blocks b JOIN sites s ON s.id = b.site_id WHERE s.name NOT LIKE 'main %'
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8")
+check_eq "heap and custom blocks sharing records: each block's own chain and figures" \
+"site	size	custom	live	ended_by_realloc	moved	continues	accessed	blocks
+heap_user	24	0	0	1	1	0	0	1
+heap_user	24	0	1	0	0	0	0	3
+heap_user	200	0	1	0	0	1	0	1
+resize_user	24	1	0	0	0	1	0	1
+resize_user	40	1	0	1	0	0	0	1
+scratch	16	0	0	0	0	0	16	1
+trim_user	64	1	0	0	0	0	0	3
+trim_user	64	1	1	0	0	0	0	3" "$got"
+
 (cd "$out" && lh --lifeheap-out-file=fork.json --lifeheap-blocks=fork.blocks "$bin/fork" \
   >/dev/null 2>"$out/fork.log")
 child_blocks=$(ls "$out"/fork.blocks.* 2>/dev/null | head -1)
