@@ -47,9 +47,11 @@
    and the first and last access times are kept for every block for the
    access figures.  Only a realloc's continuation needs more: the number
    of the record it continues, its own birth time and thread.  These sit
-   in a side table indexed like the block records (by shadow index),
+   in a side table indexed like the block records (by record number,
+   LH_Block.shadow_index; blocks of every origin have one, lh_registry.c),
    which exists only when the option is on; a block that was never
-   realloc'ed reads nothing from it but its 'previous' (0).
+   realloc'ed reads nothing from it but its 'previous' (0), which its
+   birth resets, since its record may have been another block's.
 
    Sites are named by their serial (lh_sites.c: 1, 2, ... in order of
    first use), which every profile of the run writes as sites[].serial:
