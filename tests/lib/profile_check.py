@@ -123,30 +123,77 @@ def name_function(doc, site):
     return frame_function(doc, site["stack"][site["name_frame"]])
 
 
+def top_function(doc, site):
+    """The function of the innermost frame (the allocator's caller)."""
+    return frame_function(doc, site["stack"][0]) if site["stack"] else None
+
+
+# A key of a site selector and the values it offers (a condition holds when
+# one of them does): the site's functions, its label, its id.
 SELECTOR_KEYS = {
-    "name": lambda doc, s, v: name_function(doc, s) == v,
-    "top": lambda doc, s, v: bool(s["stack"]) and frame_function(doc, s["stack"][0]) == v,
-    "frame": lambda doc, s, v: any(frame_function(doc, i) == v for i in s["stack"]),
-    "label": lambda doc, s, v: s.get("label") == v,
-    "id": lambda doc, s, v: s["id"] == int(v),
+    "name": lambda doc, s: [name_function(doc, s)],
+    "top": lambda doc, s: [top_function(doc, s)],
+    "frame": lambda doc, s: [frame_function(doc, i) for i in s["stack"]],
+    "label": lambda doc, s: [s.get("label")],
+    "id": lambda doc, s: [s["id"]],
 }
 
 
-def parse_selector(text):
-    parts = []
-    for part in text.split(","):
-        key, eq, value = part.partition("=")
-        if not eq or key not in SELECTOR_KEYS:
-            raise CheckError(f"bad selector {text!r} (keys: {', '.join(SELECTOR_KEYS)})")
-        parts.append((key, value))
+def split_top_level(text, separator):
+    """TEXT split at SEPARATOR outside brackets and parentheses (a regex
+    or a label in a condition keeps its commas)."""
+    parts, depth, current = [], 0, ""
+    for c in text:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == separator and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+    parts.append(current)
     return parts
+
+
+def parse_condition(text):
+    """PATH OP VALUE -> (path, op, value text)."""
+    parsed = split_comparison(text)
+    if not parsed:
+        raise CheckError(f"bad condition {text!r} (want KEY OP VALUE)")
+    return parsed
+
+
+def parse_selector(text):
+    """SEL -> [(key or path, op, value text)]; an empty SEL is every site."""
+    if text == "":
+        return []
+    return [parse_condition(part) for part in split_top_level(text, ",")]
+
+
+def condition_holds(doc, item, condition, keys=None):
+    """One condition on ITEM (a site, a finding, a frame); a path ITEM does
+    not have makes it false (the selector then matches nothing, which
+    fails where it matters)."""
+    key, op, wanted = condition
+    if keys and key in keys:
+        values = keys[key](doc, item)
+        if key == "id":
+            wanted = str(parse_value(wanted))
+        return any(compare(v, op, wanted, doc) is None for v in values)
+    try:
+        actual = walk(item, key, doc)
+    except CheckError:
+        return False
+    return compare(actual, op, wanted, doc) is None
 
 
 def select_sites(doc, selector):
     """Every site the selector (text or parsed) matches, in profile order."""
     parts = parse_selector(selector) if isinstance(selector, str) else selector
     return [s for s in doc["sites"]
-            if all(SELECTOR_KEYS[k](doc, s, v) for k, v in parts)]
+            if all(condition_holds(doc, s, c, SELECTOR_KEYS) for c in parts)]
 
 
 def one_site(doc, selector):
@@ -181,21 +228,100 @@ def function_is_symbol(executable, function):
 
 # -------------------------------------------------------------- paths, values
 
-PATH_PART = re.compile(r"[^.\[\]]+|\[\d+\]")
+def path_parts(path):
+    """'a.b[0].c[kind=leak].#' -> ['a', 'b', '[0]', 'c', '[kind=leak]', '#']
+    (a bracket keeps what is inside it whole: dots, commas, a regex's own
+    brackets)."""
+    parts, current, i = [], "", 0
+    while i < len(path):
+        c = path[i]
+        if c == "." or c == "[":
+            if current:
+                parts.append(current)
+            current = ""
+        if c == "[":
+            depth, j = 0, i
+            while j < len(path):
+                depth += {"[": 1, "]": -1}.get(path[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if j == len(path):
+                raise CheckError(f"an unclosed [ in {path}")
+            parts.append(path[i:j + 1])
+            i = j + 1
+            continue
+        if c != ".":
+            current += c
+        i += 1
+    if current:
+        parts.append(current)
+    return parts
 
 
-def walk(value, path):
-    """A dotted path (a.b.0.c, a.b[0].c); '#' is the length of what is
-    before it."""
-    for part in PATH_PART.findall(path):
+SLICE = re.compile(r"([^:]*):([^:]*)")
+
+
+def walk(value, path, root=None):
+    """The value at PATH inside VALUE.  PATH is dotted (a.b.0.c, a.b[0].c);
+    'KEY?' is null where KEY is missing; '#' is the length of what is before
+    it; on a list, '*' or '[*]' takes every element, '[A:B]' a slice (A and
+    B numbers or @PATH+-N into ROOT, the document), '[COND,...]' the
+    elements where every condition PATH OP VALUE holds: the rest of the path
+    then applies to each element, and the value is their list (of which '#'
+    is the length).  A list taken this way that is empty is an error:
+    nothing would be checked."""
+    root = value if root is None else root
+    parts = path_parts(path)
+    for n, part in enumerate(parts):
         if part == "#":
+            if not isinstance(value, (list, dict, str)):
+                raise CheckError(f"{path}: # of {value!r}")
             return len(value)
-        if part.startswith("["):
-            part = part[1:-1]
+        inner = part[1:-1] if part.startswith("[") else part
+        if isinstance(value, list) and not re.fullmatch(r"-?\d+", inner):
+            if inner == "*":
+                items = value
+            elif SLICE.fullmatch(inner):
+                lo, hi = (None if not x else int(resolve_number(x, root))
+                          for x in SLICE.fullmatch(inner).groups())
+                items = value[lo:hi]
+            else:
+                conditions = [parse_condition(c) for c in split_top_level(inner, ",")]
+                items = [e for e in value
+                         if all(condition_holds(root, e, c) for c in conditions)]
+            if not items:
+                raise CheckError(f"{path}: {part} takes nothing: nothing to check")
+            rest = ".".join(parts[n + 1:]) if n + 1 < len(parts) else ""
+            if rest == "#":
+                return len(items)
+            return [walk(e, rest, root) if rest else e for e in items]
+        optional = inner.endswith("?")
+        if optional:
+            inner = inner[:-1]
         try:
-            value = value[int(part)] if isinstance(value, list) else value[part]
+            value = value[int(inner)] if isinstance(value, list) else value[inner]
         except (KeyError, IndexError, TypeError, ValueError):
+            if optional and isinstance(value, dict):
+                return None
             raise CheckError(f"no {path} here")
+    return value
+
+
+REFERENCE = re.compile(r"@(.+?)(?:([+-])(\d+))?")
+
+
+def resolve_number(text, root):
+    """A number, or @PATH+N / @PATH-N: the number at PATH in the document,
+    plus or minus N."""
+    m = REFERENCE.fullmatch(text)
+    if not m:
+        return parse_value(text)
+    value = walk(root, m.group(1))
+    if m.group(2):
+        if not isinstance(value, (int, float)):
+            raise CheckError(f"@{m.group(1)} is {value!r}, not a number")
+        value = value + int(m.group(3)) if m.group(2) == "+" else value - int(m.group(3))
     return value
 
 
@@ -206,17 +332,46 @@ def parse_value(text):
         return text
 
 
+def regex_matches(pattern, actual):
+    return isinstance(actual, str) and re.fullmatch(pattern, actual, re.S) is not None
+
+
 OPS = {
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b, "<": lambda a, b: a < b,
 }
-COMPARISON = re.compile(r"(.+?)\s*(!=|>=|<=|=|>|<)\s*(.*)", re.S)
-BARE_COMPARISON = re.compile(r"\s*(!=|>=|<=|=|>|<)\s*(.*)", re.S)
+OPERATORS = ("!=", "!~", ">=", "<=", "=", "~", ">", "<")
+BARE_COMPARISON = re.compile(r"\s*(!=|!~|>=|<=|=|~|>|<)\s*(.*)", re.S)
 
 
-def compare(actual, op, wanted_text):
-    """None when ACTUAL OP WANTED holds, else why not."""
+def split_comparison(text):
+    """PATH OP VALUE -> (path, op, value text) at the first operator outside
+    brackets (a filter in the path has operators of its own), or None."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(c, 0)
+        if depth or i == 0:
+            continue
+        for op in OPERATORS:
+            if text.startswith(op, i):
+                return text[:i].rstrip(), op, text[i + len(op):].lstrip()
+    return None
+LIST_SHAPES = {
+    "increasing": lambda v: all(a < b for a, b in zip(v, v[1:])),
+    "nondecreasing": lambda v: all(a <= b for a, b in zip(v, v[1:])),
+    "distinct": lambda v: len(set(map(json.dumps, v))) == len(v),
+}
+
+
+def compare(actual, op, wanted_text, root=None):
+    """None when ACTUAL OP WANTED holds, else why not.  ~ and !~ match a
+    regular expression against the whole string; sum:N, ones:A-B and the
+    shapes increasing, nondecreasing, distinct are about a list; @PATH+-N
+    is a number (or any value) of the document ROOT."""
+    if op in ("~", "!~"):
+        ok = regex_matches(wanted_text, actual) == (op == "~")
+        return None if ok else f"got {actual!r}"
     if wanted_text.startswith("sum:"):
         if not isinstance(actual, list):
             return f"got {actual!r}, not a list"
@@ -228,12 +383,26 @@ def compare(actual, op, wanted_text):
             return f"got {actual!r}, not a list"
         ok = all(v == (1 if lo <= i < hi else 0) for i, v in enumerate(actual))
         return None if ok else f"got {actual!r}"
-    wanted = parse_value(wanted_text)
+    if wanted_text in LIST_SHAPES and op in ("=", "!="):
+        if not isinstance(actual, list):
+            return f"got {actual!r}, not a list"
+        ok = LIST_SHAPES[wanted_text](actual) == (op == "=")
+        if ok:
+            return None
+        breaks = [i for i in range(1, len(actual))
+                  if not LIST_SHAPES[wanted_text](actual[i - 1:i + 1])]
+        where = f" at [{breaks[0]}]: {actual[breaks[0] - 1]!r}, {actual[breaks[0]]!r}" if breaks else ""
+        return f"{len(actual)} values, not {wanted_text}{where}"
+    if wanted_text.startswith("@") and root is not None:
+        wanted = resolve_number(wanted_text, root)
+    else:
+        wanted = parse_value(wanted_text)
     try:
         ok = OPS[op](actual, wanted)
     except TypeError:
         return f"got {actual!r}, which cannot be compared with {wanted!r}"
-    return None if ok else f"got {actual!r}"
+    return None if ok else f"got {actual!r}" + (f" ({wanted_text} is {wanted!r})"
+                                                if wanted_text.startswith("@") else "")
 
 
 # ---------------------------------------------------------------- contracts
@@ -430,21 +599,46 @@ CONTRACTS = {"tables": tables_errors, "timeline": timeline_errors, "access": acc
 
 # --------------------------------------------------------------- assertions
 
-BRACKETED = re.compile(r"(site|count|nosite|finding|nofinding)\[([^\]]*)\](.*)", re.S)
+FORMS = ("site", "count", "sum", "nosite", "finding", "nofinding", "same")
 SEVERITIES = ("high", "medium", "low")
+QUANTIFIERS = ("all", "any", "none")
 
 
-def findings_on(doc, kind, selector):
+def split_bracketed(assertion):
+    """FORM[INSIDE]REST -> (form, inside, rest), or None when ASSERTION is
+    not one of FORMS (INSIDE may hold brackets of its own: a regex, a
+    filter)."""
+    m = re.match(r"(%s)\[" % "|".join(FORMS), assertion)
+    if not m:
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(assertion)):
+        depth += {"[": 1, "]": -1}.get(assertion[i], 0)
+        if depth == 0:
+            return m.group(1), assertion[m.end():i], assertion[i + 1:]
+    raise CheckError(f"an unclosed [ in {assertion}")
+
+
+def split_kind(text):
+    """KIND@SEL&COND&COND -> (kind, selector or None, [finding conditions])."""
+    head, *conditions = split_top_level(text, "&")
+    kind, at, selector = head.partition("@")
+    return kind, (selector if at else None), [parse_condition(c) for c in conditions]
+
+
+def findings_on(doc, kind, selector, conditions=()):
     """Findings of KIND ('any' or None: all kinds) on the sites SEL matches
-    (every site when SEL is None)."""
+    (every site when SEL is None) for which every condition (a path into
+    the finding: evidence.mean_block_bytes=10240) holds."""
     ids = None if selector is None else {s["id"] for s in some_sites(doc, selector)}
     return [f for f in doc["findings"]
             if (kind in (None, "any") or f["kind"] == kind)
-            and (ids is None or f["site"] in ids)]
+            and (ids is None or f["site"] in ids)
+            and all(condition_holds(doc, f, c) for c in conditions)]
 
 
-def one_finding(doc, kind, selector):
-    found = findings_on(doc, kind, selector)
+def one_finding(doc, kind, selector, conditions=()):
+    found = findings_on(doc, kind, selector, conditions)
     if len(found) != 1:
         have = [(f["kind"], name_function(doc, doc["sites"][f["site"]])) for f in doc["findings"]]
         raise CheckError(f"{len(found)} {kind} findings on [{selector}] (want 1); "
@@ -467,26 +661,26 @@ def finding_shape_errors(finding, selector):
     return errors
 
 
+def selected_functions(selector):
+    """The functions a selector names exactly (name=, top=, frame=)."""
+    return [value for key, op, value in parse_selector(selector)
+            if key in ("name", "top", "frame") and op == "="]
+
+
 def name_function_of_finding(site, selector):
     """Profiles without labels name the site by the selected function."""
-    for key, value in parse_selector(selector):
-        if key in ("name", "top", "frame"):
-            return value
-    return None
-
-
-def split_kind(text):
-    kind, at, selector = text.partition("@")
-    return kind, (selector if at else None)
+    functions = selected_functions(selector)
+    return functions[0] if functions else None
 
 
 def evaluate(doc, assertion):
     """None when ASSERTION holds on DOC, else why not (a CheckError raised
-    anywhere inside is the reason)."""
+    anywhere inside is the reason), cut to 600 characters."""
     try:
-        return _evaluate(doc, assertion)
+        why = _evaluate(doc, assertion)
     except CheckError as e:
-        return str(e)
+        why = str(e)
+    return why if why is None or len(why) <= 600 else why[:600] + "..."
 
 
 def _evaluate(doc, assertion):
@@ -502,20 +696,45 @@ def _evaluate(doc, assertion):
     if assertion.startswith("marker="):
         labels = [m["label"] for m in doc["timeline"]["markers"]]
         return None if assertion[len("marker="):] in labels else f"markers are {labels}"
-    m = BRACKETED.fullmatch(assertion)
-    if m:
-        return _evaluate_bracketed(doc, m.group(1), m.group(2), m.group(3))
+    bracketed = split_bracketed(assertion)
+    if bracketed:
+        return _evaluate_bracketed(doc, *bracketed)
+    quantifier, colon, rest = assertion.partition(":")
+    if colon and quantifier in QUANTIFIERS:
+        return _quantified(doc, doc, quantifier, rest)
     if assertion.startswith("findings") and not assertion.startswith("findings."):
         assertion = "findings.#" + assertion[len("findings"):]
-    return _compare_path(doc, assertion)
+    return _compare_path(doc, doc, assertion)
 
 
-def _compare_path(target, text):
-    m = COMPARISON.fullmatch(text)
-    if not m:
+def _compare_path(target, root, text):
+    quantifier, colon, rest = text.partition(":")
+    if colon and quantifier in QUANTIFIERS:
+        return _quantified(target, root, quantifier, rest)
+    parsed = split_comparison(text)
+    if not parsed:
         raise CheckError("cannot parse the assertion (want PATH OP VALUE)")
-    path, op, wanted = m.groups()
-    return compare(walk(target, path), op, wanted)
+    path, op, wanted = parsed
+    return compare(walk(target, path, root), op, wanted, root)
+
+
+def _quantified(target, root, quantifier, text):
+    """all:/any:/none: PATH OP VALUE, PATH a non-empty list (a '*' or a
+    filter in it): every, some or no element holds."""
+    parsed = split_comparison(text)
+    if not parsed:
+        raise CheckError(f"want {quantifier}:PATH OP VALUE")
+    path, op, wanted = parsed
+    values = walk(target, path, root)
+    if not isinstance(values, list) or not values:
+        raise CheckError(f"{path} is {values!r}, not a list with elements: nothing to check")
+    holding = [v for v in values if compare(v, op, wanted, root) is None]
+    ok = {"all": len(holding) == len(values), "any": bool(holding),
+          "none": not holding}[quantifier]
+    if ok:
+        return None
+    shown = [v for v in values if (v in holding) == (quantifier == "none")]
+    return f"{len(holding)} of {len(values)} hold; " + repr(shown[:4])[:300]
 
 
 def _evaluate_bracketed(doc, form, inside, rest):
@@ -525,13 +744,29 @@ def _evaluate_bracketed(doc, form, inside, rest):
             return None
         if not rest.startswith("."):
             raise CheckError("want site[SEL].PATH OP VALUE")
-        return _compare_path(site, rest[1:])
+        return _compare_path(site, doc, rest[1:])
     if form == "count":
         n = len(some_sites(doc, inside))
         m = BARE_COMPARISON.fullmatch(rest)
         if not m:
             raise CheckError("want count[SEL] OP N")
-        return compare(n, m.group(1), m.group(2))
+        return compare(n, m.group(1), m.group(2), doc)
+    if form == "sum":
+        if not rest.startswith("."):
+            raise CheckError("want sum[SEL].PATH OP N")
+        parsed = split_comparison(rest[1:])
+        if not parsed:
+            raise CheckError("want sum[SEL].PATH OP N")
+        path, op, wanted = parsed
+        total = sum(walk(s, path, doc) for s in some_sites(doc, inside))
+        return compare(total, op, wanted, doc)
+    if form == "same":
+        if not rest.startswith("@") or len(rest) < 2:
+            raise CheckError("want same[PATH]@OTHER.json")
+        mine, theirs = walk(doc, inside), walk(load(rest[1:]), inside)
+        if mine == theirs:
+            return None
+        return f"differs from {os.path.basename(rest[1:])}: {json.dumps(mine)[:150]} vs {json.dumps(theirs)[:150]}"
     if form == "nosite":
         if not rest.startswith("@") or len(rest) < 2:
             raise CheckError("want nosite[SEL]@PROOF: a negative check needs a proof "
@@ -544,7 +779,7 @@ def _evaluate_bracketed(doc, form, inside, rest):
             if not select_sites(load(proof), inside):
                 return f"no site matches [{inside}] in {os.path.basename(proof)} either: proves nothing"
             return None
-        functions = [v for k, v in parse_selector(inside) if k in ("name", "top", "frame")]
+        functions = selected_functions(inside)
         if not functions:
             raise CheckError("an executable proves only name=, top= or frame= selectors")
         missing = [f for f in functions if not function_is_symbol(proof, f)]
@@ -552,25 +787,25 @@ def _evaluate_bracketed(doc, form, inside, rest):
             return f"{missing} not a symbol of {proof}: proves nothing"
         return None
     if form == "finding":
-        kind, selector = split_kind(inside)
+        kind, selector, conditions = split_kind(inside)
         if selector is None:
             raise CheckError("want finding[KIND@SEL]")
-        f = one_finding(doc, kind, selector)
+        f = one_finding(doc, kind, selector, conditions)
         errors = finding_shape_errors(f, selector)
         if rest:
             if not rest.startswith("."):
                 raise CheckError("want finding[KIND@SEL].PATH OP VALUE")
-            why = _compare_path(f, rest[1:])
+            why = _compare_path(f, doc, rest[1:])
             if why:
                 errors.append(why)
         return "; ".join(errors) or None
     if form == "nofinding":
         if rest:
             raise CheckError("nofinding[...] takes no path")
-        kind, selector = split_kind(inside)
+        kind, selector, conditions = split_kind(inside)
         if selector is None and not any(s["total_bytes"] > 0 for s in doc["sites"]):
             return "the profile has no site with bytes: nothing was checked"
-        found = findings_on(doc, kind, selector)
+        found = findings_on(doc, kind, selector, conditions)
         if found:
             return "unexpected findings: " + str(
                 [(f["kind"], name_function(doc, doc["sites"][f["site"]])) for f in found])
@@ -609,15 +844,55 @@ def every_profile(name, paths):
           else f"FAIL {name}: {'; '.join(failures[:10])}")
 
 
+def anchorable(assertion):
+    """site[SEL] or finding[KIND@SEL] alone: '.PATH OP VALUE' words after it
+    continue it."""
+    try:
+        bracketed = split_bracketed(assertion)
+    except CheckError:
+        return False
+    return bool(bracketed) and bracketed[0] in ("site", "finding") and bracketed[2] == ""
+
+
+def get_value(path, value_path):
+    """--get: prints the value at VALUE_PATH (a string as it is, anything
+    else as JSON); exit 1, saying why on stderr, when it is not there."""
+    try:
+        value = walk(load(path), value_path)
+    except (OSError, ValueError, CheckError) as e:
+        print(f"profile_check.py --get {path} {value_path}: {e}", file=sys.stderr)
+        return 1
+    print(value if isinstance(value, str) else json.dumps(value))
+    return 0
+
+
+def holds(path, assertions):
+    """--holds: exit 0 when every assertion holds, 1 otherwise (or when the
+    profile cannot be read yet), printing nothing: for a test that waits
+    for a profile to reach a state."""
+    try:
+        doc = load(path)
+    except (OSError, ValueError):
+        return 1
+    return 0 if all(evaluate(doc, a) is None for a in assertions) else 1
+
+
 def main(argv):
     if argv[:1] == ["--every"] and len(argv) >= 2:
         every_profile(argv[1], argv[2:])
         return 0
+    if argv[:1] == ["--get"] and len(argv) == 3:
+        return get_value(argv[1], argv[2])
+    if argv[:1] == ["--holds"] and len(argv) >= 3:
+        return holds(argv[1], argv[2:])
     one = argv[:1] == ["--one"]
     if one:
         argv = argv[1:]
     if len(argv) < 3:
-        print("usage: profile_check.py [--one] NAME PROFILE ASSERTION...", file=sys.stderr)
+        print("usage: profile_check.py [--one] NAME PROFILE ASSERTION...\n"
+              "       profile_check.py --every NAME FILE...\n"
+              "       profile_check.py --get PROFILE PATH\n"
+              "       profile_check.py --holds PROFILE ASSERTION...", file=sys.stderr)
         return 2
     name, path, assertions = argv[0], argv[1], argv[2:]
     try:
@@ -630,7 +905,7 @@ def main(argv):
     for assertion in assertions:
         if assertion.startswith("."):
             assertion = (anchor or "(no site[...] or finding[...] before)") + assertion
-        elif BRACKETED.fullmatch(assertion) and BRACKETED.fullmatch(assertion).group(3) == "":
+        elif anchorable(assertion):
             anchor = assertion
         why = evaluate(doc, assertion)
         if not one:
