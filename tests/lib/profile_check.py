@@ -189,6 +189,10 @@ def condition_holds(doc, item, condition, keys=None):
     return compare(actual, op, wanted, doc) is None
 
 
+def is_site(item):
+    return isinstance(item, dict) and "stack" in item and "name_frame" in item
+
+
 def select_sites(doc, selector):
     """Every site the selector (text or parsed) matches, in profile order."""
     parts = parse_selector(selector) if isinstance(selector, str) else selector
@@ -288,14 +292,28 @@ def walk(value, path, root=None):
                 items = value[lo:hi]
             else:
                 conditions = [parse_condition(c) for c in split_top_level(inner, ",")]
+                # a site is filtered as site[...] selects it (name=, frame=...)
                 items = [e for e in value
-                         if all(condition_holds(root, e, c) for c in conditions)]
+                         if all(condition_holds(root, e, c, SELECTOR_KEYS if is_site(e) else None)
+                                for c in conditions)]
+            # slices right after apply to the list taken: sites[bytes_at_peak>0][:5]
+            while (n + 1 < len(parts) and parts[n + 1].startswith("[")
+                   and SLICE.fullmatch(parts[n + 1][1:-1])):
+                n += 1
+                lo, hi = (None if not x else int(resolve_number(x, root))
+                          for x in SLICE.fullmatch(parts[n][1:-1]).groups())
+                items = items[lo:hi]
             if not items:
                 raise CheckError(f"{path}: {part} takes nothing: nothing to check")
             rest = ".".join(parts[n + 1:]) if n + 1 < len(parts) else ""
             if rest == "#":
                 return len(items)
             return [walk(e, rest, root) if rest else e for e in items]
+        if inner in SITE_FRAMES and isinstance(value, dict) and "stack" in value:
+            value = SITE_FRAMES[inner](root, value)
+            if value is None:
+                raise CheckError(f"{path}: the site has no stack")
+            continue
         optional = inner.endswith("?")
         if optional:
             inner = inner[:-1]
@@ -306,6 +324,13 @@ def walk(value, path, root=None):
                 return None
             raise CheckError(f"no {path} here")
     return value
+
+
+# A site's frames by role, as paths: site[...].$name.file, $top.object
+SITE_FRAMES = {
+    "$name": lambda doc, s: doc["frames"][s["stack"][s["name_frame"]]] if s["stack"] else None,
+    "$top": lambda doc, s: doc["frames"][s["stack"][0]] if s["stack"] else None,
+}
 
 
 REFERENCE = re.compile(r"@(.+?)(?:([+-])(\d+))?")
@@ -702,7 +727,7 @@ def _evaluate(doc, assertion):
     quantifier, colon, rest = assertion.partition(":")
     if colon and quantifier in QUANTIFIERS:
         return _quantified(doc, doc, quantifier, rest)
-    if assertion.startswith("findings") and not assertion.startswith("findings."):
+    if BARE_COMPARISON.fullmatch(assertion[len("findings"):]) and assertion.startswith("findings"):
         assertion = "findings.#" + assertion[len("findings"):]
     return _compare_path(doc, doc, assertion)
 
@@ -856,13 +881,15 @@ def anchorable(assertion):
 
 def get_value(path, value_path):
     """--get: prints the value at VALUE_PATH (a string as it is, anything
-    else as JSON); exit 1, saying why on stderr, when it is not there."""
+    else as JSON; a list one element a line); exit 1, saying why on stderr,
+    when it is not there."""
     try:
         value = walk(load(path), value_path)
     except (OSError, ValueError, CheckError) as e:
         print(f"profile_check.py --get {path} {value_path}: {e}", file=sys.stderr)
         return 1
-    print(value if isinstance(value, str) else json.dumps(value))
+    for item in value if isinstance(value, list) else [value]:
+        print(item if isinstance(item, str) else json.dumps(item))
     return 0
 
 
