@@ -20,13 +20,40 @@ failure of its own):
         valid and contract:access on every FILE that is a lifeheap profile
         (DHAT's files and damaged copies are passed over), as one test
 
-Sites are chosen by a selector SEL, one or more KEY=VALUE joined by ','
-(all must hold):
+Sites are chosen by a selector SEL, conditions joined by ',' (all must
+hold; an empty SEL is every site):
   name=FUNC    the function of the site's name frame (frames[stack[name_frame]])
   top=FUNC     the function of the innermost frame (the allocator's caller)
   frame=FUNC   the function of any frame of the stack
   label=TEXT   the site's label, exactly
   id=N         the site with id N
+  PATH OP VALUE  a field of the site (total_bytes=4096, reallocs>0,
+               access.measured_bytes>=1); a site without PATH does not match
+  any key with ~ instead of =: a regular expression matching the whole
+  value (name~.*::insert, label~Cache::insert \(.*)
+
+Paths (PATH) are dotted into the document, the site or the finding:
+  run.exit.code  sites.0.total_bytes  access.map.reads[3]  timeline.markers.-1
+  KEY?          null where KEY is missing (sites[*].timeline?)
+  #             the length of what is before it (sites.#, findings[kind=leak].#)
+  [*] or .*     every element of a list; the rest of the path applies to
+                each, and the value is their list (findings[*].summary)
+  [COND,...]    the elements where every condition PATH OP VALUE holds
+                (frames[function=main], sites[frame=f,reallocs>0]; sites
+                take the selector keys above)
+  [A:B]         a slice; A and B numbers or @PATH+N / @PATH-N; right after
+                a [*] or a filter it slices the list taken
+                (sites[bytes_at_peak>0][:5].label)
+  $name, $top   a site's name frame, its innermost frame (site[...].$name.file)
+A list taken by [*], a filter or a slice that is empty is a failure:
+nothing would be checked.
+
+Values: JSON (3, 0.5, true, null, "x", [1,2]) or a bare string; @PATH,
+@PATH+N, @PATH-N: the value at PATH of the document (timeline.peak_index
+>=@timeline.live_bytes.#-2); OP is = != >= <= > < or ~ !~ (a regular
+expression matching the whole string, or not); about a list: sum:N (its
+sum), ones:A-B (1 at A..B-1, 0 elsewhere), and the shapes increasing,
+nondecreasing, distinct (with = or !=).
 
 Assertions:
   valid                     PROFILE validates against
@@ -37,21 +64,25 @@ Assertions:
                             timeline's peak point the peak
   contract:timeline         the timeline's shape (see timeline_errors)
   contract:access           the access relations (see access_errors)
-  PATH OP VALUE             a path into the document (run.exit.code,
-                            sites.0.total_bytes, sites.#: a length,
-                            access.map.reads[3]); OP is = != >= <= > <;
-                            VALUE is JSON (3, 0.5, true, null, "x", [1,2])
-                            or a bare string; sum:N (a list summing to N)
-                            and ones:A-B (1 at A..B-1, 0 elsewhere) too
+  PATH OP VALUE             a path into the document (run.exit.code=0,
+                            sites.#>=3, timeline.times=increasing)
+  all:PATH OP VALUE         PATH is a list with elements (a [*] or a filter
+  any:PATH OP VALUE         in it): every, some, or no element holds
+  none:PATH OP VALUE        (none:findings[*].summary~.*xmalloc.*)
   site[SEL]                 SEL matches exactly one site
   site[SEL].PATH OP VALUE   a field of the one site SEL matches
   count[SEL] OP N           the number of sites SEL matches (at least one)
+  sum[SEL].PATH OP N        PATH summed over the sites SEL matches (at
+                            least one)
   nosite[SEL]@PROOF         no site matches SEL here, and it matches one in
                             the profile PROOF, or (for name/top/frame) the
                             function is a symbol of the executable PROOF
   finding[KIND@SEL]         exactly one finding of KIND on a site SEL
                             matches; its summary names the site's label;
                             a valid severity
+  finding[KIND@SEL&COND...] the same among the findings where each COND
+                            (a path into the finding) holds:
+                            finding[unused-capacity@name=f&evidence.mean_block_bytes=10240]
   finding[KIND@SEL].PATH OP VALUE   a field of that finding (evidence.blocks,
                             severity, site.total_bytes: the finding's site)
   nofinding[KIND@SEL]       SEL matches at least one site, and none of them
@@ -60,8 +91,19 @@ Assertions:
                             have a site with bytes, or nothing was checked)
   findings OP N             the number of findings (findings.# is the same)
   marker=LABEL              the timeline has a marker with this label
+  same[PATH]@OTHER          PATH has the same value here and in the profile
+                            OTHER (same[timeline]@first-run.json)
   .PATH OP VALUE            continues the last site[SEL] or finding[KIND@SEL]
                             word: "finding[leak@name=f]" .severity=high
+
+Other modes, for a shell test that needs a value or waits on a profile:
+  profile_check.py --get PROFILE PATH
+        prints the value (a string as it is, anything else as JSON; a list
+        one element a line); exit 1, saying why on stderr, when it is not
+        there
+  profile_check.py --holds PROFILE ASSERTION...
+        prints nothing; exit 0 when every assertion holds, 1 otherwise (or
+        when the profile cannot be read yet)
 
 SPDX-License-Identifier: GPL-3.0-or-later
 """
