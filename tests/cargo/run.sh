@@ -266,7 +266,7 @@ CARGO_PROFILE_DEV_DEBUG=0 cargo_lifeheap nodebug "$ws" -p tools --bin stats --no
 expect_status "the user's CARGO_PROFILE_DEV_DEBUG=0: exit 0" 0 nodebug
 check_target user-setting "$work/nodebug.json" "$ws/target/lifeheap/debug/stats" \
   stats_buffer - \
-  2 80010 ""
+  2 80010 "" $(absent stats_buffer)
 
 # --features reaches cargo: the third buffer.
 cargo_lifeheap features "$ws" -p tools --bin stats --features extra-buffer --no-html \
@@ -274,7 +274,7 @@ cargo_lifeheap features "$ws" -p tools --bin stats --features extra-buffer --no-
 expect_status "--features: exit 0" 0 features
 check_target features "$work/features.json" "$ws/target/lifeheap/debug/stats" \
   stats_buffer "stats.rs:$(line_of "$ws/tools/src/bin/stats.rs" 'vec![fill; 40_005]')" \
-  3 120015 ""
+  3 120015 "" $(absent stats_buffer)
 
 # --manifest-path from outside the workspace: its target directory is used.
 # Cargo reads .cargo/config.toml from the current directory up, not from
