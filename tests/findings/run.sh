@@ -332,7 +332,21 @@ fi
 
 # --- Own programs -----------------------------------------------------------
 if profile_prog marks; then
-  feed_checks "$here/marks_check.py" "$out/marks.json"
+  # progs/marks.c: four marks around a 1 MiB block (the peak) and a small
+  # one, the last label 255 characters long.
+  m=timeline.markers
+  labels=$(printf '["start", "big allocated", "big freed \\"quoted\\" \\u00e9", "%s"]' \
+    "$(printf 'y%.0s' $(seq 255))")
+  check_py "marks: labels in order" "$out/marks.json" "$m[*].label=$labels"
+  check_py "marks: big_alloc holds the peak" "$out/marks.json" \
+    "site[name=big_alloc].bytes_at_peak=1048576"
+  check_py "marks: markers at the right place" "$out/marks.json" "$m.#=4" \
+    "site[name=big_alloc].first_alloc_time>@$m.0.time" \
+    "site[name=big_alloc].first_alloc_time<@$m.1.time" "$m.1.time<@$m.2.time" \
+    "site[name=small_alloc].first_alloc_time>@$m.2.time" \
+    "site[name=small_alloc].first_alloc_time<@$m.3.time"
+  check_py "marks: the peak between the first two markers" "$out/marks.json" \
+    "peak.time>@$m.0.time" "peak.time<@$m.1.time"
   "$bin/marks" && pass "marks: LIFEHEAP_MARK is a no-op natively" \
     || fail "marks: LIFEHEAP_MARK is a no-op natively" "exit status $?"
 fi
