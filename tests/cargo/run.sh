@@ -232,6 +232,9 @@ check "lib: profile at target/lifeheap/lib-pipeline.json" test -s "$profile"
 check_target lib "$profile" "$ws/target/lifeheap/debug/deps/pipeline-*" \
   unit_message "lib.rs:$(line_of "$ws/pipeline/src/lib.rs" 'vec![fill; 40_006]')" \
   3 120018 "" $(absent unit_message)
+cargo_lifeheap nolib "$ws" -p tools --lib
+expect_status "--lib in a package without a library: exit 2" 2 nolib
+expect_grep "--lib without a library: says so" "no library in the chosen packages" "$work/nolib.err"
 
 #--- the bench: the bench profile (optimised, stripped by Cargo.toml) -----
 cargo_lifeheap bench "$ws" --bench throughput
