@@ -10,6 +10,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+get() { python3 "$TESTS_TOP/tests/lib/profile_check.py" --get "$@"; }   # a value of a profile
 top=$TESTS_TOP
 out="$TESTS_OUT/sql"
 bin="$TESTS_BUILD/sql"
@@ -37,8 +38,10 @@ check_eq "service runs under lifeheap with --lifeheap-blocks" 0 $?
 blocks=$(ls "$out"/service.*.blocks 2>/dev/null | head -1)
 check "the block file's name expands %p" test -n "$blocks"
 check_eq "the profile names the block file" "$blocks" \
-  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["options"]["blocks_file"])' "$out/service.json")"
-records=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print("{:,}".format(t["blocks"] + t["reallocs"]))' "$out/service.json")
+  "$(get "$out/service.json" run.options.blocks_file)"
+# blocks + reallocs, grouped by thousands (1,234)
+records=$(echo $(($(get "$out/service.json" totals.blocks) + $(get "$out/service.json" totals.reallocs))) |
+  sed ':a; s/\B[0-9]\{3\}\>/,&/; ta')
 check "the summary's last line: the records (blocks + reallocs) and the file" \
   sh -c "tail -1 '$out/service.log' | grep -qF 'Blocks:  $records records in $blocks (lifeheap sql loads them)'"
 "$lifeheap" sql "$out/service.json" "$blocks" -o "$out/service.db" 2>"$out/sql.log"
@@ -153,7 +156,7 @@ check "a forked child writes its own block file (name.<pid>)" test -n "$child_bl
 fork_query="SELECT (SELECT pid FROM runs), group_concat(size, ' ') FROM
   (SELECT size FROM blocks WHERE live AND size IN (1000, 2000, 3000) AND site_id IS NOT NULL ORDER BY size)"
 check_eq "the parent's file: its own live blocks, not the child's" \
-  "$(printf '%s\t1000 3000' "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["pid"])' "$out/fork.json")")" \
+  "$(printf '%s\t1000 3000' "$(get "$out/fork.json" run.pid)")" \
   "$("$lifeheap" sql "$out/fork.json" "$out/fork.blocks" -e "$fork_query" | tail -1)"
 check_eq "the child's file: the inherited block and its own, with the child's profile" \
   "$(printf '%s\t1000 2000' "$child_pid")" \
