@@ -233,16 +233,16 @@ UInt LH_(block_records_used)(void)
    return records_used;
 }
 
-void LH_(block_records_release)(void)
+Bool LH_(block_records_release)(void)
 {
    UInt i;
    for (i = 1; i < records_used; i++)
-      tl_assert2(LH_(block_record)(i)->site == NULL,
-                 "block records released while record %u is live", i);
+      if (LH_(block_record)(i)->site != NULL) return False;
    for (i = 0; i < pages_used; i++) VG_(free)((void*)page_allocations[i]);
    pages_used = 0;
    records_used = 1;
    free_head = 0;
+   return True;
 }
 
 LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi)
