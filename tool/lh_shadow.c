@@ -176,6 +176,7 @@ _Static_assert(__builtin_offsetof(struct LH_Block, access.first_access_time) == 
                "an access's fields are the first 64 bytes of LH_Block");
 
 struct LH_Block** LH_(record_pages) = NULL;
+static Addr* page_allocations = NULL;  /* what VG_(malloc) gave each page */
 static UInt pages_capacity = 0;
 static UInt pages_used = 0;
 static UInt records_used = 1;         /* record 0 means "no block" */
@@ -197,13 +198,16 @@ struct LH_Block* LH_(block_record_new)(void)
             tl_assert(new_capacity > pages_capacity);    /* 2^32 live blocks */
             LH_(record_pages) = VG_(realloc)("lh.shadow.record_pages", LH_(record_pages),
                                              new_capacity * sizeof(struct LH_Block*));
+            page_allocations = VG_(realloc)("lh.shadow.record_pages", page_allocations,
+                                            new_capacity * sizeof(Addr));
             pages_capacity = new_capacity;
          }
          {
-            /* a page starts on a cache line (never freed: the slack of
-               the rounding is kept with it) */
+            /* a page starts on a cache line (the slack of the rounding
+               is kept with it) */
             Addr raw = (Addr)VG_(malloc)("lh.shadow.records",
                                          LH_RECORDS_PER_PAGE * sizeof(struct LH_Block) + 63);
+            page_allocations[pages_used] = raw;
             LH_(record_pages)[pages_used++] = (struct LH_Block*)((raw + 63) & ~(Addr)63);
          }
       }
@@ -227,6 +231,18 @@ void LH_(block_record_free)(struct LH_Block* b)
 UInt LH_(block_records_used)(void)
 {
    return records_used;
+}
+
+Bool LH_(block_records_release)(void)
+{
+   UInt i;
+   for (i = 1; i < records_used; i++)
+      if (LH_(block_record)(i)->site != NULL) return False;
+   for (i = 0; i < pages_used; i++) VG_(free)((void*)page_allocations[i]);
+   pages_used = 0;
+   records_used = 1;
+   free_head = 0;
+   return True;
 }
 
 LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi)
