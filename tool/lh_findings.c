@@ -229,7 +229,7 @@ static void access_totals(const LH_Site* site, AccessTotals* t)
 static double mean_lifetime(const LH_Site* site)
 {
    return site->total_blocks == 0
-          ? 0.0 : (double)site->lifetime_sum / (double)site->total_blocks;
+          ? 0.0 : (double)site->out->lifetime_sum / (double)site->total_blocks;
 }
 
 static double mean_lifetime_fraction(const LH_Site* site, ULong duration)
@@ -263,12 +263,12 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
    }
    /* Active from the first allocation to the last free, or to now when
       blocks are still live. */
-   active_end = site->blocks_at_exit > 0 || site->freed_blocks == 0
+   active_end = site->out->blocks_at_exit > 0 || site->freed_blocks == 0
                 ? now : site->last_free_time;
    active = active_end > site->first_alloc_time
             ? active_end - site->first_alloc_time : 0;
    if (active > 0 && site->max_blocks > 0)
-      q->occupancy = (double)site->lifetime_sum / (double)active
+      q->occupancy = (double)site->out->lifetime_sum / (double)active
                      / (double)site->max_blocks;
 }
 
@@ -299,7 +299,7 @@ static void add_growth_evidence(Finding* f, const LH_Site* site,
    add_count(f, "freed_blocks", site->freed_blocks);
    add_count(f, "cross_thread_frees", site->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
-   add_count(f, "bytes_at_exit", site->bytes_at_exit);
+   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
    add_fraction(f, "slope_bytes_per_million_instructions",
                 growth->slope_bytes_per_million_instructions);
 }
@@ -379,7 +379,7 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    add_count(f, "freed_blocks", site->freed_blocks);
    add_count(f, "cross_thread_frees", site->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
-   add_count(f, "bytes_at_exit", site->bytes_at_exit);
+   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
    return True;
 }
 
@@ -391,13 +391,13 @@ static Bool check_leak(LH_Site* site, UInt index, ULong duration,
    if (!rising(growth)
        || site->max_blocks < (ULong)LH_(options).growth_min_blocks
        || growth->end_to_max_ratio < LH_(options).leak_exit_fraction
-       || site->blocks_at_exit < (ULong)LH_(options).growth_min_blocks
-       || !material(site->bytes_at_exit))
+       || site->out->blocks_at_exit < (ULong)LH_(options).growth_min_blocks
+       || !material(site->out->bytes_at_exit))
       return False;
-   f = add_finding(Kind_Leak, severity_for_share(site->bytes_at_exit),
+   f = add_finding(Kind_Leak, severity_for_share(site->out->bytes_at_exit),
                    site, index);
-   add_count(f, "bytes_at_exit", site->bytes_at_exit);
-   add_count(f, "blocks_at_exit", site->blocks_at_exit);
+   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
+   add_count(f, "blocks_at_exit", site->out->blocks_at_exit);
    add_fraction(f, "end_to_max_ratio", growth->end_to_max_ratio);
    add_fraction(f, "first_alloc_fraction",
                 ratio(site->first_alloc_time, duration));
@@ -472,14 +472,14 @@ static void check_memory(LH_Site* site, UInt index, ULong duration)
    count never includes a block living longer than the limit. */
 static ULong short_lived_blocks(const LH_Site* site, ULong limit)
 {
-   ULong count = LH_(histogram_at)(&site->lifetime_histogram, 0);   /* lifetime 0 */
+   ULong count = LH_(histogram_at)(&site->out->lifetime_histogram, 0);   /* lifetime 0 */
    UInt  i;
    if (limit == 0)
       return 0;
    for (i = 1; i < LH_LIFETIME_BUCKETS && i < 64; i++) {
       if ((1ULL << i) > limit)
          break;
-      count += LH_(histogram_at)(&site->lifetime_histogram, i);
+      count += LH_(histogram_at)(&site->out->lifetime_histogram, i);
    }
    return count;
 }
@@ -501,7 +501,7 @@ static void check_churn(LH_Site* site, UInt index, ULong duration)
    add_count(f, "total_bytes", site->total_bytes);
    add_count(f, "lifetime_limit", limit);
    add_count(f, "mean_lifetime",
-             site->total_blocks ? site->lifetime_sum / site->total_blocks : 0);
+             site->total_blocks ? site->out->lifetime_sum / site->total_blocks : 0);
    add_fraction(f, "mean_lifetime_fraction",
                 mean_lifetime_fraction(site, duration));
    add_count(f, "max_blocks", site->max_blocks);
@@ -559,7 +559,7 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
       /* A stack made only of library and allocator code (libstdc++'s
          emergency exception pool, allocated before main) names nothing
          the user can change: no finding. */
-      if (site->runtime_only) continue;
+      if (site->out->runtime_only) continue;
       check_memory(site, i, duration);
       check_churn(site, i, duration);
       check_realloc(site, i);
@@ -622,24 +622,24 @@ void LH_(findings_print_summary)(UInt max)
       UInt k, last;
       VG_(umsg)(" [%s] %s, site %u: %s\n", LH_(severity_names)[f->severity],
                 LH_(finding_kind_names)[f->kind], f->site_index, f->summary);
-      if (site->n_frames == 0 || site->frame_ids == NULL)
+      if (site->out->n_frames == 0 || site->out->frame_ids == NULL)
          continue;
-      last = site->name_frame + SUMMARY_FRAMES_AFTER_NAME;
-      if (last >= site->n_frames)
-         last = site->n_frames - 1;
+      last = site->out->name_frame + SUMMARY_FRAMES_AFTER_NAME;
+      if (last >= site->out->n_frames)
+         last = site->out->n_frames - 1;
       for (k = 0; k <= last; k++) {
          /* Between the allocator's caller and the frame naming the site
             lie the allocator's and the libraries' own frames (a dozen in
             Rust's iterator and RawVec code): the first and the last one
             show the way, the rest are in the profile. */
-         if (k == 2 && site->name_frame > SUMMARY_FRAMES_BEFORE_NAME) {
+         if (k == 2 && site->out->name_frame > SUMMARY_FRAMES_BEFORE_NAME) {
             VG_(umsg)("    ... %u more frames (in the profile) ...\n",
-                      site->name_frame - 3);
-            k = site->name_frame - 1;
+                      site->out->name_frame - 3);
+            k = site->out->name_frame - 1;
          }
-         LH_(frame_describe)(site->frame_ids[k], frame, sizeof frame);
+         LH_(frame_describe)(site->out->frame_ids[k], frame, sizeof frame);
          VG_(umsg)("    %s %s%s\n", k == 0 ? "at" : "by", frame,
-                   k == site->name_frame ? "   <- names the site" : "");
+                   k == site->out->name_frame ? "   <- names the site" : "");
       }
    }
 }

@@ -31,19 +31,19 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    HChar* p;
    /* The site's label (lh_labels.c) when the name frame has a name: the
       text the summary, the report and the viewer show for the site. */
-   if (site->label != NULL && VG_(strncmp)(site->label, "???", 3) != 0) {
-      VG_(snprintf)(buf, size, "%s", site->label);
+   if (site->out->label != NULL && VG_(strncmp)(site->out->label, "???", 3) != 0) {
+      VG_(snprintf)(buf, size, "%s", site->out->label);
       return;
    }
-   if (site->n_frames == 0 || site->frame_ids == NULL
-       || site->name_frame >= site->n_frames) {
+   if (site->out->n_frames == 0 || site->out->frame_ids == NULL
+       || site->out->name_frame >= site->out->n_frames) {
       VG_(snprintf)(buf, size, "an unnamed function");
       return;
    }
    /* frame_describe gives "function (file:line)", "function (in object)"
       or "function"; the suffix starts at the last " (" (C++ names may hold
       " (" themselves, as in "std::function<void (int)>"). */
-   LH_(frame_describe)(site->frame_ids[site->name_frame],
+   LH_(frame_describe)(site->out->frame_ids[site->out->name_frame],
                        described, sizeof described);
    for (p = described; *p != '\0'; p++)
       if (p[0] == ' ' && p[1] == '(')

@@ -132,12 +132,38 @@ static inline UInt LH_(histogram_end)(const LH_Histogram* h)
    set (see lh_sites.c). */
 #define LH_SITE_INLINE_THREADS 4
 
+/* A site's figures that only the output reads, made when a profile is
+   written (LH_(sites_finalize), then lh_symbols.c and lh_labels.c) and
+   kept for the next one, so that the run's own state, touched by every
+   malloc and free, does not carry them. */
+typedef struct {
+   /* Live when the profile is written. */
+   ULong bytes_at_exit, blocks_at_exit, zero_size_at_exit;
+   /* Lifetimes of all the site's blocks, live ones counted up to now:
+      the site's freed_* figures plus its live blocks. */
+   ULong lifetime_sum, lifetime_min, lifetime_max;
+   LH_Histogram lifetime_histogram;
+   /* Blocks by log2 size, freed and live (lh_shapes.c). */
+   LH_Histogram size_histogram;
+
+   /* Set at output by lh_symbols.c: the frame naming the site. */
+   UInt         n_frames;        /* frames after inline expansion */
+   UInt*        frame_ids;       /* indices into the frame table */
+   UInt         name_frame;      /* index into frame_ids */
+   Bool         runtime_only;    /* every frame is allocator or library code
+                                    (a runtime's own start-up pool): no
+                                    finding can name code the user owns */
+   /* Set at output by lh_labels.c: how every reader names the site,
+      unique among the profile's sites. */
+   HChar*       label;
+} LH_SiteOutput;
+
 typedef struct LH_Site LH_Site;
 struct LH_Site {
    /* The fields every malloc and free of the site touches come first, so
       that they share a few cache lines (a program with thousands of sites
-      misses the cache on each site it touches); output-only figures come
-      last. */
+      misses the cache on each site it touches); the figures only a
+      profile reads are apart, in 'out'. */
    ExeContext* ec;              /* the allocation stack (preload frames dropped) */
    UInt  id;                    /* position in the sorted output; set at output */
    UInt  serial;                /* 1, 2, ... in order of first use: the
@@ -174,24 +200,17 @@ struct LH_Site {
    LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
 
    LH_Histogram freed_lifetime_histogram;
-   /* Blocks by log2 size: freed so far, and with the live ones (set at
-      output); lh_shapes.c. */
-   LH_Histogram freed_size_histogram, size_histogram;
+   /* Blocks by log2 size, freed so far (with the live ones: out);
+      lh_shapes.c. */
+   LH_Histogram freed_size_histogram;
 
    ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
    ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
 
-   /* Live when the profile is written (set by LH_(sites_finalize)). */
-   ULong bytes_at_exit, blocks_at_exit;
-   /* Lifetimes of all the site's blocks, live ones counted up to now:
-      set by LH_(sites_finalize) from the freed_* figures plus live blocks. */
-   ULong lifetime_sum, lifetime_min, lifetime_max;
-   LH_Histogram lifetime_histogram;
-
    /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
       allocated, live now, live at the global peak (kept with
-      bytes_at_peak), live when the profile is written. */
-   ULong zero_size_total, zero_size_curr, zero_size_at_peak, zero_size_at_exit;
+      bytes_at_peak); live when the profile is written: out. */
+   ULong zero_size_total, zero_size_curr, zero_size_at_peak;
 
    /* The frames of lifeheap's preload the first allocation passed
       through (malloc, or realloc then malloc), innermost first: not part
@@ -201,16 +220,9 @@ struct LH_Site {
    Addr  allocator_ips[LH_ALLOCATOR_FRAMES];
    UChar n_allocator_frames;
 
-   /* Set at output by lh_symbols.c: the frame naming the site. */
-   UInt         n_frames;        /* frames after inline expansion */
-   UInt*        frame_ids;       /* indices into the frame table */
-   UInt         name_frame;      /* index into frame_ids */
-   Bool         runtime_only;    /* every frame is allocator or library code
-                                    (a runtime's own start-up pool): no
-                                    finding can name code the user owns */
-   /* Set at output by lh_labels.c: how every reader names the site,
-      unique among the profile's sites. */
-   HChar*       label;
+   /* The figures only a profile reads (NULL until the first output
+      makes them: LH_(sites_finalize)). */
+   LH_SiteOutput* out;
 };
 
 /* Global live and peak figures. */

@@ -329,9 +329,9 @@ static const HChar* frame_text(UInt frame_id)
    (positive: callers), NULL past either end of the stack. */
 static const HChar* text_at(const LH_Site* s, Int distance)
 {
-   Int k = (Int)s->name_frame + distance;
-   if (s->n_frames == 0 || k < 0 || k >= (Int)s->n_frames) return NULL;
-   return frame_text(s->frame_ids[k]);
+   Int k = (Int)s->out->name_frame + distance;
+   if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return NULL;
+   return frame_text(s->out->frame_ids[k]);
 }
 
 /* The first frame with a name at distance d or further from the name frame
@@ -340,28 +340,28 @@ static const HChar* text_at(const LH_Site* s, Int distance)
 static const HChar* named_text_from(const LH_Site* s, Int d, Int step)
 {
    for (;; d += step) {
-      Int k = (Int)s->name_frame + d;
-      if (s->n_frames == 0 || k < 0 || k >= (Int)s->n_frames) return NULL;
-      if (frame_name(s->frame_ids[k])[0] != 0
-          && VG_(strcmp)(frame_name(s->frame_ids[k]), "(below main)") != 0)
-         return frame_text(s->frame_ids[k]);
+      Int k = (Int)s->out->name_frame + d;
+      if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return NULL;
+      if (frame_name(s->out->frame_ids[k])[0] != 0
+          && VG_(strcmp)(frame_name(s->out->frame_ids[k]), "(below main)") != 0)
+         return frame_text(s->out->frame_ids[k]);
    }
 }
 
 static void label_append(LH_Site* s, const HChar* a, const HChar* b)
 {
-   SizeT len = VG_(strlen)(s->label) + VG_(strlen)(a) + VG_(strlen)(b) + 1;
+   SizeT len = VG_(strlen)(s->out->label) + VG_(strlen)(a) + VG_(strlen)(b) + 1;
    HChar* grown = VG_(malloc)("lh.labels.label", len);
-   VG_(sprintf)(grown, "%s%s%s", s->label, a, b);
-   VG_(free)(s->label);
-   s->label = grown;
+   VG_(sprintf)(grown, "%s%s%s", s->out->label, a, b);
+   VG_(free)(s->out->label);
+   s->out->label = grown;
 }
 
 static Int compare_by_label(const void* pa, const void* pb)
 {
    const LH_Site* a = *(LH_Site* const*)pa;
    const LH_Site* b = *(LH_Site* const*)pb;
-   Int order = VG_(strcmp)(a->label, b->label);
+   Int order = VG_(strcmp)(a->out->label, b->out->label);
    if (order != 0) return order;
    return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
@@ -373,7 +373,7 @@ static void refine(LH_Site** group, UInt n, Int up, Int down);
    (setlocale.c:337) > _nl_find_locale (findlocale.c:158)"). */
 static void append_callee(LH_Site* s, const HChar* text)
 {
-   label_append(s, VG_(strstr)(s->label, ", allocated by ") ? " > "
+   label_append(s, VG_(strstr)(s->out->label, ", allocated by ") ? " > "
                                                             : ", allocated by ",
                 text);
 }
@@ -385,7 +385,7 @@ static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
    VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_label);
    while (start < n) {
       for (end = start + 1; end < n; end++)
-         if (VG_(strcmp)(group[end]->label, group[start]->label) != 0) break;
+         if (VG_(strcmp)(group[end]->out->label, group[start]->out->label) != 0) break;
       if (end - start > 1) refine(group + start, end - start, up, down);
       start = end;
    }
@@ -413,8 +413,8 @@ static Bool differ_at(LH_Site** group, UInt n, Int d, Bool* any)
    the innermost frame. */
 static const HChar* callee_name(const LH_Site* s, UInt e)
 {
-   if (e > s->name_frame) return "";
-   return frame_name(s->frame_ids[s->name_frame - e]);
+   if (e > s->out->name_frame) return "";
+   return frame_name(s->out->frame_ids[s->out->name_frame - e]);
 }
 
 /* Step 2 of the refinement (see the top of the file): the first distance
@@ -426,13 +426,13 @@ static UInt first_callee_difference(LH_Site** group, UInt n)
 {
    UInt e, i, deepest = 0;
    for (i = 0; i < n; i++)
-      if (group[i]->name_frame > deepest) deepest = group[i]->name_frame;
+      if (group[i]->out->name_frame > deepest) deepest = group[i]->out->name_frame;
    for (e = 1; e <= deepest; e++) {
       const HChar* first = callee_name(group[0], e);
       Bool differ = False, skip = True;
       for (i = 0; i < n; i++) {
          const HChar* name = callee_name(group[i], e);
-         if (name[0] && !is_allocator_primitive(group[i]->frame_ids[group[i]->name_frame - e]))
+         if (name[0] && !is_allocator_primitive(group[i]->out->frame_ids[group[i]->out->name_frame - e]))
             skip = False;
          if (VG_(strcmp)(name, first) != 0) differ = True;
       }
@@ -462,10 +462,10 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    }
    if (down == 1 && (e = first_callee_difference(group, n)) > 0) {
       for (i = 0; i < n; i++) {
-         if (e <= group[i]->name_frame
+         if (e <= group[i]->out->name_frame
              && callee_name(group[i], e)[0] != 0)
             append_callee(group[i],
-                          frame_text(group[i]->frame_ids[group[i]->name_frame - e]));
+                          frame_text(group[i]->out->frame_ids[group[i]->out->name_frame - e]));
       }
       refine_runs(group, n, up + (Int)0x40000000, down + 1);
       return;
@@ -497,9 +497,9 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    UInt i, n_frames = 0;
    for (i = 0; i < n_sites; i++) {
       UInt k;
-      for (k = 0; k < sites[i]->n_frames; k++)
-         if (sites[i]->frame_ids[k] + 1 > n_frames)
-            n_frames = sites[i]->frame_ids[k] + 1;
+      for (k = 0; k < sites[i]->out->n_frames; k++)
+         if (sites[i]->out->frame_ids[k] + 1 > n_frames)
+            n_frames = sites[i]->out->frame_ids[k] + 1;
    }
    n_frame_texts = n_frames;
    frame_texts = VG_(calloc)("lh.labels.texts", n_frames + 1, sizeof(HChar*));
@@ -508,8 +508,8 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    for (i = 0; i < n_sites; i++) {
       LH_Site* s = sites[i];
       const HChar* base = text_at(s, 0);
-      if (s->label) VG_(free)(s->label);
-      s->label = VG_(strdup)("lh.labels.label", base ? base : "???");
+      if (s->out->label) VG_(free)(s->out->label);
+      s->out->label = VG_(strdup)("lh.labels.label", base ? base : "???");
    }
    order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
    for (i = 0; i < n_sites; i++) order[i] = sites[i];

@@ -56,12 +56,12 @@ static Bool program_frame(const LH_Frame* f)
 /* Whether stack position i is part of the key (see the top). */
 static Bool kept(const LH_Site* s, UInt i, UInt outermost)
 {
-   const LH_Frame* f = LH_(frame_at)(s->frame_ids[i]);
+   const LH_Frame* f = LH_(frame_at)(s->out->frame_ids[i]);
    if (!named(f)) return False;
-   if (outermost < s->n_frames) {
+   if (outermost < s->out->n_frames) {
       if (i > outermost) return False;
       if (f->machinery
-          && !program_frame(LH_(frame_at)(s->frame_ids[i + 1])))
+          && !program_frame(LH_(frame_at)(s->out->frame_ids[i + 1])))
          return False;
    }
    return True;
@@ -69,9 +69,9 @@ static Bool kept(const LH_Site* s, UInt i, UInt outermost)
 
 static UInt outermost_program_frame(const LH_Site* s)
 {
-   UInt i, outermost = s->n_frames;
-   for (i = 0; i < s->n_frames; i++)
-      if (program_frame(LH_(frame_at)(s->frame_ids[i]))) outermost = i;
+   UInt i, outermost = s->out->n_frames;
+   for (i = 0; i < s->out->n_frames; i++)
+      if (program_frame(LH_(frame_at)(s->out->frame_ids[i]))) outermost = i;
    return outermost;
 }
 
@@ -83,8 +83,8 @@ void LH_(match_key_write_json)(LH_Json* j, const LH_Site* s)
    UInt i, written = 0, outermost = outermost_program_frame(s);
 
    key[0] = 0;
-   for (i = 0; i < s->n_frames; i++) {
-      const LH_Frame* f = LH_(frame_at)(s->frame_ids[i]);
+   for (i = 0; i < s->out->n_frames; i++) {
+      const LH_Frame* f = LH_(frame_at)(s->out->frame_ids[i]);
       const HChar* place;
       Int wrote;
       if (!kept(s, i, outermost)) continue;
@@ -101,9 +101,9 @@ void LH_(match_key_write_json)(LH_Json* j, const LH_Site* s)
    }
    LH_(json_string)(j, "match_key", key);
    LH_(json_array_begin)(j, "match_lines");
-   for (i = 0; i < s->n_frames && written > 0; i++)
+   for (i = 0; i < s->out->n_frames && written > 0; i++)
       if (kept(s, i, outermost)) {
-         LH_(json_u64)(j, NULL, LH_(frame_at)(s->frame_ids[i])->line);
+         LH_(json_u64)(j, NULL, LH_(frame_at)(s->out->frame_ids[i])->line);
          written--;
       }
    LH_(json_array_end)(j);

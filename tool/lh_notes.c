@@ -93,7 +93,7 @@ void LH_(site_notes_compute)(const LH_Site* s, LH_SiteNotes* notes)
    LH_SiteNote* n;
 
    notes->n = 0;
-   if (s->runtime_only) return;
+   if (s->out->runtime_only) return;
 
    if (s->realloc_bytes_copied >= LH_NOTE_MIN_BYTES) {
       n = add_note(notes, LH_NoteReallocGrowth, s->realloc_bytes_copied,

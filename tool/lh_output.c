@@ -178,12 +178,12 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    LH_(json_u64)(j, "id", s->id);
    LH_(json_u64)(j, "serial", s->serial);
    LH_(json_array_begin)(j, "stack");
-   for (k = 0; k < s->n_frames; k++) LH_(json_u64)(j, NULL, s->frame_ids[k]);
+   for (k = 0; k < s->out->n_frames; k++) LH_(json_u64)(j, NULL, s->out->frame_ids[k]);
    LH_(json_array_end)(j);
-   LH_(json_u64)(j, "name_frame", s->name_frame);
-   LH_(json_string)(j, "label", s->label);
+   LH_(json_u64)(j, "name_frame", s->out->name_frame);
+   LH_(json_string)(j, "label", s->out->label);
    LH_(match_key_write_json)(j, s);
-   LH_(json_bool)(j, "runtime_only", s->runtime_only);
+   LH_(json_bool)(j, "runtime_only", s->out->runtime_only);
    write_notes(j, notes);
    LH_(json_u64)(j, "total_blocks", s->total_blocks);
    LH_(json_u64)(j, "total_bytes", s->total_bytes);
@@ -192,18 +192,18 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    LH_(json_u64)(j, "max_bytes", s->max_bytes);
    LH_(json_u64)(j, "max_blocks", s->max_blocks);
    LH_(json_u64)(j, "max_time", s->max_time);
-   LH_(json_u64)(j, "bytes_at_exit", s->bytes_at_exit);
-   LH_(json_u64)(j, "blocks_at_exit", s->blocks_at_exit);
+   LH_(json_u64)(j, "bytes_at_exit", s->out->bytes_at_exit);
+   LH_(json_u64)(j, "blocks_at_exit", s->out->blocks_at_exit);
    LH_(json_u64)(j, "freed_blocks", s->freed_blocks);
 
    LH_(json_object_begin)(j, "lifetime");
-   LH_(json_u64)(j, "sum", s->lifetime_sum);
-   LH_(json_u64)(j, "min", s->lifetime_min);
-   LH_(json_u64)(j, "max", s->lifetime_max);
-   last_bucket = LH_(histogram_end)(&s->lifetime_histogram);
+   LH_(json_u64)(j, "sum", s->out->lifetime_sum);
+   LH_(json_u64)(j, "min", s->out->lifetime_min);
+   LH_(json_u64)(j, "max", s->out->lifetime_max);
+   last_bucket = LH_(histogram_end)(&s->out->lifetime_histogram);
    LH_(json_array_begin)(j, "histogram");
    for (k = 0; k < last_bucket; k++)
-      LH_(json_u64)(j, NULL, LH_(histogram_at)(&s->lifetime_histogram, k));
+      LH_(json_u64)(j, NULL, LH_(histogram_at)(&s->out->lifetime_histogram, k));
    LH_(json_array_end)(j);
    LH_(json_object_end)(j);
    LH_(shapes_write_site)(j, s);
@@ -219,7 +219,7 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    LH_(json_object_begin)(j, "zero_size_blocks");
    LH_(json_u64)(j, "total", s->zero_size_total);
    LH_(json_u64)(j, "at_peak", s->zero_size_at_peak);
-   LH_(json_u64)(j, "at_exit", s->zero_size_at_exit);
+   LH_(json_u64)(j, "at_exit", s->out->zero_size_at_exit);
    LH_(json_object_end)(j);
    LH_(allocator_frames_write_json)(j, s);
    LH_(access_write_site_json)(j, s);

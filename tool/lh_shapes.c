@@ -19,7 +19,7 @@
    block realloc'ed).
 
       site->freed_size_histogram     blocks freed so far, by size
-      site->size_histogram           + the live blocks, set at output
+      site->out->size_histogram      + the live blocks, set at output
       freed_grid[size][lifetime]     blocks freed so far (the whole run)
       grid[size][lifetime]           + the live blocks, set at output
 
@@ -58,7 +58,7 @@ void LH_(shapes_output_begin)(void)
    UInt i, n = LH_(n_sites)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
-      LH_(histogram_copy)(&site->size_histogram, &site->freed_size_histogram);
+      LH_(histogram_copy)(&site->out->size_histogram, &site->freed_size_histogram);
    }
    VG_(memcpy)(grid, freed_grid, sizeof grid);
 }
@@ -66,16 +66,16 @@ void LH_(shapes_output_begin)(void)
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
 {
    UInt s = log2_bucket(size);
-   LH_(histogram_add)(&site->size_histogram, s);
+   LH_(histogram_add)(&site->out->size_histogram, s);
    grid[s][log2_bucket(lifetime)]++;
 }
 
 void LH_(shapes_write_site)(LH_Json* j, const LH_Site* site)
 {
-   UInt k, end = LH_(histogram_end)(&site->size_histogram);
+   UInt k, end = LH_(histogram_end)(&site->out->size_histogram);
    LH_(json_array_begin)(j, "size_histogram");
    for (k = 0; k < end; k++)
-      LH_(json_u64)(j, NULL, LH_(histogram_at)(&site->size_histogram, k));
+      LH_(json_u64)(j, NULL, LH_(histogram_at)(&site->out->size_histogram, k));
    LH_(json_array_end)(j);
 }
 

@@ -123,7 +123,6 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    site->serial = LH_(n_sites)() + 1;
    site->peak_seq_seen = LH_NEVER_SEEN;
    site->freed_lifetime_min = (ULong)-1;
-   site->lifetime_min = (ULong)-1;
    /* the preload frames of the stack just recorded (none for a custom
       allocator's request, made from the program's code) */
    LH_(site_take_allocator_frames)(site);
@@ -297,27 +296,35 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
 void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time)
 {
    ULong lifetime = LH_(now) - alloc_time;
-   site->lifetime_sum += lifetime;
-   if (lifetime < site->lifetime_min) site->lifetime_min = lifetime;
-   if (lifetime > site->lifetime_max) site->lifetime_max = lifetime;
-   LH_(histogram_add)(&site->lifetime_histogram, lifetime_bucket(lifetime));
+   site->out->lifetime_sum += lifetime;
+   if (lifetime < site->out->lifetime_min) site->out->lifetime_min = lifetime;
+   if (lifetime > site->out->lifetime_max) site->out->lifetime_max = lifetime;
+   LH_(histogram_add)(&site->out->lifetime_histogram, lifetime_bucket(lifetime));
 }
 
 void LH_(sites_finalize)(void)
 {
    UInt i, n = LH_(n_sites)();
 
+   /* The output figures live apart from the record, made for each site
+      at its first output (and kept: a later dump reuses them). */
+   for (i = 0; i < n; i++) {
+      LH_Site* site = LH_(site_at)(i);
+      if (site->out != NULL) continue;
+      site->out = VG_(malloc)("lh.sites.output", sizeof(LH_SiteOutput));
+      VG_(memset)(site->out, 0, sizeof(LH_SiteOutput));
+   }
    LH_(shapes_output_begin)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
       catch_up_with_peak(site);
-      site->bytes_at_exit  = site->curr_bytes;
-      site->blocks_at_exit = site->curr_blocks;
-      site->zero_size_at_exit = site->zero_size_curr;
-      site->lifetime_sum = site->freed_lifetime_sum;
-      site->lifetime_min = site->freed_lifetime_min;
-      site->lifetime_max = site->freed_lifetime_max;
-      LH_(histogram_copy)(&site->lifetime_histogram, &site->freed_lifetime_histogram);
+      site->out->bytes_at_exit  = site->curr_bytes;
+      site->out->blocks_at_exit = site->curr_blocks;
+      site->out->zero_size_at_exit = site->zero_size_curr;
+      site->out->lifetime_sum = site->freed_lifetime_sum;
+      site->out->lifetime_min = site->freed_lifetime_min;
+      site->out->lifetime_max = site->freed_lifetime_max;
+      LH_(histogram_copy)(&site->out->lifetime_histogram, &site->freed_lifetime_histogram);
    }
 
    /* Blocks still live, of every origin, count their life up to now. */

@@ -38,7 +38,7 @@ static void explain_unnamed(const LH_Site* site)
 {
    HChar where[512];
    SizeT len;
-   LH_(frame_describe)(site->frame_ids[site->name_frame], where, sizeof(where));
+   LH_(frame_describe)(site->out->frame_ids[site->out->name_frame], where, sizeof(where));
    /* where is "??? (in /usr/bin/sort)": keep the object's path. */
    len = VG_(strlen)(where);
    if (len > 8 && where[len - 1] == ')') where[len - 1] = '\0';
@@ -59,7 +59,7 @@ static void print_top_sites(const LH_Report* r)
              "allocated in):\n");
    for (i = 0; i < shown; i++) {
       const LH_Site* s = r->sites[i];
-      const HChar* where = s->label ? s->label : "???";
+      const HChar* where = s->out->label ? s->out->label : "???";
       LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
       LH_(format_share)(share, sizeof share, s->bytes_at_peak,
                         r->totals.peak_bytes);

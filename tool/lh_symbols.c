@@ -621,8 +621,8 @@ static Bool is_user_frame(const LH_Frame* f)
 static Bool only_library_frames(const LH_Site* site)
 {
    UInt k;
-   for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = frame_by_id(site->frame_ids[k]);
+   for (k = 0; k < site->out->n_frames; k++) {
+      LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
       if (is_user_frame(f)) return False;
    }
    return True;
@@ -636,16 +636,16 @@ static Bool only_library_frames(const LH_Site* site)
 static UInt choose_name_frame(const LH_Site* site)
 {
    UInt k;
-   for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = frame_by_id(site->frame_ids[k]);
+   for (k = 0; k < site->out->n_frames; k++) {
+      LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
       if (!f->machinery && f->function) return k;
    }
-   for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = frame_by_id(site->frame_ids[k]);
+   for (k = 0; k < site->out->n_frames; k++) {
+      LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
       if (is_user_frame(f)) return k;
    }
-   for (k = 0; k < site->n_frames; k++) {
-      LH_Frame* f = frame_by_id(site->frame_ids[k]);
+   for (k = 0; k < site->out->n_frames; k++) {
+      LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
       if (f->function && !is_allocator_frame(f->function)) return k;
    }
    return 0;
@@ -679,16 +679,16 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
                             sizeof(UInt));
       VG_(apply_ExeContext)(add_ip_frames, &walk, site->ec);
 
-      if (site->frame_ids) VG_(free)(site->frame_ids);
-      site->n_frames  = (UInt)VG_(sizeXA)(walk.ids);
-      site->frame_ids = VG_(malloc)("lh.symbols.site_frames",
-                                    (site->n_frames + 1) * sizeof(UInt));
-      for (k = 0; k < site->n_frames; k++)
-         site->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
+      if (site->out->frame_ids) VG_(free)(site->out->frame_ids);
+      site->out->n_frames  = (UInt)VG_(sizeXA)(walk.ids);
+      site->out->frame_ids = VG_(malloc)("lh.symbols.site_frames",
+                                    (site->out->n_frames + 1) * sizeof(UInt));
+      for (k = 0; k < site->out->n_frames; k++)
+         site->out->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
       VG_(deleteXA)(walk.ids);
 
-      site->name_frame   = choose_name_frame(site);
-      site->runtime_only = only_library_frames(site);
+      site->out->name_frame   = choose_name_frame(site);
+      site->out->runtime_only = only_library_frames(site);
    }
 }
 

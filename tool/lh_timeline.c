@@ -589,7 +589,7 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
       sxx > 0 ? sxy / sxx * 1e6 : 0.0;
    growth->end_to_max_ratio =
       site->max_bytes > 0
-         ? (double)site->bytes_at_exit / (double)site->max_bytes : 0.0;
+         ? (double)site->out->bytes_at_exit / (double)site->max_bytes : 0.0;
 }
 
 const LH_Growth* LH_(site_growth)(LH_Site* site)
