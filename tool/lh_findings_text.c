@@ -31,8 +31,9 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    HChar* p;
    /* The site's label (lh_labels.c) when the name frame has a name: the
       text the summary, the report and the viewer show for the site. */
-   if (site->out->label != NULL && VG_(strncmp)(site->out->label, "???", 3) != 0) {
-      VG_(snprintf)(buf, size, "%s", site->out->label);
+   const HChar* label = LH_(site_label)(site);
+   if (label != NULL && VG_(strncmp)(label, "???", 3) != 0) {
+      VG_(snprintf)(buf, size, "%s", label);
       return;
    }
    if (site->out->n_frames == 0 || site->out->frame_ids == NULL

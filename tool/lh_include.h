@@ -154,8 +154,10 @@ typedef struct {
                                     (a runtime's own start-up pool): no
                                     finding can name code the user owns */
    /* Set at output by lh_labels.c: how every reader names the site,
-      unique among the profile's sites. */
-   HChar*       label;
+      unique among the profile's sites, as pieces (its text:
+      LH_(site_label)). */
+   UInt*        label_pieces;
+   UInt         n_label_pieces;
 } LH_SiteOutput;
 
 typedef struct LH_Site LH_Site;
@@ -474,6 +476,9 @@ typedef struct {
 void LH_(frames_build)(LH_Site** sites, UInt n_sites);
 /* Sets every site's label (lh_labels.c), after frames_build. */
 void LH_(labels_build)(LH_Site** sites, UInt n_sites);
+/* The site's label, unique among the sites of the last labels_build, in
+   a buffer the next call reuses; NULL before the site's first output. */
+const HChar* LH_(site_label)(const LH_Site* site);
 /* Forgets the table, so the next build numbers frames from 0. */
 void LH_(frames_reset)(void);
 void LH_(frames_write_json)(LH_Json* j);

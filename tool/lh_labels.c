@@ -334,34 +334,120 @@ static const HChar* text_at(const LH_Site* s, Int distance)
    return frame_text(s->out->frame_ids[k]);
 }
 
-/* The first frame with a name at distance d or further from the name frame
-   in the direction of d (callers when step is 1, callees when -1): "via
-   ??? (in lib.so)" would say nothing. */
-static const HChar* named_text_from(const LH_Site* s, Int d, Int step)
+/* The id of the first frame with a name at distance d or further from the
+   name frame in the direction of d (callers when step is 1, callees when
+   -1), -1 when none: "via ??? (in lib.so)" would say nothing. */
+static Int named_frame_from(const LH_Site* s, Int d, Int step)
 {
    for (;; d += step) {
       Int k = (Int)s->out->name_frame + d;
-      if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return NULL;
+      if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return -1;
       if (frame_name(s->out->frame_ids[k])[0] != 0
           && VG_(strcmp)(frame_name(s->out->frame_ids[k]), "(below main)") != 0)
-         return frame_text(s->out->frame_ids[k]);
+         return (Int)s->out->frame_ids[k];
    }
 }
 
-static void label_append(LH_Site* s, const HChar* a, const HChar* b)
+/*------------------------------------------------------------*/
+/*--- Labels as pieces                                     ---*/
+/*------------------------------------------------------------*/
+
+/* A label is kept as its pieces, one UInt each (the kind in the top bits,
+   a frame id or a number below), and its text made when it is read: a
+   site far down a recursion has a label of a dozen callers, 600 bytes of
+   text for 50 bytes of pieces, and a program of such sites would keep
+   several megabytes of labels while its profile is written. */
+#define PIECE_KIND_SHIFT 28
+#define PIECE_VALUE_MASK ((1u << PIECE_KIND_SHIFT) - 1)
+enum {
+   PIECE_NAME = 0,       /* frame_text(value): the name frame */
+   PIECE_UNKNOWN,        /* "???": no name frame */
+   PIECE_VIA,            /* " via " frame_text(value) */
+   PIECE_ALLOCATED_BY,   /* ", allocated by " frame_text(value) */
+   PIECE_THEN,           /* " > " frame_text(value) */
+   PIECE_NUMBER          /* " #" value */
+};
+
+static void label_append(LH_Site* s, UInt kind, UInt value)
 {
-   SizeT len = VG_(strlen)(s->out->label) + VG_(strlen)(a) + VG_(strlen)(b) + 1;
-   HChar* grown = VG_(malloc)("lh.labels.label", len);
-   VG_(sprintf)(grown, "%s%s%s", s->out->label, a, b);
-   VG_(free)(s->out->label);
-   s->out->label = grown;
+   LH_SiteOutput* o = s->out;
+   tl_assert(value <= PIECE_VALUE_MASK);
+   o->label_pieces = VG_(realloc)("lh.labels.label", o->label_pieces,
+                                  (o->n_label_pieces + 1) * sizeof(UInt));
+   o->label_pieces[o->n_label_pieces++] = (kind << PIECE_KIND_SHIFT) | value;
+}
+
+/* Text buffers the labels are made in: two, for a comparison. */
+typedef struct {
+   HChar* text;
+   SizeT  room;
+} LabelBuffer;
+static LabelBuffer label_buffers[2];
+
+static void buffer_add(LabelBuffer* b, SizeT* used, const HChar* text)
+{
+   SizeT len = VG_(strlen)(text);
+   if (*used + len + 1 > b->room) {
+      SizeT room = b->room ? b->room : 256;
+      while (*used + len + 1 > room) room *= 2;
+      b->text = VG_(realloc)("lh.labels.buffer", b->text, room);
+      b->room = room;
+   }
+   VG_(memcpy)(b->text + *used, text, len + 1);
+   *used += len;
+}
+
+static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
+{
+   SizeT used = 0;
+   UInt i;
+   buffer_add(b, &used, "");
+   for (i = 0; i < s->out->n_label_pieces; i++) {
+      UInt piece = s->out->label_pieces[i];
+      UInt value = piece & PIECE_VALUE_MASK;
+      HChar number[16];
+      switch (piece >> PIECE_KIND_SHIFT) {
+         case PIECE_NAME:
+            buffer_add(b, &used, frame_text(value));
+            break;
+         case PIECE_UNKNOWN:
+            buffer_add(b, &used, "???");
+            break;
+         case PIECE_VIA:
+            buffer_add(b, &used, " via ");
+            buffer_add(b, &used, frame_text(value));
+            break;
+         case PIECE_ALLOCATED_BY:
+            buffer_add(b, &used, ", allocated by ");
+            buffer_add(b, &used, frame_text(value));
+            break;
+         case PIECE_THEN:
+            buffer_add(b, &used, " > ");
+            buffer_add(b, &used, frame_text(value));
+            break;
+         case PIECE_NUMBER:
+            VG_(sprintf)(number, " #%u", value);
+            buffer_add(b, &used, number);
+            break;
+         default:
+            tl_assert(0);
+      }
+   }
+   return b->text;
+}
+
+const HChar* LH_(site_label)(const LH_Site* s)
+{
+   if (s->out == NULL || s->out->n_label_pieces == 0) return NULL;
+   return label_text_in(s, &label_buffers[0]);
 }
 
 static Int compare_by_label(const void* pa, const void* pb)
 {
    const LH_Site* a = *(LH_Site* const*)pa;
    const LH_Site* b = *(LH_Site* const*)pb;
-   Int order = VG_(strcmp)(a->out->label, b->out->label);
+   Int order = VG_(strcmp)(label_text_in(a, &label_buffers[0]),
+                           label_text_in(b, &label_buffers[1]));
    if (order != 0) return order;
    return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
@@ -371,11 +457,12 @@ static void refine(LH_Site** group, UInt n, Int up, Int down);
 /* ", allocated by <frame>" the first time, then " > <frame>": the label
    reads as the call path down from the name frame ("allocated by setlocale
    (setlocale.c:337) > _nl_find_locale (findlocale.c:158)"). */
-static void append_callee(LH_Site* s, const HChar* text)
+static void append_callee(LH_Site* s, UInt frame_id)
 {
-   label_append(s, VG_(strstr)(s->out->label, ", allocated by ") ? " > "
-                                                            : ", allocated by ",
-                text);
+   label_append(s, VG_(strstr)(label_text_in(s, &label_buffers[0]),
+                               ", allocated by ")
+                   ? PIECE_THEN : PIECE_ALLOCATED_BY,
+                frame_id);
 }
 
 /* Sorts the group by label and refines each run of equal labels. */
@@ -385,7 +472,9 @@ static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
    VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_label);
    while (start < n) {
       for (end = start + 1; end < n; end++)
-         if (VG_(strcmp)(group[end]->out->label, group[start]->out->label) != 0) break;
+         if (VG_(strcmp)(label_text_in(group[end], &label_buffers[0]),
+                         label_text_in(group[start], &label_buffers[1])) != 0)
+            break;
       if (end - start > 1) refine(group + start, end - start, up, down);
       start = end;
    }
@@ -452,8 +541,8 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    for (d = up; ; d++) {
       if (differ_at(group, n, d, &any)) {
          for (i = 0; i < n; i++) {
-            const HChar* t = named_text_from(group[i], d, 1);
-            if (t) label_append(group[i], " via ", t);
+            Int t = named_frame_from(group[i], d, 1);
+            if (t >= 0) label_append(group[i], PIECE_VIA, (UInt)t);
          }
          refine_runs(group, n, d + 1, down);
          return;
@@ -465,7 +554,7 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
          if (e <= group[i]->out->name_frame
              && callee_name(group[i], e)[0] != 0)
             append_callee(group[i],
-                          frame_text(group[i]->out->frame_ids[group[i]->out->name_frame - e]));
+                          group[i]->out->frame_ids[group[i]->out->name_frame - e]);
       }
       refine_runs(group, n, up + (Int)0x40000000, down + 1);
       return;
@@ -473,8 +562,8 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    for (d = down; ; d++) {
       if (differ_at(group, n, -d, &any)) {
          for (i = 0; i < n; i++) {
-            const HChar* t = named_text_from(group[i], -d, -1);
-            if (t) append_callee(group[i], t);
+            Int t = named_frame_from(group[i], -d, -1);
+            if (t >= 0) append_callee(group[i], (UInt)t);
          }
          /* The callers were all compared already. */
          refine_runs(group, n, up + (Int)0x40000000, d + 1);
@@ -484,17 +573,29 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    }
    /* Identical stacks as text: numbered in the profile's order. */
    VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_label);
-   for (i = 0; i < n; i++) {
-      HChar number[16];
-      VG_(sprintf)(number, " #%u", i + 1);
-      label_append(group[i], number, "");
+   for (i = 0; i < n; i++) label_append(group[i], PIECE_NUMBER, i + 1);
+}
+
+/* Forgets the frame texts of the previous build. */
+static void frame_texts_free(void)
+{
+   UInt i;
+   for (i = 0; i < n_frame_texts; i++) {
+      if (frame_texts[i]) VG_(free)(frame_texts[i]);
+      if (frame_names[i]) VG_(free)(frame_names[i]);
    }
+   if (frame_texts) VG_(free)(frame_texts);
+   if (frame_names) VG_(free)(frame_names);
+   frame_texts = NULL;
+   frame_names = NULL;
+   n_frame_texts = 0;
 }
 
 void LH_(labels_build)(LH_Site** sites, UInt n_sites)
 {
    LH_Site** order;
    UInt i, n_frames = 0;
+   frame_texts_free();
    for (i = 0; i < n_sites; i++) {
       UInt k;
       for (k = 0; k < sites[i]->out->n_frames; k++)
@@ -507,22 +608,16 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
 
    for (i = 0; i < n_sites; i++) {
       LH_Site* s = sites[i];
-      const HChar* base = text_at(s, 0);
-      if (s->out->label) VG_(free)(s->out->label);
-      s->out->label = VG_(strdup)("lh.labels.label", base ? base : "???");
+      s->out->n_label_pieces = 0;
+      if (s->out->n_frames > 0 && s->out->name_frame < s->out->n_frames)
+         label_append(s, PIECE_NAME, s->out->frame_ids[s->out->name_frame]);
+      else
+         label_append(s, PIECE_UNKNOWN, 0);
    }
    order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
    for (i = 0; i < n_sites; i++) order[i] = sites[i];
    refine_runs(order, n_sites, 1, 1);
    VG_(free)(order);
-
-   for (i = 0; i < n_frame_texts; i++) {
-      if (frame_texts[i]) VG_(free)(frame_texts[i]);
-      if (frame_names[i]) VG_(free)(frame_names[i]);
-   }
-   VG_(free)(frame_texts);
-   VG_(free)(frame_names);
-   frame_texts = NULL;
-   frame_names = NULL;
-   n_frame_texts = 0;
+   /* The frame texts stay until the next build: the labels' text is made
+      from them each time it is read (LH_(site_label)). */
 }

@@ -181,7 +181,7 @@ static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    for (k = 0; k < s->out->n_frames; k++) LH_(json_u64)(j, NULL, s->out->frame_ids[k]);
    LH_(json_array_end)(j);
    LH_(json_u64)(j, "name_frame", s->out->name_frame);
-   LH_(json_string)(j, "label", s->out->label);
+   LH_(json_string)(j, "label", LH_(site_label)(s));
    LH_(match_key_write_json)(j, s);
    LH_(json_bool)(j, "runtime_only", s->out->runtime_only);
    write_notes(j, notes);

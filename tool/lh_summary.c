@@ -59,7 +59,8 @@ static void print_top_sites(const LH_Report* r)
              "allocated in):\n");
    for (i = 0; i < shown; i++) {
       const LH_Site* s = r->sites[i];
-      const HChar* where = s->out->label ? s->out->label : "???";
+      const HChar* label = LH_(site_label)(s);
+      const HChar* where = label ? label : "???";
       LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
       LH_(format_share)(share, sizeof share, s->bytes_at_peak,
                         r->totals.peak_bytes);
