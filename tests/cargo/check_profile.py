@@ -23,6 +23,9 @@ import json
 import sys
 
 import jsonschema
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import lifeheap_profile  # noqa: E402  (reads a profile as the readers do)
 
 
 def main():
@@ -49,11 +52,13 @@ def main():
 
     try:
         profile = json.load(open(args.profile))
+        written = json.loads(json.dumps(profile))
+        lifeheap_profile.expand(profile)
     except (OSError, ValueError) as error:
         result(False, "profile readable", str(error))
         return
     errors = list(jsonschema.Draft202012Validator(json.load(open(args.schema)))
-                  .iter_errors(profile))
+                  .iter_errors(written))
     result(not errors, "profile validates against the schema",
            errors[0].message[:200] if errors else "")
 

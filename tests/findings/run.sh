@@ -121,8 +121,8 @@ if profile_example prealloc_oversized; then
   # (The event queue, 64 x 1,600 bytes with 128 used, may get one too: the
   # check picks the write buffer's by its block size.)
   why=$(python3 - "$out/prealloc_oversized.json" <<'EOF'
-import json, sys
-p = json.load(open(sys.argv[1]))
+import json, lifeheap_profile, sys
+p = lifeheap_profile.load(sys.argv[1])
 found = [f for f in p["findings"] if f["kind"] == "unused-capacity"
          and f["evidence"]["mean_block_bytes"] == 10240]
 want = {"blocks": 64, "measured_bytes": 655360, "unused_capacity_bytes": 653312,
@@ -169,8 +169,8 @@ fi
 if [ -f "$out/leak_cache.json" ] &&
    run_lifeheap "$out/leak_cache-again.json" "$examples/leak_cache" >/dev/null; then
   why=$(python3 -c '
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
+import json, lifeheap_profile, sys
+a, b = (lifeheap_profile.load(f) for f in sys.argv[1:3])
 keep = lambda p: (p["timeline"], p["findings"], [(s.get("timeline"), s["growth"]) for s in p["sites"]])
 sys.exit(0 if keep(a) == keep(b) else 1)' "$out/leak_cache.json" "$out/leak_cache-again.json") \
     && pass "leak_cache: timeline and findings identical in a second run" \
@@ -239,8 +239,8 @@ else
       "nofinding[any]"
     # The pool's stack is library code only; the program's vector is its own.
     check_eq "cxx_vector: runtime_only marks the pool, not main's vector" "True False" \
-      "$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1])); fr = d["frames"]
+      "$(python3 -c 'import json, lifeheap_profile,sys
+d = lifeheap_profile.load(sys.argv[1]); fr = d["frames"]
 def fn(s): return fr[s["stack"][s["name_frame"]]]["function"]
 pool = [s["runtime_only"] for s in d["sites"] if s["total_bytes"] > 60000]
 mine = [s["runtime_only"] for s in d["sites"] if fn(s) == "main" and s["total_bytes"] == 4000]
@@ -275,8 +275,8 @@ else
       "csv: 12427 rows, 3097 shipped, total 314120093.47|csv: 12427 rows, 3097 shipped, total 314120093.47" \
       "$(cat "$out/csv_rows.stdout")|$(cat "$out/csv_rows_lean.stdout")"
     why=$(python3 - "$out/csv_rows.json" "$out/csv_rows_lean.json" <<'EOF'
-import json, sys
-bad, lean = (json.load(open(f)) for f in sys.argv[1:3])
+import json, lifeheap_profile, sys
+bad, lean = (lifeheap_profile.load(f) for f in sys.argv[1:3])
 errors = []
 
 def sites_of(p, function):
@@ -452,8 +452,8 @@ if profile_prog list_growth; then
     ".evidence.bytes_at_exit=0" ".evidence.rising_fraction>=0.9"
   # xmalloc is the allocator's caller in every stack, and names nothing.
   check_eq "list_growth: no site and no finding named after the wrapper" "0 0 1" \
-    "$(python3 -c 'import json,sys
-p = json.load(open(sys.argv[1])); fr = p["frames"]
+    "$(python3 -c 'import json, lifeheap_profile,sys
+p = lifeheap_profile.load(sys.argv[1]); fr = p["frames"]
 names = [fr[s["stack"][s["name_frame"]]]["function"] for s in p["sites"] if s["stack"]]
 inner = [fr[s["stack"][0]]["function"] for s in p["sites"] if s["stack"]]
 print(names.count("xmalloc"), sum("xmalloc" in f["summary"] for f in p["findings"]),
@@ -495,8 +495,8 @@ fi
 if profile_prog zeroed_table; then
   check_eq "zeroed_table: calloc'd and read in full: no unused capacity, no write invented" \
     "262144 262144 0 0 262144 0" \
-    "$(python3 -c 'import json,sys
-p = json.load(open(sys.argv[1])); fr = p["frames"]
+    "$(python3 -c 'import json, lifeheap_profile,sys
+p = lifeheap_profile.load(sys.argv[1]); fr = p["frames"]
 s = [s for s in p["sites"] if fr[s["stack"][s["name_frame"]]]["function"] == "counts_new"][0]
 a = s["access"]
 print(a["measured_bytes"], a["bytes_read"], a["bytes_written"], a["unused_capacity_bytes"],
@@ -510,8 +510,8 @@ fi
 if profile_prog jit_thread; then
   check_eq "jit_thread: the generated code's site: 1 block of 1 MiB, runtime only, named by a real function" \
     "1 1048576 True True" \
-    "$(python3 -c 'import json,sys
-p = json.load(open(sys.argv[1])); fr = p["frames"]
+    "$(python3 -c 'import json, lifeheap_profile,sys
+p = lifeheap_profile.load(sys.argv[1]); fr = p["frames"]
 s = [s for s in p["sites"] if s["total_bytes"] == 1048576]
 if len(s) != 1: print("sites of 1 MiB:", len(s)); sys.exit()
 s = s[0]; name = fr[s["stack"][s["name_frame"]]]
@@ -560,8 +560,8 @@ if [ -f "$out/leak_cache.json" ] &&
    run_lifeheap "$out/leak_cache-dumps.json" --lifeheap-dump-interval=5000000 \
      "$examples/leak_cache" >/dev/null; then
   why=$(python3 -c '
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
+import json, lifeheap_profile, sys
+a, b = (lifeheap_profile.load(f) for f in sys.argv[1:3])
 keep = lambda p: (p["timeline"], p["findings"], [(s.get("timeline"), s["growth"]) for s in p["sites"]])
 sys.exit(0 if keep(a) == keep(b) else 1)' "$out/leak_cache.json" "$out/leak_cache-dumps.json") \
     && pass "leak_cache: periodic dumps leave the final timeline and findings unchanged" \

@@ -74,8 +74,24 @@ def main():
            'not a lifeheap profile ("format" is not "lifeheap-profile")')
     mutate("version-string", lambda p: p.update(format_version="1"),
            "format_version: expected an integer, found a string")
-    mutate("version-2", lambda p: p.update(format_version=2),
-           "format_version 2 is not supported (this lifeheap reads version 1)")
+    mutate("version-3", lambda p: p.update(format_version=3),
+           "format_version 3 is not supported (this lifeheap reads versions 1 to 2)")
+    # Version 2: a site's omitted members are joined back from references
+    # (docs/format.md, "Omitted members"); a reference that leads nowhere is
+    # named.
+    def version2(change):
+        def apply(p):
+            p["format_version"] = 2
+            for key in ("label", "match_key", "match_lines", "allocator_frames"):
+                p["sites"][0].pop(key, None)
+            change(p["sites"][0])
+        return apply
+    mutate("v2-label-frames", version2(lambda s: s.update(label_frames=[99])),
+           "sites[0].label_frames: a position outside the stack")
+    mutate("v2-allocator-stack", version2(lambda s: s.update(allocator_stack=5)),
+           "sites[0].allocator_stack: not an index into allocator_stacks")
+    mutate("v2-match-text", version2(lambda s: s.update(match_frames=[0])),
+           "sites[0].match_frames: a frame without match_text")
     # Types and ranges.
     mutate("negative-duration", lambda p: p["run"].update(duration=-5), "run.duration: negative value -5")
     mutate("bool-threads", lambda p: p["run"].update(threads=True),

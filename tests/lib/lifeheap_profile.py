@@ -7,6 +7,7 @@ version, as cli/profile_defaults.c and viewer/src/model/profile.js do.
 A version 1 profile is returned as it is.
 """
 import json
+import sys
 
 COUNTS_ZERO = ("total_blocks", "total_bytes", "bytes_at_peak", "blocks_at_peak",
                "bytes_at_exit", "blocks_at_exit", "freed_blocks", "reallocs",
@@ -104,6 +105,36 @@ def expand(profile):
     return profile
 
 
+def as_version1(profile):
+    """The profile as version 1 writes it: every member, no references."""
+    expand(profile)
+    profile["format_version"] = 1
+    profile.pop("allocator_stacks", None)
+    for frame in profile.get("frames", []):
+        frame.pop("text", None)
+        frame.pop("match_text", None)
+    return profile
+
+
+def main(argv):
+    """lifeheap_profile.py v1 IN OUT [--no-keys]: writes IN as version 1
+    (--no-keys: without match_key and match_lines, as profiles written
+    before the keys existed)."""
+    if len(argv) < 4 or argv[1] != "v1":
+        sys.exit("usage: lifeheap_profile.py v1 IN OUT [--no-keys]")
+    profile = as_version1(load(argv[2]))
+    if "--no-keys" in argv[4:]:
+        for site in profile["sites"]:
+            site.pop("match_key", None)
+            site.pop("match_lines", None)
+    with open(argv[3], "w", encoding="utf-8") as f:
+        json.dump(profile, f)
+
+
 def load(path):
     with open(path, encoding="utf-8") as f:
         return expand(json.load(f))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -9,6 +9,9 @@ its blocks and bytes, whose label matches the regex in full."""
 import json
 import re
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import lifeheap_profile  # noqa: E402  (reads a profile as the readers do)
 
 profile_path, log_path, report_path, expect_json = sys.argv[1:5]
 expect = json.loads(expect_json)
@@ -19,7 +22,7 @@ def report(name, ok, why=""):
     print(("PASS %s: %s" % (prefix, name)) if ok else ("FAIL %s: %s: %s" % (prefix, name, why)))
 
 
-profile = json.load(open(profile_path))
+profile = lifeheap_profile.load(profile_path)
 log = open(log_path, encoding="utf-8", errors="replace").read()
 text = open(report_path, encoding="utf-8", errors="replace").read()
 # The text report wraps a line longer than 120 characters at a space, the rest

@@ -47,13 +47,13 @@ if command -v rustc >/dev/null; then
       "$new" "$new" "$h" "$c1" "$h" "$c2" "$h" "$c3")
     feed_checks "$here/check.py" "$out/conns.json" "$out/conns.json.log" "$out/conns.report" "$expect"
     check "rust conns: the name frame of the 256 KiB site is conns::ConnState::new" python3 -c "
-import json,sys
-p=json.load(open('$out/conns.json'))
+import json, lifeheap_profile,sys
+p=lifeheap_profile.load('$out/conns.json')
 s=[s for s in p['sites'] if s['total_bytes']==16*262144][0]
 sys.exit(p['frames'][s['stack'][s['name_frame']]]['function']!='conns::ConnState::new')"
     check "rust conns: library frames are marked (alloc::alloc::alloc_zeroed)" python3 -c "
-import json,sys
-p=json.load(open('$out/conns.json'))
+import json, lifeheap_profile,sys
+p=lifeheap_profile.load('$out/conns.json')
 sys.exit(not any(f['function']=='alloc::alloc::alloc_zeroed' and f['library'] for f in p['frames']))"
 
     # Without the helper Valgrind names the inlined constructor "new": the
@@ -150,8 +150,8 @@ if g++ -O2 -g -o "$bin/session" "$src" 2>"$out/gxx.log"; then
     "$s" "$m" "$m1" "$m" "$m2")
   feed_checks "$here/check.py" "$out/session.json" "$out/session.json.log" "$out/session.report" "$expect"
   check "c++ session: Cache<int>::insert's vector growth labelled Cache::insert (session.cpp:$c)" python3 -c "
-import json,sys
-p=json.load(open('$out/session.json'))
+import json, lifeheap_profile,sys
+p=lifeheap_profile.load('$out/session.json')
 sys.exit(not any(s['label'].startswith('Cache::insert (session.cpp:$c)') for s in p['sites']))"
 else
   fail "c++ session: build" "g++ failed"

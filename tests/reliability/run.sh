@@ -210,7 +210,7 @@ dump_then_kill() {   # NAME MODE VALGRIND-OPTIONS...
     --lifeheap-out-file="$out/$name.json" "$bin/server" "$mode"
   wait_for grep -q ready "$out/$name.stdout"
   # a dump made after "ready" holds at least its 100 sessions
-  wait_for python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(s["total_blocks"] >= 100 and s["total_bytes"] == 64 * s["total_blocks"] for s in d["sites"]) else 1)' "$out/$name.json" 2>/dev/null
+  wait_for python3 -c 'import json, lifeheap_profile,sys; d=lifeheap_profile.load(sys.argv[1]); sys.exit(0 if any(s["total_blocks"] >= 100 and s["total_bytes"] == 64 * s["total_blocks"] for s in d["sites"]) else 1)' "$out/$name.json" 2>/dev/null
   stop_lh
   checks "$name" "$out/$name.json" valid run.complete=false run.dump_reason=interval \
     run.exit.status=running "site[frame=new_session].total_blocks>=100" \

@@ -82,8 +82,8 @@ check "... and the file said to have no trailer" grep -q "has no trailer" "$out/
 
 # --- blocks whose site the profile lacks keep their serial, site_id NULL
 python3 - "$out/service.json" "$out/renumbered.json" <<'PY'
-import json, sys
-profile = json.load(open(sys.argv[1]))
+import json, lifeheap_profile, sys
+profile = lifeheap_profile.load(sys.argv[1])
 for site in profile["sites"]:
     if profile["frames"][site["stack"][site["name_frame"]]]["function"] == "make_scratch":
         site["serial"] = 999999
