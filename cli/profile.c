@@ -531,17 +531,30 @@ static void read_offset_accesses(json_object *access, struct site_access *a)
     a->offset_access_count = count;
 }
 
+/* sites[index].name when it is an object, NULL when absent or null (older
+ * profiles); anything else fails. Leaves the error path at its members. */
+static json_object *optional_site_object(struct loader *loader,
+                                         json_object *site_object,
+                                         const char *name, size_t index)
+{
+    json_object *value = member(site_object, name);
+    if (!value || json_object_is_type(value, json_type_null))
+        return NULL;
+    set_path(loader, "sites[%zu].%s", index, name);
+    if (!json_object_is_type(value, json_type_object))
+        fail(loader, "%s: expected an object or null, found %s", loader->path,
+             type_name(value));
+    set_path(loader, "sites[%zu].%s.", index, name);
+    return value;
+}
+
 static void read_access(struct loader *loader, json_object *site_object,
                         struct site *site, size_t index)
 {
-    json_object *access = member(site_object, "access");
-    if (!access || json_object_is_type(access, json_type_null))
+    json_object *access = optional_site_object(loader, site_object, "access",
+                                               index);
+    if (!access)
         return;
-    set_path(loader, "sites[%zu].access", index);
-    if (!json_object_is_type(access, json_type_object))
-        fail(loader, "%s: expected an object or null, found %s", loader->path,
-             type_name(access));
-    set_path(loader, "sites[%zu].access.", index);
     struct site_access *a = &site->access;
     site->has_access = true;
     a->bytes_read = require_count(loader, access, "bytes_read");
@@ -624,14 +637,10 @@ static void read_zero_size_and_allocator(struct loader *loader,
 static void read_growth(struct loader *loader, json_object *site_object,
                         struct site *site, size_t index)
 {
-    json_object *growth = member(site_object, "growth");
-    if (!growth || json_object_is_type(growth, json_type_null))
+    json_object *growth = optional_site_object(loader, site_object, "growth",
+                                               index);
+    if (!growth)
         return;
-    set_path(loader, "sites[%zu].growth", index);
-    if (!json_object_is_type(growth, json_type_object))
-        fail(loader, "%s: expected an object or null, found %s", loader->path,
-             type_name(growth));
-    set_path(loader, "sites[%zu].growth.", index);
     site->has_growth = true;
     site->growth.rising_fraction = require_number(loader, growth,
                                                   "rising_fraction");

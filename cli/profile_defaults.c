@@ -127,6 +127,19 @@ static size_t *stack_of(json_object *site, size_t frame_count, size_t *length)
     return frames;
 }
 
+/* Element i of a list of stack positions, when it is one (< stack_length). */
+static bool position_at(json_object *list, size_t i, size_t stack_length,
+                        uint64_t *position)
+{
+    json_object *entry = json_object_array_get_idx(list, i);
+    if (!json_object_is_type(entry, json_type_int) ||
+        json_object_get_int64(entry) < 0 ||
+        (uint64_t)json_object_get_int64(entry) >= stack_length)
+        return false;
+    *position = (uint64_t)json_object_get_int64(entry);
+    return true;
+}
+
 /* Appends text to a growing string; false when out of memory. */
 static bool append(char **text, size_t *length, size_t *size, const char *more)
 {
@@ -174,15 +187,12 @@ static char *join_label(json_object *site, const struct frame *frames,
                 stack_length ? frame_text(&frames[stack[name_frame]]) : "???");
     size_t n = parts ? json_object_array_length(parts) : 0;
     for (size_t i = 0; ok && i < n; i++) {
-        json_object *entry = json_object_array_get_idx(parts, i);
-        if (!json_object_is_type(entry, json_type_int) ||
-            json_object_get_int64(entry) < 0 ||
-            (uint64_t)json_object_get_int64(entry) >= stack_length) {
+        uint64_t position;
+        if (!position_at(parts, i, stack_length, &position)) {
             *error = "label_frames: a position outside the stack";
             free(text);
             return NULL;
         }
-        uint64_t position = (uint64_t)json_object_get_int64(entry);
         const char *separator = position > name_frame ? " via "
                                 : callee_seen         ? " > "
                                                       : ", allocated by ";
@@ -220,16 +230,10 @@ static const char *join_match_key(json_object *site, const struct frame *frames,
     bool ok = append(&key, &length, &size, "");
     for (size_t i = 0; ok && i < n; i++) {
         uint64_t position = i;
-        if (kept) {
-            json_object *entry = json_object_array_get_idx(kept, i);
-            if (!json_object_is_type(entry, json_type_int) ||
-                json_object_get_int64(entry) < 0 ||
-                (uint64_t)json_object_get_int64(entry) >= stack_length) {
-                free(key);
-                json_object_put(lines);
-                return "match_frames: a position outside the stack";
-            }
-            position = (uint64_t)json_object_get_int64(entry);
+        if (kept && !position_at(kept, i, stack_length, &position)) {
+            free(key);
+            json_object_put(lines);
+            return "match_frames: a position outside the stack";
         }
         const struct frame *frame = &frames[stack[position]];
         if (!frame->match_text) {

@@ -79,18 +79,18 @@ def main():
     # Version 2: a site's omitted members are joined back from references
     # (docs/format.md, "Omitted members"); a reference that leads nowhere is
     # named.
-    def version2(change):
+    def version2(change, *drop):
         def apply(p):
             p["format_version"] = 2
-            for key in ("label", "match_key", "match_lines", "allocator_frames"):
+            for key in drop:
                 p["sites"][0].pop(key, None)
             change(p["sites"][0])
         return apply
-    mutate("v2-label-frames", version2(lambda s: s.update(label_frames=[99])),
+    mutate("v2-label-frames", version2(lambda s: s.update(label_frames=[99]), "label"),
            "sites[0].label_frames: a position outside the stack")
-    mutate("v2-allocator-stack", version2(lambda s: s.update(allocator_stack=5)),
+    mutate("v2-allocator-stack", version2(lambda s: s.update(allocator_stack=5), "allocator_frames"),
            "sites[0].allocator_stack: not an index into allocator_stacks")
-    mutate("v2-match-text", version2(lambda s: s.update(match_frames=[0])),
+    mutate("v2-match-text", version2(lambda s: s.update(match_frames=[0]), "match_key", "match_lines"),
            "sites[0].match_frames: a frame without match_text")
     # Types and ranges.
     mutate("negative-duration", lambda p: p["run"].update(duration=-5), "run.duration: negative value -5")
