@@ -15,6 +15,12 @@
  * from a count, a label from in-range stack positions); otherwise the
  * member stays absent and profile.c reports the member at fault.
  *
+ * expandSite in viewer/src/model/profile.js is this file's twin in
+ * JavaScript, rule for rule and message for message: a change here is made
+ * there too. Both are checked against a version 1 copy of real profiles
+ * (tests/cli/match_keys.sh, tests/viewer/real_profile.test.js) and against
+ * the same broken references (tests/hostile/make_hostile.py).
+ *
  * Copyright (C) lifeheap contributors. SPDX-License-Identifier: GPL-3.0-or-later */
 #include "profile_defaults.h"
 
