@@ -75,9 +75,10 @@ def expand_site(site, index, frames, allocator_stacks):
     zero = site.setdefault("zero_size_blocks", {})
     for key in ("total", "at_peak", "at_exit"):
         zero.setdefault(key, 0)
-    stack_index = site.pop("allocator_stack", None)
-    site["allocator_frames"] = ([dict(f) for f in allocator_stacks[stack_index]]
-                                if stack_index is not None else [])
+    if "allocator_frames" not in site:
+        stack_index = site.pop("allocator_stack", None)
+        site["allocator_frames"] = ([dict(f) for f in allocator_stacks[stack_index]]
+                                    if stack_index is not None else [])
     access = site.setdefault("access", {})
     access.setdefault("block_size", None)
     for key in ACCESS_ZERO:
@@ -122,7 +123,8 @@ def main(argv):
     before the keys existed)."""
     if len(argv) < 4 or argv[1] != "v1":
         sys.exit("usage: lifeheap_profile.py v1 IN OUT [--no-keys]")
-    profile = as_version1(load(argv[2]))
+    with open(argv[2], encoding="utf-8") as f:
+        profile = as_version1(json.load(f))
     if "--no-keys" in argv[4:]:
         for site in profile["sites"]:
             site.pop("match_key", None)

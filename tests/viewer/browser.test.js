@@ -315,7 +315,7 @@ test('browser: malformed, truncated and wrong-version files give a clear message
   // A bad file while a profile is open keeps the open one and says why.
   assert.equal(await lib.openFile(page, fixture('wrong_version.json')), 'error');
   assert.equal(await page.$eval('#app', (e) => e.hidden), false);
-  assert.match(await text(page, '#message'), /format_version 2 is not supported/);
+  assert.match(await text(page, '#message'), /format_version 3 is not supported/);
   // A bad number deep in one site's access map: the profile opens, that site says why.
   assert.equal(await lib.openFile(page, fixture('bad_map.json')), 'ready');
   assert.equal(await text(page, '.site-detail .error-inline'),
