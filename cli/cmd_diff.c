@@ -485,13 +485,6 @@ int cmd_diff(int argc, char **argv)
         print_error(base ? jobs[1].error : jobs[0].error);
         goto done;
     }
-    if (base->format_version != changed->format_version) {
-        fprintf(stderr, "lifeheap diff: cannot compare format version %lld "
-                        "with format version %lld\n",
-                (long long)base->format_version,
-                (long long)changed->format_version);
-        goto done;
-    }
     diff.base = base;
     diff.changed = changed;
     if (!match_sites(base, changed, &diff.matching) ||

@@ -70,15 +70,6 @@ void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
    grid[s][log2_bucket(lifetime)]++;
 }
 
-void LH_(shapes_write_site)(LH_Json* j, const LH_Site* site)
-{
-   UInt k, end = LH_(histogram_end)(&site->out->size_histogram);
-   LH_(json_array_begin)(j, "size_histogram");
-   for (k = 0; k < end; k++)
-      LH_(json_u64)(j, NULL, LH_(histogram_at)(&site->out->size_histogram, k));
-   LH_(json_array_end)(j);
-}
-
 /* "blocks_by_size_and_lifetime": [[size bucket, lifetime bucket, blocks],
    ...], by size bucket then lifetime bucket, cells with no block left out. */
 void LH_(shapes_write_run)(LH_Json* j)

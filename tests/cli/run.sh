@@ -419,7 +419,7 @@ write("array.json", b"[1, 2, 3]")
 write("trailing.json", text + b"\n}garbage")
 write("deep.json", b"[" * 100000)
 write("non-utf8.json", text.replace(b'"make_table"', b'"make_\xff\xfetable"'))
-mutate("version2.json", lambda p: p.update(format_version=2))
+mutate("version3.json", lambda p: p.update(format_version=3))
 mutate("version-string.json", lambda p: p.update(format_version="1"))
 mutate("other-format.json", lambda p: p.update(format="dhat"))
 mutate("no-sites.json", lambda p: p.pop("sites"))
@@ -448,7 +448,7 @@ declare -A bad_message=(
   [empty]="empty file" [truncated]="truncated JSON" [not-json]="invalid JSON"
   [array]="not a lifeheap profile" [trailing]="invalid JSON"
   [deep]="invalid JSON" [non-utf8]="invalid UTF-8 at byte"
-  [version2]="format_version 2 is not supported" [version-string]="format_version"
+  [version3]="format_version 3 is not supported" [version-string]="format_version"
   [other-format]="not a lifeheap profile" [no-sites]="sites: missing"
   [sites-object]="sites: expected an array, found an object"
   [string-count]="sites\[0\].total_bytes: expected an integer, found a string"
@@ -532,8 +532,8 @@ widest = max(len(l) for l in block)
 print("ok" if line == expected and widest <= 120 else "got %r...%r, widest %d" % (line[:60], line[-60:], widest))
 EOF
 check_eq "a 1 Mi-character argument: shown capped at display_max_chars characters" ok "$(cat "$work/cap.check")"
-expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version2.json"
-expect_grep "diff names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
+expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version3.json"
+expect_grep "diff names the version" "format_version 3 is not supported (this lifeheap reads versions 1 to 2)" "$work/err"
 expect_exit "report reads standard input" 0 sh -c "\"$lifeheap\" report - <\"$base\""
 
 # A profile from before the access and findings issues: access, growth and
@@ -740,9 +740,9 @@ expect_grep "view: both-stdin message" "cannot both be standard input" "$work/er
 expect_exit "view --baseline missing file" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$new" --baseline "$work/does-not-exist.json" -o "$work/x.html"
 expect_grep "view --baseline missing file message" "lifeheap: .*does-not-exist.json: No such file or directory" "$work/err"
 check "view --baseline missing file: no HTML written" test ! -e "$work/x.html"
-expect_exit "view --baseline refuses another format version" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$base" --baseline "$bad/version2.json" -o "$work/x.html"
-expect_grep "view --baseline names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
-expect_exit "view refuses another format version in FILE too" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$bad/version2.json" --baseline "$base" -o "$work/x.html"
+expect_exit "view --baseline refuses another format version" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$base" --baseline "$bad/version3.json" -o "$work/x.html"
+expect_grep "view --baseline names the version" "format_version 3 is not supported (this lifeheap reads versions 1 to 2)" "$work/err"
+expect_exit "view refuses another format version in FILE too" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$bad/version3.json" --baseline "$base" -o "$work/x.html"
 check "view: refused pairs write no HTML" test ! -e "$work/x.html"
 expect_exit "view --help shows --baseline" 0 "$lifeheap" view --help
 expect_grep "view --help text" "usage: lifeheap view FILE \[--baseline BASE\] \[-o OUTPUT\]" "$work/out"

@@ -52,7 +52,7 @@ test.before(async () => {
     files[name] = path.join(WORK, name + '.json');
     await run(path.join(lib.ROOT, 'scripts', 'run-lifeheap'), ['--fair-sched=yes', '--lifeheap-out-file=' + files[name], await program(name)],
       { cwd: WORK, maxBuffer: 1 << 24 });
-    profiles[name] = JSON.parse(fs.readFileSync(files[name], 'utf8'));
+    profiles[name] = lib.readProfile(files[name]);
   }));
   browser = await lib.launch();
 });
@@ -126,7 +126,7 @@ for (const name of Object.keys(PROBLEMS)) {
 }
 
 test('first screen: a run without findings says so, with the peak', async () => {
-  const p = JSON.parse(fs.readFileSync(files.queue_bounded, 'utf8'));
+  const p = lib.readProfile(files.queue_bounded);
   assert.equal(p.findings.length, 0, 'the bounded queue has no finding (examples/README.md)');
   const page = await laptopPage();
   assert.equal(await lib.openFile(page, files.queue_bounded), 'ready');
@@ -211,7 +211,7 @@ test('diff headline: a new problem, a resolved one, and one in both with both ru
 
 test('site notes: beside the site in the table and in the site detail, in diff mode too', async () => {
   // The tool's notes (sites[].notes, docs/format.md) added to a real profile's top site.
-  const p = JSON.parse(fs.readFileSync(files.prealloc_oversized, 'utf8'));
+  const p = lib.readProfile(files.prealloc_oversized);
   const top = p.findings[0].site;
   p.sites[top].notes = [
     { kind: 'never-touched', text: '15.9 MiB (99%) of it never read nor written' },

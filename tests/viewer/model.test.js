@@ -54,7 +54,7 @@ test('model: rejects malformed, truncated and wrong-version files with clear mes
   const cases = [
     ['truncated.json', /^truncated JSON \(the document ends after \d+ bytes\)$/],
     ['not_json.txt', /^invalid JSON: /],
-    ['wrong_version.json', /^format_version 2 is not supported \(this lifeheap reads version 1\)$/],
+    ['wrong_version.json', /^format_version 3 is not supported \(this lifeheap reads versions 1 to 2\)$/],
     ['dhat.json', /DHAT profile/],
     ['bad_sites.json', /^sites: expected an array, found an object$/],
   ];
