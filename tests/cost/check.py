@@ -135,6 +135,20 @@ else:
     report("per-site memory: the tool's peak grows by at most 1,700 bytes per site",
            0 < per_site <= 1700, "%.1f bytes per site" % per_site)
 
+# A label is kept as its pieces (a UInt each: the name frame, each caller,
+# callee or number appended), its text made when read: sites-7's labels
+# name the leaf and seven callers ("leaf (sites.c:15) via node ... via
+# node ..."), so their text would take several times what the pieces do.
+# The listing at exit shows them (the sites keep their labels for a later
+# dump).
+profile7 = pc.load(out + "/sites-7.json")
+label_text = sum(len(site["label"]) + 1 for site in profile7["sites"])
+label_bytes = (tool_bytes(out + "/sites-7.log") or {}).get("lh.labels.label")
+report("sites-7: the labels are kept as pieces, under a third of their text",
+       label_bytes is not None and label_text > 2188 * 100
+       and 0 < label_bytes * 3 < label_text,
+       "lh.labels.label: %s bytes, the labels' text %d bytes" % (label_bytes, label_text))
+
 # What only live blocks need is gone or was never made when none is live
 # at exit; the listing at exit is after the profile was written.
 freed = tool_allocations(out + "/sites-7.log")
