@@ -178,7 +178,7 @@ static int verify(const char* name, UInt points)
    const ULong *times, *bytes, *blocks;
    int bad = 0;
 
-   for (i = 0; i < MAX_SITES; i++) sites[i]->bytes_at_exit = sites[i]->curr_bytes;
+   for (i = 0; i < MAX_SITES; i++) sites[i]->out->bytes_at_exit = sites[i]->curr_bytes;
    LH_(timeline_finish)();
    LH_(timeline_write_json)(NULL);
    times = array_of("times", &n);
@@ -239,7 +239,10 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events,
    LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
    LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
    n_history = n_live = 0;
-   for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
+   for (i = 0; i < MAX_SITES; i++) {
+      sites[i] = calloc(1, sizeof(LH_Site));
+      sites[i]->out = calloc(1, sizeof(LH_SiteOutput));   /* as the first output makes it */
+   }
    LH_(options).timeline_points = points;
    LH_(timeline_init)();
 
@@ -282,7 +285,10 @@ static void growth_case(void)
    LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
    LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
    n_history = n_live = 0;
-   for (i = 0; i < MAX_SITES; i++) sites[i] = calloc(1, sizeof(LH_Site));
+   for (i = 0; i < MAX_SITES; i++) {
+      sites[i] = calloc(1, sizeof(LH_Site));
+      sites[i]->out = calloc(1, sizeof(LH_SiteOutput));   /* as the first output makes it */
+   }
    leak = sites[0]; step = sites[1]; wave = sites[2];
    LH_(options).timeline_points = 1024;
    LH_(timeline_init)();
@@ -294,7 +300,7 @@ static void growth_case(void)
       apply(0, 1000, 1);                       /* the leak: +1000 B per 1000 instr. */
       apply(2, i % 2 ? 10000 : -10000, i % 2 ? 1 : -1);   /* the wave */
    }
-   for (i = 0; i < MAX_SITES; i++) sites[i]->bytes_at_exit = sites[i]->curr_bytes;
+   for (i = 0; i < MAX_SITES; i++) sites[i]->out->bytes_at_exit = sites[i]->curr_bytes;
    LH_(timeline_finish)();
    g_leak = LH_(site_growth)(leak);
    g_step = LH_(site_growth)(step);
