@@ -270,3 +270,27 @@ test('access map: a drag zooms into offsets and says what they hold, a double-cl
   noProblems(page);
   await page.close();
 });
+
+// The pixels of each chart's leftmost columns: a y-axis label wider than its axis is cut
+// there ("230.4 KiB" was, at a fixed axis width).
+const leftEdgeInk = (page) => page.$$eval('.uplot canvas', (cs) => cs.map((c) => {
+  const data = c.getContext('2d').getImageData(0, 0, 3, c.height).data;
+  let ink = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 40) ink++;
+  return ink;
+}));
+
+test('charts: no y-axis label is cut at the left edge, in a profile and in diff mode', async () => {
+  const page = await loaded('queue_bad.json');
+  const single = await leftEdgeInk(page);
+  // The timeline, the stacked chart, the run's sizes, the site's lifetimes and sizes, its access map.
+  assert.equal(single.length, 6);
+  assert.deepEqual(single, single.map(() => 0));
+  await page.close();
+  const diff = await loaded('queue_bad.json', 'queue_fixed.json');
+  const both = await leftEdgeInk(diff);
+  assert.ok(both.length >= 7, String(both.length));
+  assert.deepEqual(both, both.map(() => 0));
+  noProblems(diff);
+  await diff.close();
+});

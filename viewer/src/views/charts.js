@@ -26,9 +26,30 @@ LH.charts = (function () {
     return plot;
   }
 
-  function bytesAxis() {
-    return { values: function (u, splits) { return splits.map(function (v) { return f.bytes(v); }); }, size: 70 };
+  // A y axis as wide as its widest label: uPlot's axes have a fixed width by default,
+  // which cut "976.6 KiB" at the chart's left edge. uPlot draws an axis's labels in its
+  // default font (12px) beside a tick of 10 px and a gap of 5 px.
+  var AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+  var measuring = null;
+  function labelWidth(text) {
+    if (!measuring) {
+      measuring = document.createElement('canvas').getContext('2d');
+      measuring.font = AXIS_FONT;
+    }
+    return measuring.measureText(text).width;
   }
+  function fitAxis(format, least) {
+    return {
+      values: function (u, splits) { return splits.map(format); },
+      size: function (u, labels) {
+        var widest = 0;
+        (labels || []).forEach(function (text) { if (text) widest = Math.max(widest, labelWidth(String(text))); });
+        return Math.max(least, Math.ceil(widest) + 10 + 5 + 6);
+      },
+    };
+  }
+  function bytesAxis() { return fitAxis(function (v) { return f.bytes(v); }, 50); }
+  function countAxis() { return fitAxis(function (v) { return f.count(v); }, 40); }
 
   // Vertical lines with labels: the peak and the LIFEHEAP_MARK markers.
   function verticalMarks(marks) {
@@ -76,8 +97,11 @@ LH.charts = (function () {
       bytesAxis(),
     ];
     if (series.some(function (s) { return s.scale === 'blocks'; })) {
-      axes.push({ scale: 'blocks', side: 1, grid: { show: false }, size: 60,
-        values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); } });
+      var blocksAxis = countAxis();
+      blocksAxis.scale = 'blocks';
+      blocksAxis.side = 1;
+      blocksAxis.grid = { show: false };
+      axes.push(blocksAxis);
     }
     return mount(container, {
       height: options.height || 260,
@@ -128,7 +152,7 @@ LH.charts = (function () {
       axes: [
         { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? axisText(v) : ''; }); },
           splits: function () { var step = Math.ceil((length - first) / 12), out = []; for (var i = first; i < length; i += step) out.push(i); return out; } },
-        { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
+        countAxis(),
       ],
       legend: { live: true },
       hooks: { draw: [verticalMarks(options.marks || [])] },
@@ -182,7 +206,7 @@ LH.charts = (function () {
       hooks: { ready: [describe], setScale: [function (u, key) { if (key === 'x') describe(u); }] },
       axes: [
         { values: function (u, splits) { return splits.map(function (v) { return buckets ? (partBytes ? f.bytes(v * partBytes) : f.percent(v / map.buckets)) : f.count(v); }); } },
-        { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
+        countAxis(),
       ],
       legend: { live: true },
     }, [xs, map.reads.concat([map.reads[n - 1] || 0]), map.writes.concat([map.writes[n - 1] || 0])]);
