@@ -49,7 +49,7 @@ static const struct column columns[] = {
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0], COLUMN_WIDTH = 10 };
 
 /* The widest line the report writes, in characters; the site id column. */
-enum { REPORT_WIDTH = 120, SITE_WIDTH = 5 };
+enum { SITE_WIDTH = 5 };
 
 /* Callers shown after a site's name frame; the rest are counted. */
 enum { STACK_CALLERS = 5 };
@@ -626,10 +626,8 @@ static void print_findings(FILE *out, const struct profile *profile,
     }
 }
 
-/* Writes `text` with every line longer than `width` characters wrapped at
- * its last space that fits, the continuation indented four columns past
- * the line's own indent; a line without such a space is cut at the width. */
-static void print_wrapped(FILE *out, const char *text, size_t width)
+/* A line without a space that fits is cut at the width. */
+void print_wrapped(FILE *out, const char *text, size_t width)
 {
     while (*text) {
         const char *end = strchr(text, '\n');
