@@ -104,6 +104,8 @@ test('stacked: diff mode draws both runs on the same scale with a moment each', 
     return row.querySelector('.swatch').getAttribute('data-color');
   }, { n, name });
   assert.equal(await colorOf(0, 'load_config'), await colorOf(1, 'load_config'));
+  // One byte scale: both charts run up to the larger peak.
+  assert.deepEqual(await page.$$eval('.stacked-chart', (c) => c.map((e) => e.getAttribute('data-y-max'))), ['235904', '235904']);
   // A click on the baseline's chart moves only the baseline's moment.
   await clickChart(page, 0.5, 0);
   assert.deepEqual(await page.$$eval('.stacked-run', (r) => r.map((e) => e.getAttribute('data-moment-index'))), ['5', '6']);
@@ -214,6 +216,10 @@ test('shapes: a site of one size has its lifetimes as its row of the heat map; d
   assert.equal(await pointAtCell(diff, 9, 16, 0, '#site-detail'), '1,000 blocks of 256 B–511 B that lived 32.8k–65.5k instr (50% of the site\'s blocks)');
   assert.equal(await pointAtCell(diff, 9, 16, 1, '#site-detail'), '0 blocks of 256 B–511 B that lived 32.8k–65.5k instr (0% of the site\'s blocks)');
   assert.equal(await pointAtCell(diff, 9, 21, 1, '#site-detail'), '700 blocks of 256 B–511 B that lived 1.0M–2.1M instr (35% of the site\'s blocks)');
+  // The two access maps share one count scale: the larger of their tallest values.
+  const bad = readFixture('queue_bad.json').sites[0].access.map, good = readFixture('queue_fixed.json').sites[0].access.map;
+  const tallest = Math.max(...bad.reads, ...bad.writes, ...good.reads, ...good.writes);
+  assert.deepEqual(await diff.$$eval('#site-detail .access-map', (m) => m.map((e) => e.getAttribute('data-y-max'))), [String(tallest), String(tallest)]);
   await (await diff.$('#site-detail .site-shapes')).scrollIntoViewIfNeeded();
   await lib.screenshot(diff, 'site-heatmap-queue-diff');
   noProblems(diff);

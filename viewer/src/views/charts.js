@@ -164,7 +164,10 @@ LH.charts = (function () {
   // back to the whole block; options.readout (an element) then says which offsets are
   // shown and the reads and writes in them. options.blockSize: the one size of every
   // block of a bucketed map (access.block_size), to say parts in bytes.
+  // options: readout (the line that says what is shown), blockSize, yMax (a scale
+  // shared with the other run's map in diff mode).
   function accessMap(container, map, options) {
+    if (options.yMax) container.setAttribute('data-y-max', String(options.yMax));
     var xs = [];
     var n = map.reads.length;
     // One extra point at x = n repeats the last value so the last step has a width.
@@ -201,7 +204,7 @@ LH.charts = (function () {
       ],
       // x: the data's extent, 0 to n (a double-click goes back to it).
       scales: { x: { time: false },
-        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+        y: { range: function (u, min, max) { var top = options.yMax || max; return [0, top > 0 ? top * 1.1 : 1]; } } },
       cursor: { drag: { x: true, y: false } },
       hooks: { ready: [describe], setScale: [function (u, key) { if (key === 'x') describe(u); }] },
       axes: [
@@ -217,6 +220,7 @@ LH.charts = (function () {
   // sum). options: xIsFraction, marks, yMax (a shared scale for side-by-side charts),
   // onPick(x) for a click that did not drag (a drag zooms, a double-click resets).
   function stacked(container, xs, layers, options) {
+    if (options.yMax) container.setAttribute('data-y-max', String(options.yMax));
     var n = xs.length, running = new Array(n).fill(0), sums = [];
     layers.forEach(function (layer) {
       running = running.map(function (r, k) { return r + (layer.values[k] || 0); });

@@ -181,6 +181,14 @@ LH.siteDetailView = (function () {
     // Appended once the wrapper is in the page, so the chart takes its width.
     LH.shapesView.siteSizes(sizeWrap, sides);
     LH.shapesView.siteHeatMaps(heatWrap, sides);
+    // In diff mode both maps share the count scale (the larger of their tallest values).
+    var mapMax = 0;
+    if (withSite.length > 1) {
+      withSite.forEach(function (x) {
+        var m = acc(x.site).map;
+        if (m) m.reads.concat(m.writes).forEach(function (v) { if (v > mapMax) mapMax = v; });
+      });
+    }
     withSite.forEach(function (x) {
       var map = acc(x.site).map;
       var title = sides.length > 1 ? x.label + ': ' : '';
@@ -196,7 +204,7 @@ LH.siteDetailView = (function () {
       mapWrap.appendChild(el('p', { className: 'caption', text: title + caption }));
       mapWrap.appendChild(holder);
       mapWrap.appendChild(readout);
-      LH.charts.accessMap(holder, map, { readout: readout, blockSize: acc(x.site).block_size || null });
+      LH.charts.accessMap(holder, map, { readout: readout, blockSize: acc(x.site).block_size || null, yMax: mapMax || null });
     });
   }
 
