@@ -48,7 +48,17 @@ LH.charts = (function () {
       },
     };
   }
-  function bytesAxis() { return fitAxis(function (v) { return f.bytes(v); }, 50); }
+  // Byte ticks in binary steps (1, 2, 4, ... 512 of B, KiB, MiB, ...), so the labels
+  // read "1.0 MiB", "2.0 MiB" rather than uPlot's decimal "976.6 KiB", "1.9 MiB".
+  var BYTE_STEPS = [];
+  for (var unit = 1; unit <= Math.pow(1024, 5); unit *= 1024) {
+    for (var step = 1; step < 1024; step *= 2) BYTE_STEPS.push(step * unit);
+  }
+  function bytesAxis() {
+    var axis = fitAxis(function (v) { return f.bytes(v); }, 50);
+    axis.incrs = BYTE_STEPS;
+    return axis;
+  }
   function countAxis() { return fitAxis(function (v) { return f.count(v); }, 40); }
 
   // Vertical lines with labels: the peak and the LIFEHEAP_MARK markers.
