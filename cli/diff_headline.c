@@ -188,17 +188,11 @@ static void headline_lines(FILE *out, const struct diff_headline *headline,
     char name[1024];
     format_site_name(headline->profile, site, name, sizeof name);
     if (headline->state == HEADLINE_UNCHANGED)
-        fprintf(out, "no finding changed; most severe, in both runs [");
+        fprintf(out, "no finding changed; most severe, in both runs ");
     else
-        fprintf(out, "most severe change: %s finding [",
+        fprintf(out, "most severe change: %s finding ",
                 diff_headline_state_name(headline->state));
-    print_text(out, finding->severity);
-    fprintf(out, "]: ");
-    print_text(out, evidence_kind_title(finding->kind));
-    fprintf(out, " at ");
-    print_text(out, name);
-    fprintf(out, "\n  ");
-    print_text(out, finding->summary);
+    print_headline_finding(out, finding, name);
     fprintf(out, "\n    %-40s %s -> %s", "", "base", "new");
     size_t indexes[8];
     size_t shown = evidence_headline(finding, indexes, 8);

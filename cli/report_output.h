@@ -20,6 +20,11 @@ enum { REPORT_WIDTH = 120 };
  * the line's own indent (report_text.c). */
 void print_wrapped(FILE *out, const char *text, size_t width);
 
+/* A headline's finding: "[severity]: Kind at SITE_NAME", then its sentence
+ * on the next line, indented two columns (no newline after it). */
+void print_headline_finding(FILE *out, const struct finding *finding,
+                            const char *site_name);
+
 /* `order` holds `count` site indices, the top sites in display order. */
 void report_text(FILE *out, const struct profile *profile,
                  const struct metric *sort, const size_t *order, size_t count);

@@ -558,6 +558,19 @@ static void format_evidence(const struct profile *profile,
                    value_size);
 }
 
+void print_headline_finding(FILE *out, const struct finding *finding,
+                            const char *site_name)
+{
+    fputc('[', out);
+    print_text(out, finding->severity);
+    fprintf(out, "]: ");
+    print_text(out, evidence_kind_title(finding->kind));
+    fprintf(out, " at ");
+    print_text(out, site_name);
+    fprintf(out, "\n  ");
+    print_text(out, finding->summary);
+}
+
 /* The most severe finding (the tool writes them most severe first) as the
  * viewer's headline: kind and site, its sentence, its key evidence. */
 static void print_headline(FILE *out, const struct profile *profile,
@@ -572,14 +585,8 @@ static void print_headline(FILE *out, const struct profile *profile,
     char name[2048];
     describe_site(profile, &profile->sites[finding->site], order, count, name,
                   sizeof name);
-    fprintf(out, "most severe finding [");
-    print_text(out, finding->severity);
-    fprintf(out, "]: ");
-    print_text(out, evidence_kind_title(finding->kind));
-    fprintf(out, " at ");
-    print_text(out, name);
-    fprintf(out, "\n  ");
-    print_text(out, finding->summary);
+    fprintf(out, "most severe finding ");
+    print_headline_finding(out, finding, name);
     size_t indexes[8];
     size_t shown = evidence_headline(finding, indexes, 8);
     for (size_t i = 0; i < shown; i++) {
