@@ -48,7 +48,6 @@
 #include "lh_include.h"
 #include "lh_shadow.h"
 #include "lh_access_private.h"
-#include "lh_custom_alloc.h"
 
 /* Bumped by every block event, so that an output can tell whether the
    live fold it made earlier is still current. */
@@ -219,7 +218,7 @@ void LH_(access_block_before_resize)(LH_Block* b)
 }
 
 /* The same for a block whose bytes are not measured (a custom allocator's
-   block, lh_custom_alloc.c): its size at the peak counts in at_peak.bytes,
+   block, LH_(block_measured)): its size at the peak counts in at_peak.bytes,
    with no never-read or never-written bytes, since its accesses count on
    the pool's own block.  'live': still live (the output's live fold) or
    gone (resized or freed now). */
@@ -266,10 +265,13 @@ static void refresh_live_folds(void)
    for (i = 0; i < n; i++)
       VG_(memset)(&LH_(site_at)(i)->access.live, 0, sizeof(LH_AccessFold));
    LH_(blocks_iter_reset)();
-   while ((b = LH_(blocks_iter_next)()) != NULL)
-      fold_block(&b->site->access.live, b, False,
-                 LH_(block_live_at_peak)(b, LH_(peak_seq)));
-   LH_(custom_blocks_fold_at_peak)();
+   while ((b = LH_(blocks_iter_next)()) != NULL) {
+      Bool live_at_peak = LH_(block_live_at_peak)(b, LH_(peak_seq));
+      if (LH_(block_measured)(b))
+         fold_block(&b->site->access.live, b, False, live_at_peak);
+      else if (live_at_peak)
+         LH_(access_unmeasured_at_peak)(b->site, b->req_size, True);
+   }
    live_fold_now = LH_(now);
    live_fold_events = block_events;
 }

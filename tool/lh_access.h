@@ -1,6 +1,6 @@
 /*--------------------------------------------------------------------*/
 /*--- lifeheap: lh_access.h: per-block and per-site access state,  ---*/
-/*--- and the hooks the heap (lh_heap.c) and output call.          ---*/
+/*--- and the hooks the block registry and the output call.        ---*/
 /*--------------------------------------------------------------------*/
 #ifndef LH_ACCESS_H
 #define LH_ACCESS_H
@@ -93,7 +93,7 @@ typedef struct {
    LH_AccessFold live;           /* output only */
 } LH_SiteAccess;
 
-/*--- Hooks the heap and sites call (lh_access.c) -------------------*/
+/*--- Hooks the block registry and the output call (lh_access.c) ---*/
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);

@@ -47,9 +47,11 @@
    and the first and last access times are kept for every block for the
    access figures.  Only a realloc's continuation needs more: the number
    of the record it continues, its own birth time and thread.  These sit
-   in a side table indexed like the block records (by shadow index),
+   in a side table indexed like the block records (by record number,
+   LH_Block.shadow_index; blocks of every origin have one, lh_registry.c),
    which exists only when the option is on; a block that was never
-   realloc'ed reads nothing from it but its 'previous' (0).
+   realloc'ed reads nothing from it but its 'previous' (0), which its
+   birth resets, since its record may have been another block's.
 
    Sites are named by their serial (lh_sites.c: 1, 2, ... in order of
    first use), which every profile of the run writes as sites[].serial:
@@ -77,6 +79,7 @@
 #include "lh_include.h"
 #include "lh_core.h"
 #include "lh_blocks.h"
+#include "lh_options.h"
 
 /* The file format (docs/format.md). */
 #define LH_BLOCKS_MAGIC          "LHBLOCKS"
@@ -115,15 +118,10 @@ static Bool   write_failed = False;
 
 Bool LH_(blocks_process_option)(const HChar* arg)
 {
-   const HChar* value;
-   if VG_STR_CLO(arg, "--lifeheap-blocks", value) {
-      if (value[0] == 0)
-         VG_(fmsg_bad_option)(arg, "expected a file name\n");
-      clo_blocks_file = value;
-      LH_(blocks_on) = True;
-      return True;
-   }
-   return False;
+   if (!LH_(file_name_option)(arg, "--lifeheap-blocks", &clo_blocks_file))
+      return False;
+   LH_(blocks_on) = True;
+   return True;
 }
 
 void LH_(blocks_write_options_json)(LH_Json* j)
@@ -236,10 +234,10 @@ ULong LH_(blocks_write)(const LH_BlockLife* life, LH_BlockEnding ending,
 }
 
 /*------------------------------------------------------------*/
-/*--- Heap blocks: the side table of realloc continuations ---*/
+/*--- Blocks: the side table of realloc continuations      ---*/
 /*------------------------------------------------------------*/
 
-/* For the block record of the same index: the record it continues (0:
+/* For the block record of the same number: the record it continues (0:
    none, then birth and thread are the block's own alloc_time and
    alloc_thread) and, after a realloc, that realloc's time and thread. */
 typedef struct {
@@ -256,19 +254,8 @@ static UInt           side_pages_n = 0;
 static Continuation* continuation_of(UInt index)
 {
    UInt page = index >> SIDE_PAGE_BITS;
-   if (page >= side_pages_n) {
-      UInt n = side_pages_n ? side_pages_n : 64;
-      Continuation** bigger;
-      while (n <= page) n *= 2;
-      bigger = VG_(malloc)("lh.blocks.side", n * sizeof(Continuation*));
-      VG_(memset)(bigger, 0, n * sizeof(Continuation*));
-      if (side_pages) {
-         VG_(memcpy)(bigger, side_pages, side_pages_n * sizeof(Continuation*));
-         VG_(free)(side_pages);
-      }
-      side_pages = bigger;
-      side_pages_n = n;
-   }
+   LH_(grow_zeroed_table)((void***)&side_pages, &side_pages_n, page, 64,
+                          "lh.blocks.side");
    if (side_pages[page] == NULL) {
       side_pages[page] = VG_(malloc)("lh.blocks.page",
                                      SIDE_PAGE_SIZE * sizeof(Continuation));
@@ -277,7 +264,9 @@ static Continuation* continuation_of(UInt index)
    return &side_pages[page][index & (SIDE_PAGE_SIZE - 1)];
 }
 
-static void heap_life(LH_Block* b, LH_BlockLife* life)
+/* The record of b's current stretch.  A block not measured (a custom
+   allocator's) has all-zero access state: no accesses, no bytes. */
+static void block_life(LH_Block* b, LH_BlockLife* life)
 {
    Continuation* c = continuation_of(b->shadow_index);
    life->previous      = c->previous;
@@ -294,21 +283,20 @@ static void heap_life(LH_Block* b, LH_BlockLife* life)
    life->bytes_written = b->access.written_bytes_set < b->req_size
                          ? b->access.written_bytes_set : b->req_size;
    life->site_serial   = b->site->serial;
-   life->custom        = False;
+   life->custom        = !LH_(block_measured)(b);
 }
 
-void LH_(blocks_heap_birth)(LH_Block* b)
+void LH_(blocks_birth)(LH_Block* b)
 {
    continuation_of(b->shadow_index)->previous = 0;
 }
 
-void LH_(blocks_heap_realloc)(LH_Block* b, ThreadId tid, Bool moved)
+void LH_(blocks_resized)(LH_Block* b, UInt thread, Bool moved)
 {
    LH_BlockLife life;
-   UInt thread = LH_(thread_serial)(tid);
    ULong number;
    Continuation* c;
-   heap_life(b, &life);
+   block_life(b, &life);
    number = LH_(blocks_write)(&life, moved ? LH_BlockMoved
                                            : LH_BlockReallocated, thread);
    c = continuation_of(b->shadow_index);
@@ -317,11 +305,11 @@ void LH_(blocks_heap_realloc)(LH_Block* b, ThreadId tid, Bool moved)
    c->thread   = thread;
 }
 
-void LH_(blocks_heap_free)(LH_Block* b, ThreadId tid)
+void LH_(blocks_retired)(LH_Block* b, UInt thread)
 {
    LH_BlockLife life;
-   heap_life(b, &life);
-   LH_(blocks_write)(&life, LH_BlockFreed, LH_(thread_serial)(tid));
+   block_life(b, &life);
+   LH_(blocks_write)(&life, LH_BlockFreed, thread);
 }
 
 /*------------------------------------------------------------*/
@@ -400,10 +388,9 @@ void LH_(blocks_finish)(void)
    LH_(blocks_iter_reset)();
    while ((b = LH_(blocks_iter_next)()) != NULL) {
       LH_BlockLife life;
-      heap_life(b, &life);
+      block_life(b, &life);
       LH_(blocks_write)(&life, LH_BlockLiveAtEnd, 0);
    }
-   LH_(custom_blocks_write_live)();
    /* The trailer: the file is complete. */
    r = next_slot();
    VG_(memset)(r, 0, LH_BLOCKS_RECORD_BYTES);

@@ -11,8 +11,8 @@
                         flush before an exec, run.options.blocks_file
      lh_dump.c          flush at every dump
      lh_fork.c          after_fork in a forked child
-     lh_heap.c          birth, realloc and free of a heap block
-     lh_custom_alloc.c  the same for a custom allocator's block
+     lh_registry.c      birth, resize and retirement of a block, of any
+                        origin (heap, small slot, custom, pool)
    Every hook returns at once when the option is off (LH_(blocks_on)).
 */
 #ifndef LH_BLOCKS_H
@@ -59,14 +59,12 @@ void LH_(blocks_flush)(void);         /* buffered records to the file now */
 void LH_(blocks_finish)(void);        /* live blocks, the trailer, close */
 void LH_(blocks_after_fork)(void);    /* a forked child: its own file */
 
-/* Heap blocks (lh_heap.c).  birth: a new block; realloc: before the
-   block's size (and payload) change, with the old figures in b; free:
-   before the block is retired. */
-void LH_(blocks_heap_birth)(struct LH_Block* b);
-void LH_(blocks_heap_realloc)(struct LH_Block* b, ThreadId tid, Bool moved);
-void LH_(blocks_heap_free)(struct LH_Block* b, ThreadId tid);
-
-/* lh_custom_alloc.c: a record for each custom block still live. */
-void LH_(custom_blocks_write_live)(void);
+/* A block's stretches (lh_registry.c, for blocks of every origin).
+   birth: a new block; resized: before the block's size changes, with the
+   old figures in b (the payload may have moved already); retired:
+   before the block's record is reused.  thread: a thread serial. */
+void LH_(blocks_birth)(struct LH_Block* b);
+void LH_(blocks_resized)(struct LH_Block* b, UInt thread, Bool moved);
+void LH_(blocks_retired)(struct LH_Block* b, UInt thread);
 
 #endif

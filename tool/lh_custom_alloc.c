@@ -21,18 +21,22 @@
      VALGRIND_DESTROY_MEMPOOL(pool)                      frees all its blocks
      VALGRIND_MEMPOOL_EXISTS(pool)
 
-   lifeheap accounts each such block exactly like a malloc'd block: at the
-   site (stack) of the code that made the request, with its size, lifetime,
-   thread, and its share of the peak, the timeline and the findings (the
-   lh_sites.c accounting calls).  The blocks are kept in a table of their
-   own, not in the heap's block table, for two reasons:
+   lifeheap accounts each such block exactly like a malloc'd block: it is
+   registered in the one block registry (lh_registry.c) with the origin
+   LH_ORIGIN_CUSTOM (MALLOCLIKE) or LH_ORIGIN_POOL (a mempool's), at the
+   site (stack) of the code that made the request, with its size,
+   lifetime, thread, and its share of the peak, the timeline, the shapes,
+   the findings and the block file.  This file keeps only what is the
+   requests' own: an index from payload to record (such a block is not in
+   the shadow map, so lh_heap.c cannot find it) and the pools.  Why not in
+   the shadow map:
      - their memory usually lies inside a block the pool got from malloc,
        and the access shadow map (lh_shadow.c) gives each 16-byte granule
        to exactly one block: the reads and writes of a pool's blocks are
        therefore counted on the pool's own malloc'd block, and a custom
-       site's "access" figures stay zero;
+       site's "access" figures stay zero (the block is not "measured");
      - a free() or realloc() of a custom block by mistake must not hand
-       pool memory to Valgrind's allocator: lh_heap.c does not know the
+       pool memory to Valgrind's allocator: lh_heap.c does not find the
        address and ignores it with a warning.
    A pool whose memory came from malloc is counted twice in the totals:
    once as the malloc'd block at the site that created the pool, once as
@@ -48,24 +52,13 @@
 #include "valgrind.h"
 #include "lh_include.h"
 #include "lh_custom_alloc.h"
-#include "lh_blocks.h"
 
+/* The index entry of a live custom block: payload -> record. */
 typedef struct CustomBlock {
    struct CustomBlock* next;   /* VgHashNode layout: keep first */
-   Addr      payload;          /* the key */
-   SizeT     size;
-   LH_Site*  site;
-   ULong     alloc_time;
-   UInt      alloc_thread;     /* LH_(thread_serial) */
+   Addr      payload;          /* the key (= block->payload) */
+   LH_Block* block;            /* its record in the registry */
    Addr      pool;             /* its pool's anchor; 0 for MALLOCLIKE */
-   ULong     peak_seq_at_alloc; /* as LH_Block's: live at the latest peak
-                                   when LH_(peak_seq) is above it */
-   /* For the block file (lh_blocks.c): the record this stretch of the
-      block continues after a resize (0: none), and that resize's time
-      and thread. */
-   ULong     previous_record;
-   ULong     segment_birth;
-   UInt      segment_thread;
 } CustomBlock;
 
 typedef struct Pool {
@@ -126,11 +119,6 @@ static Bool size_acceptable(const HChar* request, Addr payload, SizeT size,
    return False;
 }
 
-static Bool live_at_peak(const CustomBlock* cb)
-{
-   return LH_(peak_seq) > cb->peak_seq_at_alloc;
-}
-
 static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
 {
    CustomBlock* cb;
@@ -143,45 +131,18 @@ static void block_born(ThreadId tid, Addr payload, SizeT size, Addr pool)
       return;
    }
    cb = VG_(malloc)("lh.custom.block", sizeof(CustomBlock));
-   cb->payload      = payload;
-   cb->size         = size;
-   cb->site         = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
-   cb->alloc_time   = LH_(now);
-   cb->alloc_thread = LH_(thread_serial)(tid);
-   cb->pool         = pool;
-   cb->peak_seq_at_alloc = LH_(peak_seq);
-   cb->previous_record = 0;
-   cb->segment_birth   = cb->alloc_time;
-   cb->segment_thread  = cb->alloc_thread;
+   cb->payload = payload;
+   cb->pool    = pool;
+   cb->block   = LH_(block_register)(tid, payload, size,
+                                     pool ? LH_ORIGIN_POOL : LH_ORIGIN_CUSTOM,
+                                     0, False);
    VG_(HT_add_node)(custom_blocks, cb);
-   LH_(access_blocks_changed)();
-   LH_(site_note_alloc)(cb->site, size, tid);
-}
-
-/* The block file's record of cb as it is now.  Accesses are counted on
-   the malloc'd block that holds the pool (see the top): none here. */
-static void custom_life(const CustomBlock* cb, LH_BlockLife* life)
-{
-   VG_(memset)(life, 0, sizeof(*life));
-   life->previous     = cb->previous_record;
-   life->birth        = cb->segment_birth;
-   life->size         = cb->size;
-   life->site_serial  = cb->site->serial;
-   life->alloc_thread = cb->segment_thread;
-   life->custom       = True;
 }
 
 static void block_dies(ThreadId tid, CustomBlock* cb)
 {
-   if (LH_(blocks_on)) {
-      LH_BlockLife life;
-      custom_life(cb, &life);
-      LH_(blocks_write)(&life, LH_BlockFreed, LH_(thread_serial)(tid));
-   }
    VG_(HT_remove)(custom_blocks, cb->payload);
-   if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, False);
-   LH_(site_note_free)(cb->site, cb->size, LH_(now) - cb->alloc_time,
-                       LH_(thread_serial)(tid) != cb->alloc_thread);
+   LH_(block_retire)(cb->block, tid);
    VG_(free)(cb);
 }
 
@@ -203,7 +164,7 @@ static void block_changes(ThreadId tid, Addr payload, Addr new_payload,
       warn_once("a custom allocator resized a block that is not live", payload);
       return;
    }
-   old_size = cb->size;
+   old_size = cb->block->req_size;
    if (!size_acceptable("a custom block's resize", new_payload, new_size,
                         new_size > old_size ? new_size - old_size : 0, True))
       return;
@@ -213,28 +174,14 @@ static void block_changes(ThreadId tid, Addr payload, Addr new_payload,
                 new_payload);
       return;
    }
-   if (LH_(blocks_on)) {
-      LH_BlockLife life;
-      UInt thread = LH_(thread_serial)(tid);
-      custom_life(cb, &life);
-      cb->previous_record = LH_(blocks_write)(&life,
-         new_payload != payload ? LH_BlockMoved : LH_BlockReallocated, thread);
-      cb->segment_birth  = LH_(now);
-      cb->segment_thread = thread;
-   }
+   if (new_size != old_size) LH_(block_resize_begin)(cb->block);
    if (new_payload != payload) {
       VG_(HT_remove)(custom_blocks, payload);
       cb->payload = new_payload;
+      cb->block->payload = new_payload;
       VG_(HT_add_node)(custom_blocks, cb);
    }
-   if (new_size != old_size && live_at_peak(cb)) {
-      /* its at-peak bytes are those of its size at the peak (lh_access.c,
-         LH_(access_block_before_resize)) */
-      LH_(access_unmeasured_at_peak)(cb->site, old_size, False);
-      cb->peak_seq_at_alloc = LH_(peak_seq);
-   }
-   cb->size = new_size;
-   LH_(site_note_realloc)(cb->site, old_size, new_size, 0);
+   LH_(block_resized)(cb->block, tid, payload, new_size, 0);
 }
 
 /* Every live block of a pool, or NULL when it has none; *n is the count.
@@ -268,52 +215,44 @@ static void pool_create(Addr anchor)
    VG_(HT_add_node)(pools, p);
 }
 
-static Bool pool_known(Addr anchor, const HChar* request)
+/* Takes the pool out of the table; NULL, with a warning, when there is
+   no such pool. */
+static Pool* pool_take(Addr anchor, const HChar* request)
 {
-   if (VG_(HT_lookup)(pools, anchor) != NULL) return True;
-   warn_once(request, anchor);
-   return False;
-}
-
-static void pool_destroy(ThreadId tid, Addr anchor)
-{
-   UInt n, i;
-   CustomBlock** blocks;
    Pool* p = VG_(HT_remove)(pools, anchor);
-   if (p == NULL) {
-      warn_once("VALGRIND_DESTROY_MEMPOOL of an unknown pool", anchor);
-      return;
-   }
-   VG_(free)(p);
-   blocks = blocks_of_pool(anchor, &n);
-   for (i = 0; i < n; i++) block_dies(tid, blocks[i]);
-   if (blocks) VG_(free)(blocks);
+   if (p == NULL) warn_once(request, anchor);
+   return p;
 }
 
-/* Frees the pool's blocks that lie wholly outside [addr, addr+size).
-   (Blocks that straddle an end are kept whole: lifeheap does not split a
-   block's history.) */
+/* Frees the pool's blocks that lie wholly outside [addr, addr+size): with
+   an empty range at 0, all of them.  (Blocks that straddle an end are
+   kept whole: lifeheap does not split a block's history.) */
 static void pool_trim(ThreadId tid, Addr anchor, Addr addr, SizeT size)
 {
    UInt n, i;
    CustomBlock** blocks = blocks_of_pool(anchor, &n);
    for (i = 0; i < n; i++) {
       CustomBlock* cb = blocks[i];
-      if (cb->payload + cb->size <= addr || cb->payload >= addr + size)
+      if (cb->payload + cb->block->req_size <= addr || cb->payload >= addr + size)
          block_dies(tid, cb);
    }
    if (blocks) VG_(free)(blocks);
+}
+
+static void pool_destroy(ThreadId tid, Addr anchor)
+{
+   Pool* p = pool_take(anchor, "VALGRIND_DESTROY_MEMPOOL of an unknown pool");
+   if (p == NULL) return;
+   VG_(free)(p);
+   pool_trim(tid, anchor, 0, 0);
 }
 
 static void pool_move(Addr old_anchor, Addr new_anchor)
 {
    UInt n, i;
    CustomBlock** blocks;
-   Pool* p = VG_(HT_remove)(pools, old_anchor);
-   if (p == NULL) {
-      warn_once("VALGRIND_MOVE_MEMPOOL of an unknown pool", old_anchor);
-      return;
-   }
+   Pool* p = pool_take(old_anchor, "VALGRIND_MOVE_MEMPOOL of an unknown pool");
+   if (p == NULL) return;
    p->anchor = new_anchor;
    VG_(HT_add_node)(pools, p);
    blocks = blocks_of_pool(old_anchor, &n);
@@ -325,90 +264,57 @@ static void pool_move(Addr old_anchor, Addr new_anchor)
 /*--- The requests                                         ---*/
 /*------------------------------------------------------------*/
 
+/* For a request in an existing pool, the warning when arg[1] names none;
+   NULL for the other requests. */
+static const HChar* unknown_pool_warning(UWord request)
+{
+   switch (request) {
+      case VG_USERREQ__MEMPOOL_ALLOC:
+         return "VALGRIND_MEMPOOL_ALLOC in an unknown pool";
+      case VG_USERREQ__MEMPOOL_FREE:
+         return "VALGRIND_MEMPOOL_FREE in an unknown pool";
+      case VG_USERREQ__MEMPOOL_TRIM:
+         return "VALGRIND_MEMPOOL_TRIM of an unknown pool";
+      case VG_USERREQ__MEMPOOL_CHANGE:
+         return "VALGRIND_MEMPOOL_CHANGE in an unknown pool";
+      default:
+         return NULL;
+   }
+}
+
 Bool LH_(custom_alloc_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 {
+   const HChar* unknown_pool = unknown_pool_warning(arg[0]);
+   /* valgrind.h numbers these eleven requests 0x1301 .. 0x130b */
+   if (arg[0] < VG_USERREQ__MALLOCLIKE_BLOCK
+       || arg[0] > VG_USERREQ__RESIZEINPLACE_BLOCK)
+      return False;
    init_tables();
+   *ret = 0;
+   if (unknown_pool != NULL && VG_(HT_lookup)(pools, arg[1]) == NULL) {
+      warn_once(unknown_pool, arg[1]);
+      return True;
+   }
    switch (arg[0]) {
       case VG_USERREQ__MALLOCLIKE_BLOCK:
          if (arg[1] != 0) block_born(tid, arg[1], arg[2], 0);
          break;
       case VG_USERREQ__FREELIKE_BLOCK:
-         if (arg[1] != 0)
-            block_dies_at(tid, arg[1],
-               "VALGRIND_FREELIKE_BLOCK of an address that is not a live block");
+         if (arg[1] != 0) block_dies_at(tid, arg[1], "VALGRIND_FREELIKE_BLOCK "
+                                        "of an address that is not a live block");
          break;
-      case VG_USERREQ__RESIZEINPLACE_BLOCK:
-         block_changes(tid, arg[1], arg[1], arg[3]);
-         break;
-      case VG_USERREQ__CREATE_MEMPOOL:
-         pool_create(arg[1]);
-         break;
-      case VG_USERREQ__DESTROY_MEMPOOL:
-         pool_destroy(tid, arg[1]);
-         break;
-      case VG_USERREQ__MEMPOOL_ALLOC:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_ALLOC in an unknown pool"))
-            block_born(tid, arg[2], arg[3], arg[1]);
-         break;
+      case VG_USERREQ__RESIZEINPLACE_BLOCK: block_changes(tid, arg[1], arg[1], arg[3]); break;
+      case VG_USERREQ__CREATE_MEMPOOL:      pool_create(arg[1]); break;
+      case VG_USERREQ__DESTROY_MEMPOOL:     pool_destroy(tid, arg[1]); break;
+      case VG_USERREQ__MEMPOOL_ALLOC:       block_born(tid, arg[2], arg[3], arg[1]); break;
       case VG_USERREQ__MEMPOOL_FREE:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_FREE in an unknown pool"))
-            block_dies_at(tid, arg[2],
-               "VALGRIND_MEMPOOL_FREE of an address that is not a live block");
+         block_dies_at(tid, arg[2], "VALGRIND_MEMPOOL_FREE of an address that "
+                                    "is not a live block");
          break;
-      case VG_USERREQ__MEMPOOL_TRIM:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_TRIM of an unknown pool"))
-            pool_trim(tid, arg[1], arg[2], arg[3]);
-         break;
-      case VG_USERREQ__MOVE_MEMPOOL:
-         pool_move(arg[1], arg[2]);
-         break;
-      case VG_USERREQ__MEMPOOL_CHANGE:
-         if (pool_known(arg[1], "VALGRIND_MEMPOOL_CHANGE in an unknown pool"))
-            block_changes(tid, arg[2], arg[3], arg[4]);
-         break;
-      case VG_USERREQ__MEMPOOL_EXISTS:
-         *ret = VG_(HT_lookup)(pools, arg[1]) != NULL;
-         return True;
-      default:
-         return False;
+      case VG_USERREQ__MEMPOOL_TRIM:        pool_trim(tid, arg[1], arg[2], arg[3]); break;
+      case VG_USERREQ__MOVE_MEMPOOL:        pool_move(arg[1], arg[2]); break;
+      case VG_USERREQ__MEMPOOL_CHANGE:      block_changes(tid, arg[2], arg[3], arg[4]); break;
+      case VG_USERREQ__MEMPOOL_EXISTS:      *ret = VG_(HT_lookup)(pools, arg[1]) != NULL; break;
    }
-   *ret = 0;
    return True;
-}
-
-/*------------------------------------------------------------*/
-/*--- Output                                               ---*/
-/*------------------------------------------------------------*/
-
-void LH_(custom_blocks_finalize)(void)
-{
-   CustomBlock* cb;
-   if (custom_blocks == NULL) return;
-   VG_(HT_ResetIter)(custom_blocks);
-   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL) {
-      LH_(site_count_live_lifetime)(cb->site, cb->alloc_time);
-      LH_(shapes_note_live)(cb->site, cb->size, LH_(now) - cb->alloc_time);
-   }
-}
-
-void LH_(custom_blocks_fold_at_peak)(void)
-{
-   CustomBlock* cb;
-   if (custom_blocks == NULL) return;
-   VG_(HT_ResetIter)(custom_blocks);
-   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL)
-      if (live_at_peak(cb)) LH_(access_unmeasured_at_peak)(cb->site, cb->size, True);
-}
-
-/* The block file's records of the blocks still live at the end. */
-void LH_(custom_blocks_write_live)(void)
-{
-   CustomBlock* cb;
-   if (custom_blocks == NULL) return;
-   VG_(HT_ResetIter)(custom_blocks);
-   while ((cb = VG_(HT_Next)(custom_blocks)) != NULL) {
-      LH_BlockLife life;
-      custom_life(cb, &life);
-      LH_(blocks_write)(&life, LH_BlockLiveAtEnd, 0);
-   }
 }

@@ -59,6 +59,7 @@
 #include "lh_dump.h"
 #include "lh_outfile.h"
 #include "lh_blocks.h"
+#include "lh_options.h"
 
 /*------------------------------------------------------------*/
 /*--- --lifeheap-dump-interval                             ---*/
@@ -114,14 +115,7 @@ Bool LH_(dump_process_option)(const HChar* arg)
 
 Bool LH_(dump_run_record_option)(const HChar* arg)
 {
-   const HChar* value;
-   if VG_STR_CLO(arg, "--lifeheap-run-record", value) {
-      if (value[0] == 0)
-         VG_(fmsg_bad_option)(arg, "expected a file name\n");
-      run_record_file = value;
-      return True;
-   }
-   return False;
+   return LH_(file_name_option)(arg, "--lifeheap-run-record", &run_record_file);
 }
 
 void LH_(dump_write_options_json)(LH_Json* j)

@@ -9,17 +9,19 @@
    libreplacemalloc_toolpreload) redirects the program's malloc family to
    the functions below, which run on the real CPU.  Each allocates from
    a small-block slot (lh_small_alloc.c, up to 256 bytes) or Valgrind's
-   client arena (VG_(cli_malloc)) and records a block:
+   client arena (VG_(cli_malloc)) and registers the block (lh_registry.c,
+   origin LH_ORIGIN_SMALL or LH_ORIGIN_HEAP), which keeps its record and
+   accounts its life:
 
       payload --shadow map--> owner number --> LH_Block { size, site,
                                                  alloc time, thread }
 
-   There is no table of blocks: the shadow map (lh_shadow.c) already knows
-   which live block owns each 16-byte granule, for the loads and stores,
-   and a block's record sits at its owner number in the record pages.  A
-   free or realloc looks its payload up there and checks that the record
-   starts at that exact address: O(1), and the granule it reads is the one
-   the free's census reads next.
+   There is no table of heap blocks: the shadow map (lh_shadow.c) already
+   knows which live block owns each 16-byte granule, for the loads and
+   stores, and a block's record sits at its owner number in the record
+   pages.  A free or realloc looks its payload up there and checks that
+   the record starts at that exact address: O(1), and the granule it reads
+   is the one the free's census reads next.
 
    Semantics follow glibc:
      malloc(0)        a unique 0-byte block (a block with no bytes)
@@ -43,7 +45,6 @@
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
-#include "lh_blocks.h"
 
 static Bool warned_unknown_free = False;
 static Bool warned_unknown_realloc = False;
@@ -65,29 +66,6 @@ LH_Block* LH_(find_block)(Addr payload)
    if (owner == 0) return NULL;
    b = LH_(block_record)(owner);
    return b->payload == payload ? b : NULL;
-}
-
-static UInt iter_next_record = 1;
-static UInt live_blocks = 0;
-
-void LH_(blocks_iter_reset)(void)
-{
-   iter_next_record = 1;
-}
-
-LH_Block* LH_(blocks_iter_next)(void)
-{
-   UInt used = LH_(block_records_used)();
-   while (iter_next_record < used) {
-      LH_Block* b = LH_(block_record)(iter_next_record++);
-      if (b->site != NULL) return b;
-   }
-   return NULL;
-}
-
-UInt LH_(n_live_blocks)(void)
-{
-   return live_blocks;
 }
 
 /*------------------------------------------------------------*/
@@ -136,7 +114,6 @@ static void release_payload(void* p, UInt small_class)
 
 static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
 {
-   LH_Block* b;
    void* p;
    UInt small_class;
 
@@ -144,45 +121,38 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    p = acquire_payload(size, align, &small_class);
    if (p == NULL) return NULL;
    if (zeroed) VG_(memset)(p, 0, size);
-
-   b = LH_(block_record_new)();
-   b->payload           = (Addr)p;
-   b->req_size          = size;
-   b->site              = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
-   b->alloc_time        = LH_(now);
-   b->small_class       = small_class;
-   b->alloc_thread      = LH_(thread_serial)(tid);
-   b->peak_seq_at_alloc = LH_(peak_seq);
-   live_blocks++;
-
-   LH_(site_note_alloc)(b->site, size, tid);
-   LH_(access_block_new)(b, zeroed);
-   if (LH_(blocks_on)) LH_(blocks_heap_birth)(b);
+   LH_(block_register)(tid, (Addr)p, size,
+                       small_class != 0 ? LH_ORIGIN_SMALL : LH_ORIGIN_HEAP,
+                       small_class, zeroed);
    return p;
+}
+
+/* A free or realloc of p, which is not a live heap block (a wild or
+   double free, a custom allocator's block): the memory is left alone and
+   counted, and the first time it is said why. */
+static void not_a_live_block(ULong* count, Bool* warned, const HChar* what,
+                             void* p, const HChar* why, const HChar* outcome)
+{
+   (*count)++;
+   if (*warned) return;
+   *warned = True;
+   VG_(umsg)("lifeheap: warning: %s of %p, which is not a live heap block "
+             "(%s); %s (the summary counts them all)\n", what, p, why,
+             outcome);
 }
 
 static void free_block(ThreadId tid, void* p)
 {
    LH_Block* b = LH_(find_block)((Addr)p);
+   UInt small_class;
    if (b == NULL) {
-      /* Not ours (a wild or double free): leave the memory alone, count
-         it, and say so the first time (the count is in the summary). */
-      LH_(invalid_frees)++;
-      if (!warned_unknown_free) {
-         warned_unknown_free = True;
-         VG_(umsg)("lifeheap: warning: free of %p, which is not a live heap "
-                   "block (double or invalid free); ignored (the summary "
-                   "counts them all)\n", p);
-      }
+      not_a_live_block(&LH_(invalid_frees), &warned_unknown_free, "free", p,
+                       "double or invalid free", "ignored");
       return;
    }
-   if (LH_(blocks_on)) LH_(blocks_heap_free)(b, tid);
-   LH_(access_block_retire)(b, LH_(block_live_at_peak)(b, LH_(peak_seq)));
-   LH_(site_note_free)(b->site, b->req_size, LH_(now) - b->alloc_time,
-                       LH_(thread_serial)(tid) != b->alloc_thread);
-   release_payload(p, b->small_class);
-   LH_(block_record_free)(b);
-   live_blocks--;
+   small_class = b->small_class;
+   LH_(block_retire)(b, tid);
+   release_payload(p, small_class);
 }
 
 static void* lh_malloc(ThreadId tid, SizeT n)
@@ -256,7 +226,6 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    SizeT old_size;
    Addr  old_payload;
    ULong bytes_copied = 0;
-   Bool  moved = False;
 
    /* The preload handles NULL and 0 itself; direct calls behave the same. */
    if (p_old == NULL) return lh_malloc(tid, new_size);
@@ -264,19 +233,14 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
    if ((SSizeT)new_size < 0) return NULL;
 
    b = LH_(find_block)((Addr)p_old);
-   if (b == NULL) {                            /* not a live block */
-      LH_(invalid_reallocs)++;
-      if (!warned_unknown_realloc) {
-         warned_unknown_realloc = True;
-         VG_(umsg)("lifeheap: warning: realloc of %p, which is not a live "
-                   "heap block (freed or invalid); NULL returned (the "
-                   "summary counts them all)\n", p_old);
-      }
+   if (b == NULL) {
+      not_a_live_block(&LH_(invalid_reallocs), &warned_unknown_realloc,
+                       "realloc", p_old, "freed or invalid", "NULL returned");
       return NULL;
    }
    old_size    = b->req_size;
    old_payload = b->payload;
-   if (new_size != old_size) LH_(access_block_before_resize)(b);
+   if (new_size != old_size) LH_(block_resize_begin)(b);
 
    if (new_size > old_size
        && new_size > (b->small_class != 0 ? LH_(small_class_bytes)(b->small_class)
@@ -285,20 +249,14 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
       UInt new_class;
       void* p_new = acquire_payload(new_size, VG_(clo_alignment), &new_class);
       if (p_new == NULL) return NULL;          /* the old block stays valid */
-      moved = True;
       VG_(memcpy)(p_new, p_old, old_size);
       bytes_copied = old_size;
       release_payload(p_old, b->small_class);
       b->payload = (Addr)p_new;
       b->small_class = new_class;
+      b->origin = new_class != 0 ? LH_ORIGIN_SMALL : LH_ORIGIN_HEAP;
    }
-   /* The block file's record of the old size ends here (b still has the
-      old size and access counts; the payload has moved already). */
-   if (LH_(blocks_on)) LH_(blocks_heap_realloc)(b, tid, moved);
-   b->req_size = new_size;
-
-   LH_(site_note_realloc)(b->site, old_size, new_size, bytes_copied);
-   LH_(access_block_resized)(b, old_payload, old_size);
+   LH_(block_resized)(b, tid, old_payload, new_size, bytes_copied);
    return (void*)b->payload;
 }
 

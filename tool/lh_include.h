@@ -19,15 +19,25 @@
             │         the end of the run (exit code or signal)
             ├─ lh_instrument.c  IR instrumentation: the instruction clock
             │                   (LH_(now)), loads and stores
-            ├─ lh_heap.c        the malloc replacement: a block record per
-            │     │             live block, found from its payload
+            ├─ lh_heap.c        the malloc replacement (origins heap and
+            │     │             small); a heap block is found from its
+            │     │             payload through the shadow map
             │     ├─ lh_small_alloc.c  slots for payloads up to 256 bytes
-            │     └─ lh_shadow.c       address -> block map, read/written bits
-            ├─ lh_custom_alloc.c  blocks of custom allocators and mempools
+            │     └─ lh_shadow.c       address -> block map, read/written
+            │                          bits; the block records' pages
+            ├─ lh_custom_alloc.c  client requests of custom allocators and
+            │                   mempools (origins custom and pool): the
+            │                   pools, a payload -> record index
+            │     ▼  both register, resize and retire their blocks through
+            ├─ lh_registry.c    one record and one life for every live block
+            │     │             of any origin; the walk over live blocks
+            │     │             at each output (lifetimes, shapes)
+            │     ├─ lh_access.c  per-block access state, folded into sites
+            │     │     lh_access_path.c (the hot path, from the loads and
+            │     │     stores), lh_access_map.c (per-offset)
+            │     └─ lh_blocks.c  --lifeheap-blocks: one record per stretch
+            │                     of a block's life
             ├─ lh_threads.c     a serial per thread (ThreadIds are reused)
-            ├─ lh_access.c      per-block access state, folded into sites
-            │   lh_access_path.c (the hot path), lh_access_map.c (per-offset)
-            ├─ lh_blocks.c      --lifeheap-blocks: one record per block
             ├─ lh_dump.c        the profile's path, periodic and vgdb dumps
             ├─ lh_fork.c        a forked child's profile; the profile before exec
             └─ lh_options.c     every option, from lh_options.def
@@ -54,9 +64,10 @@
             │                 from its frames by lh_match_key.c
             └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
-   lh_core.h declares the core functions the tool uses that Valgrind's
-   tool headers do not; lifeheap.h is the client-request header programs
-   include (LIFEHEAP_MARK).
+   lh_table.c grows the pointer tables indexed by a number (sites by
+   stack, the block file's side pages).  lh_core.h declares the core
+   functions the tool uses that Valgrind's tool headers do not; lifeheap.h
+   is the client-request header programs include (LIFEHEAP_MARK).
 */
 #ifndef LH_INCLUDE_H
 #define LH_INCLUDE_H
@@ -220,6 +231,11 @@ extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
    counted (totals.invalid_frees, totals.invalid_reallocs). */
 extern ULong LH_(invalid_frees), LH_(invalid_reallocs);
 
+/* Makes (*table)[index] exist: a table of *size pointers, NULL where
+   unset, doubles from first_size until it holds index (lh_table.c). */
+void LH_(grow_zeroed_table)(void*** table, UInt* size, UInt index,
+                            UInt first_size, const HChar* cost_centre);
+
 /* Sites are created on first use (a new site takes the allocator frames
    of the stack LH_(record_allocation_stack) just recorded); lookup is
    O(1) on average. */
@@ -241,8 +257,8 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
                             ULong bytes_copied);
 /* A block still live, allocated at alloc_time, counts its life up to
-   LH_(now) in its site's lifetime figures (heap and custom blocks alike;
-   called by LH_(sites_finalize) through each block table). */
+   LH_(now) in its site's lifetime figures (every origin alike; called
+   through LH_(blocks_count_live) by LH_(sites_finalize)). */
 void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time);
 /* Makes every per-site output figure current: bytes/blocks at peak and
    at exit, lifetimes including live blocks (up to LH_(now)).  Idempotent:
@@ -262,22 +278,39 @@ UInt LH_(threads_ever)(void);
 void LH_(threads_init)(void);   /* registers the thread-creation tracker */
 
 /*------------------------------------------------------------*/
-/*--- Blocks (lh_heap.c)                                   ---*/
+/*--- Blocks: one registry (lh_registry.c)                 ---*/
 /*------------------------------------------------------------*/
 
-/* A live block's record.  Records live in pages indexed by the block's
-   shadow owner number (lh_shadow.c), and a block is found from its
-   payload through the shadow map (LH_(find_block)). */
+/* Where a block's memory came from.  Every live block, whatever its
+   origin, has one record (LH_Block) and goes through the same events:
+   LH_(block_register), LH_(block_resize_begin)/LH_(block_resized),
+   LH_(block_retire), and the live folds of each output. */
+typedef enum {
+   LH_ORIGIN_HEAP   = 0,   /* malloc family, from Valgrind's client allocator */
+   LH_ORIGIN_SMALL  = 1,   /* malloc family, from a small-block slot
+                              (lh_small_alloc.c) */
+   LH_ORIGIN_CUSTOM = 2,   /* VALGRIND_MALLOCLIKE_BLOCK (lh_custom_alloc.c) */
+   LH_ORIGIN_POOL   = 3    /* VALGRIND_MEMPOOL_ALLOC (lh_custom_alloc.c) */
+} LH_BlockOrigin;
+
+/* A live block's record.  Records live in pages indexed by the record's
+   number (lh_shadow.c).  A heap block's number is also its owner number
+   in the shadow map, through which it is found from its payload
+   (LH_(find_block)); a custom allocator's block owns no granule (its
+   bytes lie inside a heap block, the pool's) and is found through
+   lh_custom_alloc.c's index of payloads. */
 typedef struct LH_Block {
    Addr      payload;          /* first byte of the client's block */
    ULong     req_size : 48;    /* size the program asked for (current);
                                   user space is 47 bits on amd64 */
    ULong     small_class : 8;  /* lh_small_alloc.c's size class of the
-                                  payload's slot; 0: Valgrind's allocator */
+                                  payload's slot; 0: any other origin */
    ULong     slotted : 1;      /* put in an access slot since the last
                                   slot epoch (lh_access_path.c) */
+   ULong     origin : 2;       /* LH_BlockOrigin */
    LH_BlockAccess access;      /* reads/writes state (lh_access.c); next to
-                                  payload and size: the access path's part */
+                                  payload and size: the access path's part;
+                                  all zero for a block not measured */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
    /* LH_(peak_seq) just BEFORE this block's allocation was accounted.  The
@@ -285,11 +318,55 @@ typedef struct LH_Block {
       LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
       being retired now); see LH_(block_live_at_peak). */
    ULong     peak_seq_at_alloc;
-   UInt      shadow_index;     /* the record's index: its owner number in
-                                  the shadow map (lh_shadow.c) */
+   UInt      shadow_index;     /* the record's number (for a heap block,
+                                  its owner number in the shadow map) */
    UInt      alloc_thread;     /* serial of the allocating thread
                                   (LH_(thread_serial)) */
 } LH_Block;   /* 96 bytes: the first 64 are the access path's */
+
+/* The block's bytes are watched (it owns its granules in the shadow map)
+   and its access figures are measured: the malloc family's blocks.  A
+   custom allocator's accesses count on the pool's own heap block. */
+static inline Bool LH_(block_measured)(const LH_Block* b)
+{
+   return b->origin == LH_ORIGIN_HEAP || b->origin == LH_ORIGIN_SMALL;
+}
+
+static inline Bool LH_(block_live_at_peak)(const LH_Block* b, ULong peak_seq)
+{
+   return peak_seq > b->peak_seq_at_alloc;
+}
+
+/* A new live block of 'size' bytes at payload, allocated by thread tid
+   at the stack it is in now: its record, accounted at its site, in the
+   access state (a measured block owns its granules; 'zeroed': the
+   allocator zeroed it) and in the block file.  small_class: its slot's
+   class for LH_ORIGIN_SMALL, else 0. */
+LH_Block* LH_(block_register)(ThreadId tid, Addr payload, SizeT size,
+                              LH_BlockOrigin origin, UInt small_class,
+                              Bool zeroed);
+/* A live block's size is about to change (not called when it stays the
+   same): a block live at the latest peak leaves its at-peak figures, of
+   its size then, with its site now. */
+void LH_(block_resize_begin)(LH_Block* b);
+/* The block has moved to b->payload (from old_payload; equal when it did
+   not) and now has new_size bytes: the block file's record of the old
+   size ends, the site accounts a realloc (bytes_copied when it moved)
+   and a measured block's bits follow the data. */
+void LH_(block_resized)(LH_Block* b, ThreadId tid, Addr old_payload,
+                        SizeT new_size, ULong bytes_copied);
+/* The one end of a block's life (free, delete, realloc to 0, FREELIKE,
+   mempool free, trim and destroy): the block file's record, the access
+   census, the site's lifetime, size and timeline figures; the record is
+   then reused (the caller gives the payload back first, if it owns it). */
+void LH_(block_retire)(LH_Block* b, ThreadId tid);
+/* Iterates over every live block, of any origin, in record order: reset,
+   then next until NULL.  The registry must not change meanwhile. */
+void      LH_(blocks_iter_reset)(void);
+LH_Block* LH_(blocks_iter_next)(void);
+/* The live blocks' lifetimes (up to now) and sizes into their sites'
+   figures and the run's shapes; from LH_(sites_finalize). */
+void      LH_(blocks_count_live)(void);
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
 
@@ -302,17 +379,9 @@ UInt  LH_(small_class_of)(SizeT size, SizeT align);
 SizeT LH_(small_class_bytes)(UInt small_class);
 void* LH_(small_alloc)(UInt small_class);       /* NULL: out of memory */
 void  LH_(small_free)(void* p, UInt small_class);
-LH_Block* LH_(find_block)(Addr payload);   /* by exact payload address */
-/* Iterates over live blocks: reset, then next until NULL.  The table must
-   not change during an iteration. */
-void      LH_(blocks_iter_reset)(void);
-LH_Block* LH_(blocks_iter_next)(void);
-UInt      LH_(n_live_blocks)(void);
-
-static inline Bool LH_(block_live_at_peak)(const LH_Block* b, ULong peak_seq)
-{
-   return peak_seq > b->peak_seq_at_alloc;
-}
+/* The live heap block (origin heap or small) whose payload is exactly
+   there, or NULL (lh_heap.c). */
+LH_Block* LH_(find_block)(Addr payload);
 
 /*------------------------------------------------------------*/
 /*--- Access tracking (lh_access.c)                       ---*/
@@ -327,7 +396,8 @@ void  LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size);
 /* At-peak bytes of a block whose accesses are not measured (a custom
    allocator's): 'live' at output time, or resized/freed now. */
 void  LH_(access_unmeasured_at_peak)(LH_Site* site, SizeT size, Bool live);
-/* A block was born or died outside the heap (lh_custom_alloc.c). */
+/* A block that is not measured (LH_(block_measured)) was born, resized
+   or died (lh_registry.c). */
 void  LH_(access_blocks_changed)(void);
 /* live_at_peak: the block was live at the latest global peak reached so
    far (LH_(block_live_at_peak)); a later, higher peak may still come. */

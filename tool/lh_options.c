@@ -97,6 +97,18 @@ Bool LH_(parse_double_option)(const HChar* arg, const HChar* name,
    return True;
 }
 
+Bool LH_(file_name_option)(const HChar* arg, const HChar* name,
+                           const HChar** value)
+{
+   SizeT name_len = VG_(strlen)(name);
+   if (VG_(strncmp)(arg, name, name_len) != 0 || arg[name_len] != '=')
+      return False;
+   if (arg[name_len + 1] == '\0')
+      VG_(fmsg_bad_option)(arg, "expected a file name\n");
+   *value = arg + name_len + 1;
+   return True;
+}
+
 Bool LH_(parse_count_option)(const HChar* arg, const HChar* name,
                              Long* var, Long lo, Long hi)
 {

@@ -51,6 +51,11 @@ Bool LH_(parse_double_option)(const HChar* arg, const HChar* name,
                               double* var, double lo, const HChar* lo_text,
                               double hi, const HChar* hi_text);
 
+/* Parses "--name=<file>" when arg is that option: sets *value and
+   returns True; an empty name gets Valgrind's "Bad option" error. */
+Bool LH_(file_name_option)(const HChar* arg, const HChar* name,
+                           const HChar** value);
+
 /* The LH_TEXT and LH_VALGRIND hooks of lh_main.c. */
 Bool LH_(out_file_option)(const HChar* arg);
 void LH_(out_file_write_json)(LH_Json* j);

@@ -8,8 +8,8 @@
    Every block is counted once, when its life is folded into its site:
    when it is freed (LH_(shapes_note_freed), from LH_(site_note_free)), or,
    for a block still live, each time a profile is written
-   (LH_(shapes_note_live), from LH_(sites_finalize) and the custom
-   allocator's finalize).  So, as for the lifetime histogram, a site's
+   (LH_(shapes_note_live), from the registry's walk over the live blocks
+   of every origin, LH_(blocks_count_live)).  So, as for the lifetime histogram, a site's
    size histogram counts total_blocks blocks, and the run's grid counts
    every block of the run.
 

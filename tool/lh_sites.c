@@ -56,7 +56,6 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
-#include "lh_custom_alloc.h"
 
 /*------------------------------------------------------------*/
 /*--- Globals                                              ---*/
@@ -110,27 +109,13 @@ LH_Site* LH_(site_at)(UInt i)
    return *(LH_Site**)VG_(indexXA)(all_sites, i);
 }
 
-static void grow_index(UInt needed)
-{
-   UInt new_size = site_by_ecu_size ? site_by_ecu_size : 1024;
-   LH_Site** bigger;
-   while (new_size <= needed) new_size *= 2;
-   bigger = VG_(malloc)("lh.sites.index", new_size * sizeof(LH_Site*));
-   VG_(memset)(bigger, 0, new_size * sizeof(LH_Site*));
-   if (site_by_ecu) {
-      VG_(memcpy)(bigger, site_by_ecu, site_by_ecu_size * sizeof(LH_Site*));
-      VG_(free)(site_by_ecu);
-   }
-   site_by_ecu = bigger;
-   site_by_ecu_size = new_size;
-}
-
 LH_Site* LH_(site_for_stack)(ExeContext* ec)
 {
    UInt slot = VG_(get_ECU_from_ExeContext)(ec) / 4;
    LH_Site* site;
    if (slot < site_by_ecu_size && site_by_ecu[slot]) return site_by_ecu[slot];
-   if (slot >= site_by_ecu_size) grow_index(slot);
+   LH_(grow_zeroed_table)((void***)&site_by_ecu, &site_by_ecu_size, slot,
+                          1024, "lh.sites.index");
 
    site = VG_(malloc)("lh.sites.site", sizeof(LH_Site));
    VG_(memset)(site, 0, sizeof(LH_Site));
@@ -321,7 +306,6 @@ void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time)
 void LH_(sites_finalize)(void)
 {
    UInt i, n = LH_(n_sites)();
-   LH_Block* b;
 
    LH_(shapes_output_begin)();
    for (i = 0; i < n; i++) {
@@ -336,11 +320,6 @@ void LH_(sites_finalize)(void)
       LH_(histogram_copy)(&site->lifetime_histogram, &site->freed_lifetime_histogram);
    }
 
-   /* Blocks still live count their life up to now. */
-   LH_(blocks_iter_reset)();
-   while ((b = LH_(blocks_iter_next)()) != NULL) {
-      LH_(site_count_live_lifetime)(b->site, b->alloc_time);
-      LH_(shapes_note_live)(b->site, b->req_size, LH_(now) - b->alloc_time);
-   }
-   LH_(custom_blocks_finalize)();   /* live custom-allocator blocks */
+   /* Blocks still live, of every origin, count their life up to now. */
+   LH_(blocks_count_live)();
 }

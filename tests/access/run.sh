@@ -274,7 +274,7 @@ duration_of() {
   local file="$out/clock-$tool-$1$2$3.json"
   if [ "$tool" = lifeheap ]; then
     run_lifeheap "$file" "$bin/clock" "$@" || return 1
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["duration"])' "$file"
+    python3 "$TESTS_TOP/tests/lib/profile_check.py" --get "$file" run.duration
   else
     valgrind --tool=dhat --dhat-out-file="$file.dhat" "$bin/clock" "$@" 2>"$file.dhat.log" || return 1
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["te"])' "$file.dhat"

@@ -89,6 +89,53 @@ check_html() {
 others="bin_message example_message test_message bench_message unit_message stats_buffer"
 absent() { for f in $others; do [ "$f" = "$1" ] || echo "$f"; done; }
 
+# check_target LABEL PROFILE EXECUTABLE FUNCTION PLACE BLOCKS BYTES ARGS [ABSENT...]:
+# a profile `cargo lifeheap` wrote (tests/lib/profile_check.py's assertions):
+#   - it validates against the JSON schema of docs/;
+#   - run.executable is the executable cargo built (an exact path, or a glob
+#     for a test's or bench's deps/NAME-HASH), run.command's arguments ARGS
+#     (a space-separated list, "" for none);
+#   - the sites whose stacks pass through FUNCTION (the target's own
+#     allocation; a frame named FUNCTION or ...::FUNCTION) add up to exactly
+#     BLOCKS blocks and BYTES bytes, and each is named by FUNCTION at PLACE,
+#     FILE:LINE (PLACE "-": FUNCTION's frames have no file and line, as when
+#     debug info is off);
+#   - no frame of the profile belongs to the other targets' functions ABSENT.
+pc="$top/tests/lib/profile_check.py"
+check_target() {
+  local label=$1 profile=$2 executable=$3 function=$4 place=$5 blocks=$6 bytes=$7 args=$8
+  shift 8
+  local named="(.*::)?$function" arguments
+  feed_checks "$pc" --one "$label: profile validates against the schema" "$profile" valid
+  # the glob as a regular expression: the path's characters literal, * any
+  feed_checks "$pc" --one "$label: the target's executable was profiled" "$profile" \
+    "run.executable~$(printf '%s' "$executable" | sed 's/[][\.^$(){}+?|]/\\&/g; s/\*/.*/g')"
+  if [ -z "$args" ]; then
+    feed_checks "$pc" --one "$label: the program got the arguments after --" "$profile" \
+      "run.command.#=1"
+  else
+    arguments=$(printf '"%s",' $args)
+    feed_checks "$pc" --one "$label: the program got the arguments after --" "$profile" \
+      "run.command.#=$(($(wc -w <<<"$args") + 1))" "run.command[1:]=[${arguments%,}]"
+  fi
+  feed_checks "$pc" --one "$label: $function allocated $blocks blocks, $bytes bytes" "$profile" \
+    "sum[frame~$named].total_blocks=$blocks" "sum[frame~$named].total_bytes=$bytes"
+  if [ "$place" = - ]; then
+    feed_checks "$pc" --one "$label: $function has no file and line (no debug info)" "$profile" \
+      "count[frame~$named]>=1" "all:frames[function~$named].file=null" \
+      "all:frames[function~$named].line=null"
+  else
+    feed_checks "$pc" --one "$label: its sites are named $function ($place)" "$profile" \
+      "all:sites[frame~$named].\$name.function~$named" \
+      "all:sites[frame~$named].\$name.file=${place%:*}" \
+      "all:sites[frame~$named].\$name.line=${place##*:}"
+  fi
+  if [ $# -gt 0 ]; then
+    feed_checks "$pc" --one "$label: no other target's allocation in the profile" "$profile" \
+      "count[frame~$named]>=1" "none:frames[*].function~(.*::)?($(IFS='|'; echo "$*"))"
+  fi
+}
+
 #--- usage ----------------------------------------------------------------
 cargo_lifeheap help "$ws" --help
 expect_status "cargo lifeheap --help (found by cargo on PATH) exits 0" 0 help
@@ -146,11 +193,9 @@ expect_grep "bin: prints the profile's path" "cargo lifeheap: profile:     $prof
 expect_grep "bin: prints the report's path" "cargo lifeheap: HTML report: ${profile%.json}.html" "$work/bin.err"
 expect_grep "bin: Valgrind's summary names the site" "pipeline::bin_message (main.rs:" "$work/bin.err"
 check_html "bin: HTML report next to the profile" "${profile%.json}.html" bin_message
-feed_checks "$here/check_profile.py" bin "$profile" "$schema" \
-  --executable "$ws/target/lifeheap/debug/pipeline" --command 6 3 \
-  --function bin_message --file main.rs \
-  --line "$(line_of "$ws/pipeline/src/main.rs" 'vec![fill; 40_001]')" \
-  --blocks 6 --bytes 240006 --absent $(absent bin_message)
+check_target bin "$profile" "$ws/target/lifeheap/debug/pipeline" \
+  bin_message "main.rs:$(line_of "$ws/pipeline/src/main.rs" 'vec![fill; 40_001]')" \
+  6 240006 "6 3" $(absent bin_message)
 
 #--- the example: release, from a package directory, --out ----------------
 rm -rf "$ws/pipeline/custom"
@@ -163,11 +208,9 @@ check_html "example: HTML report beside --out" "$ws/pipeline/custom/burst.html" 
 check "example: nothing written to the default place" test ! -e "$ws/target/lifeheap/example-burst.json"
 # The release profile strips and has no debug info in Cargo.toml: the sites
 # still get file and line, from cargo lifeheap's environment.
-feed_checks "$here/check_profile.py" example "$profile" "$schema" \
-  --executable "$ws/target/lifeheap/release/examples/burst" \
-  --function example_message --file burst.rs \
-  --line "$(line_of "$ws/pipeline/examples/burst.rs" 'vec![fill; 40_002]')" \
-  --blocks 5 --bytes 200010 --absent $(absent example_message)
+check_target example "$profile" "$ws/target/lifeheap/release/examples/burst" \
+  example_message "burst.rs:$(line_of "$ws/pipeline/examples/burst.rs" 'vec![fill; 40_002]')" \
+  5 200010 "" $(absent example_message)
 
 #--- the integration test: its binary from cargo's messages ---------------
 cargo_lifeheap test "$ws" --test delivery --offline
@@ -176,11 +219,9 @@ expect_grep "test: the harness ran it" "test delivers_every_byte ... ok" "$work/
 profile=$ws/target/lifeheap/test-delivery.json
 check "test: profile at target/lifeheap/test-delivery.json" test -s "$profile"
 check_html "test: HTML report" "${profile%.json}.html" test_message
-feed_checks "$here/check_profile.py" test "$profile" "$schema" \
-  --executable "$ws/target/lifeheap/debug/deps/delivery-*" \
-  --function test_message --file delivery.rs \
-  --line "$(line_of "$ws/pipeline/tests/delivery.rs" 'vec![fill; 40_003]')" \
-  --blocks 7 --bytes 280021 --absent $(absent test_message)
+check_target test "$profile" "$ws/target/lifeheap/debug/deps/delivery-*" \
+  test_message "delivery.rs:$(line_of "$ws/pipeline/tests/delivery.rs" 'vec![fill; 40_003]')" \
+  7 280021 "" $(absent test_message)
 
 #--- the library's unit tests ----------------------------------------------
 cargo_lifeheap lib "$ws" --lib
@@ -188,11 +229,9 @@ expect_status "lib: exit 0 (the only library of the workspace)" 0 lib
 expect_grep "lib: the harness ran its unit test" "test tests::delivers_every_message ... ok" "$work/lib.out"
 profile=$ws/target/lifeheap/lib-pipeline.json
 check "lib: profile at target/lifeheap/lib-pipeline.json" test -s "$profile"
-feed_checks "$here/check_profile.py" lib "$profile" "$schema" \
-  --executable "$ws/target/lifeheap/debug/deps/pipeline-*" \
-  --function unit_message --file lib.rs \
-  --line "$(line_of "$ws/pipeline/src/lib.rs" 'vec![fill; 40_006]')" \
-  --blocks 3 --bytes 120018 --absent $(absent unit_message)
+check_target lib "$profile" "$ws/target/lifeheap/debug/deps/pipeline-*" \
+  unit_message "lib.rs:$(line_of "$ws/pipeline/src/lib.rs" 'vec![fill; 40_006]')" \
+  3 120018 "" $(absent unit_message)
 cargo_lifeheap nolib "$ws" -p tools --lib
 expect_status "--lib in a package without a library: exit 2" 2 nolib
 expect_grep "--lib without a library: says so" "no library in the chosen packages" "$work/nolib.err"
@@ -204,11 +243,9 @@ expect_grep "bench: the program's output" "throughput: 160016 bytes" "$work/benc
 profile=$ws/target/lifeheap/bench-throughput.json
 check "bench: profile at target/lifeheap/bench-throughput.json" test -s "$profile"
 check_html "bench: HTML report" "${profile%.json}.html" bench_message
-feed_checks "$here/check_profile.py" bench "$profile" "$schema" \
-  --executable "$ws/target/lifeheap/release/deps/throughput-*" \
-  --function bench_message --file throughput.rs \
-  --line "$(line_of "$ws/pipeline/benches/throughput.rs" 'vec![fill; 40_004]')" \
-  --blocks 4 --bytes 160016 --absent $(absent bench_message)
+check_target bench "$profile" "$ws/target/lifeheap/release/deps/throughput-*" \
+  bench_message "throughput.rs:$(line_of "$ws/pipeline/benches/throughput.rs" 'vec![fill; 40_004]')" \
+  4 160016 "" $(absent bench_message)
 
 #--- choosing the binary ---------------------------------------------------
 cargo_lifeheap several "$ws"
@@ -220,11 +257,9 @@ cargo_lifeheap default "$ws" -p tools --no-html
 expect_status "-p tools: its default-run binary runs" 0 default
 expect_grep "-p tools: stats ran" "stats: 120015" "$work/default.out"
 check "--no-html: no report" test ! -e "$ws/target/lifeheap/stats.html"
-feed_checks "$here/check_profile.py" default-run "$ws/target/lifeheap/stats.json" "$schema" \
-  --executable "$ws/target/lifeheap/debug/stats" \
-  --function stats_buffer --file stats.rs \
-  --line "$(line_of "$ws/tools/src/bin/stats.rs" 'vec![fill; 40_005]')" \
-  --blocks 2 --bytes 80010 --absent $(absent stats_buffer)
+check_target default-run "$ws/target/lifeheap/stats.json" "$ws/target/lifeheap/debug/stats" \
+  stats_buffer "stats.rs:$(line_of "$ws/tools/src/bin/stats.rs" 'vec![fill; 40_005]')" \
+  2 80010 "" $(absent stats_buffer)
 
 # A setting the user made in the environment wins over cargo lifeheap's: no
 # debug info, so no file and line (and proof that the file and line above
@@ -232,20 +267,17 @@ feed_checks "$here/check_profile.py" default-run "$ws/target/lifeheap/stats.json
 CARGO_PROFILE_DEV_DEBUG=0 cargo_lifeheap nodebug "$ws" -p tools --bin stats --no-html \
   --out "$work/nodebug.json"
 expect_status "the user's CARGO_PROFILE_DEV_DEBUG=0: exit 0" 0 nodebug
-feed_checks "$here/check_profile.py" user-setting "$work/nodebug.json" "$schema" \
-  --executable "$ws/target/lifeheap/debug/stats" \
-  --function stats_buffer --file - --line 0 --no-lines \
-  --blocks 2 --bytes 80010
+check_target user-setting "$work/nodebug.json" "$ws/target/lifeheap/debug/stats" \
+  stats_buffer - \
+  2 80010 "" $(absent stats_buffer)
 
 # --features reaches cargo: the third buffer.
 cargo_lifeheap features "$ws" -p tools --bin stats --features extra-buffer --no-html \
   --out "$work/features.json"
 expect_status "--features: exit 0" 0 features
-feed_checks "$here/check_profile.py" features "$work/features.json" "$schema" \
-  --executable "$ws/target/lifeheap/debug/stats" \
-  --function stats_buffer --file stats.rs \
-  --line "$(line_of "$ws/tools/src/bin/stats.rs" 'vec![fill; 40_005]')" \
-  --blocks 3 --bytes 120015
+check_target features "$work/features.json" "$ws/target/lifeheap/debug/stats" \
+  stats_buffer "stats.rs:$(line_of "$ws/tools/src/bin/stats.rs" 'vec![fill; 40_005]')" \
+  3 120015 "" $(absent stats_buffer)
 
 # --manifest-path from outside the workspace: its target directory is used.
 # Cargo reads .cargo/config.toml from the current directory up, not from
@@ -289,9 +321,8 @@ if (cd "$work" && cargo new --vcs none --bin fresh) >"$work/new.log" 2>&1; then
   cargo_lifeheap fresh "$work/fresh" --bin fresh
   expect_status "fresh project: cargo lifeheap --bin fresh exits 0" 0 fresh
   expect_grep "fresh project: the program ran" "Hello, world!" "$work/fresh.out"
-  check "fresh project: profile at target/lifeheap/fresh.json" \
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d['run']['executable'] != sys.argv[2])" \
-      "$work/fresh/target/lifeheap/fresh.json" "$work/fresh/target/lifeheap/debug/fresh"
+  feed_checks "$pc" --one "fresh project: profile at target/lifeheap/fresh.json" \
+    "$work/fresh/target/lifeheap/fresh.json" "run.executable=$work/fresh/target/lifeheap/debug/fresh"
   check "fresh project: HTML report" test -s "$work/fresh/target/lifeheap/fresh.html"
   # Its only binary needs no --bin.
   cargo_lifeheap fresh-default "$work/fresh" --no-html

@@ -63,13 +63,6 @@ profile_prog() {
     fail "$name: profile" "lifeheap or the program failed, see $out/$name.json.log"; return 1
   fi
   check_py "$name: timeline contract" "$out/$name.json" "contract:timeline"
-  # The figures of its findings that are site fields are those fields (a
-  # diff shows them for the other run's site). Only the problem examples
-  # have findings.
-  case $name in
-    queue_unbounded*|prealloc_oversized*|leak_cache|growth_noreserve|churn)
-      check_py "$name: findings' site figures are the site's fields" "$out/$name.json" "contract:evidence" ;;
-  esac
 }
 
 # --- The downsampling algorithm on the host -------------------------------
@@ -134,24 +127,13 @@ if profile_example prealloc_oversized; then
   # The write buffer: 64 x 10,240 bytes, only the first 32 of each written.
   # (The event queue, 64 x 1,600 bytes with 128 used, may get one too: the
   # check picks the write buffer's by its block size.)
-  why=$(python3 - "$out/prealloc_oversized.json" <<'EOF'
-import json, sys
-p = json.load(open(sys.argv[1]))
-found = [f for f in p["findings"] if f["kind"] == "unused-capacity"
-         and f["evidence"]["mean_block_bytes"] == 10240]
-want = {"blocks": 64, "measured_bytes": 655360, "unused_capacity_bytes": 653312,
-        "unused_capacity_bytes_at_peak": 653312, "bytes_at_peak": 655360}
-if len(found) != 1:
-    print("no unused-capacity finding on the 10,240-byte write buffer"); sys.exit(1)
-e = found[0]["evidence"]
-bad = {k: e.get(k) for k in want if e.get(k) != want[k]}
-frames = p["frames"]; s = p["sites"][found[0]["site"]]
-if frames[s["stack"][s["name_frame"]]]["function"] != "connection_new":
-    bad["function"] = frames[s["stack"][s["name_frame"]]]["function"]
-if bad: print(bad); sys.exit(1)
-EOF
-  ) && pass "prealloc_oversized: unused-capacity on the write buffer" \
-    || fail "prealloc_oversized: unused-capacity on the write buffer" "$why"
+  check_py "prealloc_oversized: unused-capacity on the write buffer" \
+    "$out/prealloc_oversized.json" \
+    "findings[kind=unused-capacity,evidence.mean_block_bytes=10240].#=1" \
+    "finding[unused-capacity@name=connection_new&evidence.mean_block_bytes=10240]" \
+    ".evidence.blocks=64" ".evidence.measured_bytes=655360" \
+    ".evidence.unused_capacity_bytes=653312" ".evidence.unused_capacity_bytes_at_peak=653312" \
+    ".evidence.bytes_at_peak=655360"
   check_py "prealloc_oversized: no growth finding on connections built at start" \
     "$out/prealloc_oversized.json" "nofinding[unbounded-growth]"
 fi
@@ -168,27 +150,19 @@ if profile_example leak_cache; then
   check_py "leak_cache: exactly one finding" "$out/leak_cache.json" "findings=1"
   # Nothing is freed before libc releases its stdout buffer at exit: the
   # global series only rises up to the peak, one of the last two points.
-  why=$(python3 -c '
-import json, sys
-t = json.load(open(sys.argv[1]))["timeline"]
-s, k = t["live_bytes"], t["peak_index"]
-ok = k >= len(s) - 2 and all(b >= a for a, b in zip(s[:k + 1], s[1:k + 1]))
-sys.exit(0 if ok else 1)' "$out/leak_cache.json") \
-    && pass "leak_cache: live bytes only rise until the peak at the end" \
-    || fail "leak_cache: live bytes only rise until the peak at the end" "a fall before the peak"
+  check_py "leak_cache: live bytes only rise until the peak at the end" "$out/leak_cache.json" \
+    "timeline.peak_index>=@timeline.live_bytes.#-2" \
+    "timeline.live_bytes[:@timeline.peak_index+1]=nondecreasing"
 fi
 
 # Determinism: a second run of the same single-threaded program gives the
 # same timeline, findings and per-site series, byte for byte.
 if [ -f "$out/leak_cache.json" ] &&
    run_lifeheap "$out/leak_cache-again.json" "$examples/leak_cache" >/dev/null; then
-  why=$(python3 -c '
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-keep = lambda p: (p["timeline"], p["findings"], [(s.get("timeline"), s["growth"]) for s in p["sites"]])
-sys.exit(0 if keep(a) == keep(b) else 1)' "$out/leak_cache.json" "$out/leak_cache-again.json") \
-    && pass "leak_cache: timeline and findings identical in a second run" \
-    || fail "leak_cache: timeline and findings identical in a second run" "they differ"
+  check_py "leak_cache: timeline and findings identical in a second run" \
+    "$out/leak_cache-again.json" "same[timeline]@$out/leak_cache.json" \
+    "same[findings]@$out/leak_cache.json" "same[sites[*].timeline?]@$out/leak_cache.json" \
+    "same[sites[*].growth]@$out/leak_cache.json"
 fi
 
 if profile_example growth_noreserve; then
@@ -252,13 +226,9 @@ else
     check_py "cxx_vector: no finding on libstdc++'s emergency pool" "$out/cxx_vector.json" \
       "nofinding[any]"
     # The pool's stack is library code only; the program's vector is its own.
-    check_eq "cxx_vector: runtime_only marks the pool, not main's vector" "True False" \
-      "$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1])); fr = d["frames"]
-def fn(s): return fr[s["stack"][s["name_frame"]]]["function"]
-pool = [s["runtime_only"] for s in d["sites"] if s["total_bytes"] > 60000]
-mine = [s["runtime_only"] for s in d["sites"] if fn(s) == "main" and s["total_bytes"] == 4000]
-print(pool[0] if len(pool) == 1 else pool, mine[0] if len(mine) == 1 else mine)' "$out/cxx_vector.json")"
+    check_py "cxx_vector: runtime_only marks the pool, not main's vector" "$out/cxx_vector.json" \
+      "site[total_bytes>60000].runtime_only=true" \
+      "site[name=main,total_bytes=4000].runtime_only=false"
     # Nor a summary note: the pool (71 KiB, never written) is the top site.
     check_eq "cxx_vector: the pool is a top site without a note" "1|0" \
       "$(grep -c '71.0 KiB .*call_init' "$out/cxx_vector.json.log")|$(grep -c 'never written (unused capacity)' "$out/cxx_vector.json.log")"
@@ -288,64 +258,36 @@ else
     check_eq "csv_rows: both forms print the same result" \
       "csv: 12427 rows, 3097 shipped, total 314120093.47|csv: 12427 rows, 3097 shipped, total 314120093.47" \
       "$(cat "$out/csv_rows.stdout")|$(cat "$out/csv_rows_lean.stdout")"
-    why=$(python3 - "$out/csv_rows.json" "$out/csv_rows_lean.json" <<'EOF'
-import json, sys
-bad, lean = (json.load(open(f)) for f in sys.argv[1:3])
-errors = []
-
-def sites_of(p, function):
-    return [s for s in p["sites"]
-            if p["frames"][s["stack"][s["name_frame"]]]["function"] == function]
-
-def expect(what, got, want):
-    if got != want:
-        errors.append(f"{what}: {got}, expected {want}")
-
-# The rows vector: doubled from 4 to 16,384 rows of 24 bytes (12 reallocs,
-# each moving the block), 12,427 rows used at the end.
-rows = [s for s in sites_of(bad, "csv_rows::read_rows") if s["reallocs"] > 0]
-expect("rows vector sites", len(rows), 1)
-if rows:
-    s = rows[0]
-    expect("rows vector total_blocks", s["total_blocks"], 1)
-    expect("rows vector reallocs", s["reallocs"], 12)
-    expect("rows vector realloc_bytes_copied", s["realloc_bytes_copied"], 24 * (16384 - 4))
-    expect("rows vector realloc_requested_bytes", s["realloc_requested_bytes"], 24 * (16384 * 2 - 8))
-    expect("rows vector bytes_at_peak", s["bytes_at_peak"], 393216)
-    expect("rows vector unused capacity", s["access"]["unused_capacity_bytes"], 393216 - 24 * 12427)
-    expect("rows vector unused capacity at the peak",
-           s["access"]["at_peak"]["unused_capacity_bytes"], 393216 - 24 * 12427)
-# The file text, the row vectors, the fields.
-text = [s for s in sites_of(bad, "csv_rows::read_rows") if s["reallocs"] == 0]
-expect("file text", [(s["total_blocks"], s["bytes_at_peak"]) for s in text], [(1, 1000738)])
-row_vecs = sites_of(bad, "csv_rows::parse_row")
-expect("row vectors", [(s["total_blocks"], s["total_bytes"], s["bytes_at_peak"], s["reallocs"],
-                        s["realloc_bytes_copied"]) for s in row_vecs],
-       [(12427, 12427 * 192, 12427 * 192, 12427, 12427 * 96)])
-fields = sites_of(bad, "csv_rows::parse_row::{{closure}}")
-expect("fields (blocks, bytes at the peak)",
-       (sum(s["total_blocks"] for s in fields), sum(s["bytes_at_peak"] for s in fields)),
-       (99416, 1000738 - 99416))
-expected_peak = 1000738 + 12427 * 192 + (1000738 - 99416) + 393216
-if not expected_peak <= bad["peak"]["bytes"] < expected_peak + 4096:
-    errors.append(f"csv_rows peak {bad['peak']['bytes']}, expected {expected_peak} "
-                  "plus the runtime's few small blocks")
-expect("csv_rows realloc-growth findings (doubling is fine)",
-       [f["summary"] for f in bad["findings"] if f["kind"] == "realloc-growth"], [])
-# The lean form: three blocks, each allocated once at its final size.
-table = sites_of(lean, "csv_rows_lean::Table::read")
-expect("lean sites", sorted((s["total_blocks"], s["bytes_at_peak"], s["reallocs"],
-                             s["access"]["unused_capacity_bytes"]) for s in table),
-       [(1, 49708, 0, 0), (1, 397664, 0, 0), (1, 1000738, 0, 0)])
-if not 1448110 <= lean["peak"]["bytes"] < 1448110 + 4096:
-    errors.append(f"csv_rows_lean peak {lean['peak']['bytes']}, expected 1448110 "
-                  "plus the runtime's few small blocks")
-expect("csv_rows_lean findings", [f["summary"] for f in lean["findings"]], [])
-print("; ".join(errors))
-sys.exit(1 if errors else 0)
-EOF
-    ) && pass "csv_rows: the rows vector's growth and unused capacity, every site's bytes; the lean form" \
-      || fail "csv_rows: the rows vector's growth and unused capacity, every site's bytes; the lean form" "$why"
+    # The rows vector: doubled from 4 to 16,384 rows of 24 bytes (12
+    # reallocs, each moving the block), 12,427 rows used at the end; the
+    # file text; the row vectors; the fields.  The peak: all of them plus
+    # the runtime's few small blocks.
+    rows_unused=$((393216 - 24 * 12427)) fields=99416
+    peak=$((1000738 + 12427 * 192 + (1000738 - fields) + 393216))
+    check_py "csv_rows: the rows vector's growth and unused capacity, every site's bytes" \
+      "$out/csv_rows.json" \
+      "site[name=csv_rows::read_rows,reallocs>0]" ".total_blocks=1" ".reallocs=12" \
+      ".realloc_bytes_copied=$((24 * (16384 - 4)))" \
+      ".realloc_requested_bytes=$((24 * (16384 * 2 - 8)))" ".bytes_at_peak=393216" \
+      ".access.unused_capacity_bytes=$rows_unused" \
+      ".access.at_peak.unused_capacity_bytes=$rows_unused" \
+      "site[name=csv_rows::read_rows,reallocs=0]" ".total_blocks=1" ".bytes_at_peak=1000738" \
+      "site[name=csv_rows::parse_row]" ".total_blocks=12427" ".total_bytes=$((12427 * 192))" \
+      ".bytes_at_peak=$((12427 * 192))" ".reallocs=12427" ".realloc_bytes_copied=$((12427 * 96))" \
+      "sum[name=csv_rows::parse_row::{{closure}}].total_blocks=$fields" \
+      "sum[name=csv_rows::parse_row::{{closure}}].bytes_at_peak=$((1000738 - fields))" \
+      "peak.bytes>=$peak" "peak.bytes<$((peak + 4096))" \
+      "nofinding[realloc-growth]"
+    # The lean form: three blocks, each allocated once at its final size.
+    check_py "csv_rows: the lean form allocates each of its three blocks once" \
+      "$out/csv_rows_lean.json" "count[name=csv_rows_lean::Table::read]=3" \
+      "site[name=csv_rows_lean::Table::read,bytes_at_peak=49708]" ".total_blocks=1" ".reallocs=0" \
+      ".access.unused_capacity_bytes=0" \
+      "site[name=csv_rows_lean::Table::read,bytes_at_peak=397664]" ".total_blocks=1" ".reallocs=0" \
+      ".access.unused_capacity_bytes=0" \
+      "site[name=csv_rows_lean::Table::read,bytes_at_peak=1000738]" ".total_blocks=1" \
+      ".reallocs=0" ".access.unused_capacity_bytes=0" \
+      "peak.bytes>=1448110" "peak.bytes<$((1448110 + 4096))" "findings=0"
     # The summary tells the story without opening the profile.
     log="$out/csv_rows.json.log"
     row_line=$(grep -n "line.split(',')" "$TESTS_TOP/examples/csv_rows.rs" | cut -d: -f1)
@@ -397,21 +339,29 @@ fi
 
 # --- Own programs -----------------------------------------------------------
 if profile_prog marks; then
-  feed_checks "$here/marks_check.py" "$out/marks.json"
+  # progs/marks.c: four marks around a 1 MiB block (the peak) and a small
+  # one, the last label 255 characters long.
+  m=timeline.markers
+  labels=$(printf '["start", "big allocated", "big freed \\"quoted\\" \\u00e9", "%s"]' \
+    "$(printf 'y%.0s' $(seq 255))")
+  check_py "marks: labels in order" "$out/marks.json" "$m[*].label=$labels"
+  check_py "marks: big_alloc holds the peak" "$out/marks.json" \
+    "site[name=big_alloc].bytes_at_peak=1048576"
+  check_py "marks: markers at the right place" "$out/marks.json" "$m.#=4" \
+    "site[name=big_alloc].first_alloc_time>@$m.0.time" \
+    "site[name=big_alloc].first_alloc_time<@$m.1.time" "$m.1.time<@$m.2.time" \
+    "site[name=small_alloc].first_alloc_time>@$m.2.time" \
+    "site[name=small_alloc].first_alloc_time<@$m.3.time"
+  check_py "marks: the peak between the first two markers" "$out/marks.json" \
+    "peak.time>@$m.0.time" "peak.time<@$m.1.time"
   "$bin/marks" && pass "marks: LIFEHEAP_MARK is a no-op natively" \
     || fail "marks: LIFEHEAP_MARK is a no-op natively" "exit status $?"
 fi
 
 if profile_prog many_marks; then
-  why=$(python3 -c '
-import json, sys
-m = json.load(open(sys.argv[1]))["timeline"]["markers"]
-ok = len(m) == 10000 and m[0]["label"] == "m0" and m[-1]["label"] == "m9999" \
-     and all(a["time"] < b["time"] for a, b in zip(m, m[1:]))
-print(len(m), m[-1] if m else None) if not ok else None
-sys.exit(0 if ok else 1)' "$out/many_marks.json") \
-    && pass "many_marks: the first 10,000 markers kept, in order" \
-    || fail "many_marks: the first 10,000 markers kept, in order" "$why"
+  check_py "many_marks: the first 10,000 markers kept, in order" "$out/many_marks.json" \
+    "timeline.markers.#=10000" "timeline.markers.0.label=m0" "timeline.markers.-1.label=m9999" \
+    "timeline.markers[*].time=increasing"
   check_eq "many_marks: one warning on stderr" 1 \
     "$(grep -c 'more than 10000 LIFEHEAP_MARK markers' "$out/many_marks.json.log")"
 fi
@@ -465,13 +415,9 @@ if profile_prog list_growth; then
     ".evidence.cross_thread_frees=0" ".evidence.allocating_threads=1" \
     ".evidence.bytes_at_exit=0" ".evidence.rising_fraction>=0.9"
   # xmalloc is the allocator's caller in every stack, and names nothing.
-  check_eq "list_growth: no site and no finding named after the wrapper" "0 0 1" \
-    "$(python3 -c 'import json,sys
-p = json.load(open(sys.argv[1])); fr = p["frames"]
-names = [fr[s["stack"][s["name_frame"]]]["function"] for s in p["sites"] if s["stack"]]
-inner = [fr[s["stack"][0]]["function"] for s in p["sites"] if s["stack"]]
-print(names.count("xmalloc"), sum("xmalloc" in f["summary"] for f in p["findings"]),
-      int("xmalloc" in inner))' "$out/list_growth.json")"
+  check_py "list_growth: no site and no finding named after the wrapper" "$out/list_growth.json" \
+    "count[top=xmalloc]>=1" "nosite[name=xmalloc]@$bin/list_growth" \
+    "none:findings[*].summary~.*xmalloc.*"
   # The stderr summary: the finding, then the stack from the allocator's
   # caller, the name frame marked.
   log="$out/list_growth.json.log"
@@ -507,14 +453,10 @@ fi
 
 # Zero fill by the allocator initialises a block (progs/zeroed_table.c).
 if profile_prog zeroed_table; then
-  check_eq "zeroed_table: calloc'd and read in full: no unused capacity, no write invented" \
-    "262144 262144 0 0 262144 0" \
-    "$(python3 -c 'import json,sys
-p = json.load(open(sys.argv[1])); fr = p["frames"]
-s = [s for s in p["sites"] if fr[s["stack"][s["name_frame"]]]["function"] == "counts_new"][0]
-a = s["access"]
-print(a["measured_bytes"], a["bytes_read"], a["bytes_written"], a["unused_capacity_bytes"],
-      a["never_written_bytes"], a["never_read_bytes"])' "$out/zeroed_table.json")"
+  check_py "zeroed_table: calloc'd and read in full: no unused capacity, no write invented" \
+    "$out/zeroed_table.json" "site[name=counts_new]" ".access.measured_bytes=262144" \
+    ".access.bytes_read=262144" ".access.bytes_written=0" ".access.unused_capacity_bytes=0" \
+    ".access.never_written_bytes=262144" ".access.never_read_bytes=0"
   check_py "zeroed_table: no finding" "$out/zeroed_table.json" "nofinding[any]" \
     "count[name=counts_new]>=1"
 fi
@@ -522,15 +464,9 @@ fi
 # A frame with neither object nor function is never the user's code
 # (progs/jit_thread.c: generated code allocates 1 MiB and never touches it).
 if profile_prog jit_thread; then
-  check_eq "jit_thread: the generated code's site: 1 block of 1 MiB, runtime only, named by a real function" \
-    "1 1048576 True True" \
-    "$(python3 -c 'import json,sys
-p = json.load(open(sys.argv[1])); fr = p["frames"]
-s = [s for s in p["sites"] if s["total_bytes"] == 1048576]
-if len(s) != 1: print("sites of 1 MiB:", len(s)); sys.exit()
-s = s[0]; name = fr[s["stack"][s["name_frame"]]]
-print(s["total_blocks"], s["total_bytes"], s.get("runtime_only"),
-      name["function"] is not None or name["object"] is not None)' "$out/jit_thread.json")"
+  check_py "jit_thread: the generated code's site: 1 block of 1 MiB, runtime only, named by a real function" \
+    "$out/jit_thread.json" "site[total_bytes=1048576]" ".total_blocks=1" ".runtime_only=true" \
+    ".\$name.object!=null"
   check_py "jit_thread: no finding" "$out/jit_thread.json" "nofinding[any]" "findings.#=0"
 fi
 
@@ -573,13 +509,10 @@ fi
 if [ -f "$out/leak_cache.json" ] &&
    run_lifeheap "$out/leak_cache-dumps.json" --lifeheap-dump-interval=5000000 \
      "$examples/leak_cache" >/dev/null; then
-  why=$(python3 -c '
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-keep = lambda p: (p["timeline"], p["findings"], [(s.get("timeline"), s["growth"]) for s in p["sites"]])
-sys.exit(0 if keep(a) == keep(b) else 1)' "$out/leak_cache.json" "$out/leak_cache-dumps.json") \
-    && pass "leak_cache: periodic dumps leave the final timeline and findings unchanged" \
-    || fail "leak_cache: periodic dumps leave the final timeline and findings unchanged" "they differ"
+  check_py "leak_cache: periodic dumps leave the final timeline and findings unchanged" \
+    "$out/leak_cache-dumps.json" "same[timeline]@$out/leak_cache.json" \
+    "same[findings]@$out/leak_cache.json" "same[sites[*].timeline?]@$out/leak_cache.json" \
+    "same[sites[*].growth]@$out/leak_cache.json"
 fi
 
 # A program killed with SIGKILL: the last dump is a consistent profile.

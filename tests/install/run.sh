@@ -77,10 +77,8 @@ compile_c "$prog" "$top/tests/tool/progs/leak.c" || fail "build leak" "gcc faile
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap \
   --lifeheap-out-file="$out/build-tree.json" "$prog" 2>"$out/build-tree.log"
 check_eq "build tree: program exit status" 0 "$?"
-check "build tree: profile written" python3 -c "
-import json, sys
-d = json.load(open('$out/build-tree.json'))
-sys.exit(not (d['format'] == 'lifeheap-profile' and d['totals']['blocks'] == 1))"
+feed_checks "$top/tests/lib/profile_check.py" --one "build tree: profile written" \
+  "$out/build-tree.json" format=lifeheap-profile totals.blocks=1
 check "build tree: summary names the profile" grep -q "Profile: $out/build-tree.json" "$out/build-tree.log"
 
 # From the installed files.

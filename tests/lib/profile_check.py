@@ -20,13 +20,40 @@ failure of its own):
         valid and contract:access on every FILE that is a lifeheap profile
         (DHAT's files and damaged copies are passed over), as one test
 
-Sites are chosen by a selector SEL, one or more KEY=VALUE joined by ','
-(all must hold):
+Sites are chosen by a selector SEL, conditions joined by ',' (all must
+hold; an empty SEL is every site):
   name=FUNC    the function of the site's name frame (frames[stack[name_frame]])
   top=FUNC     the function of the innermost frame (the allocator's caller)
   frame=FUNC   the function of any frame of the stack
   label=TEXT   the site's label, exactly
   id=N         the site with id N
+  PATH OP VALUE  a field of the site (total_bytes=4096, reallocs>0,
+               access.measured_bytes>=1); a site without PATH does not match
+  any key with ~ instead of =: a regular expression matching the whole
+  value (name~.*::insert, label~Cache::insert \(.*)
+
+Paths (PATH) are dotted into the document, the site or the finding:
+  run.exit.code  sites.0.total_bytes  access.map.reads[3]  timeline.markers.-1
+  KEY?          null where KEY is missing (sites[*].timeline?)
+  #             the length of what is before it (sites.#, findings[kind=leak].#)
+  [*] or .*     every element of a list; the rest of the path applies to
+                each, and the value is their list (findings[*].summary)
+  [COND,...]    the elements where every condition PATH OP VALUE holds
+                (frames[function=main], sites[frame=f,reallocs>0]; sites
+                take the selector keys above)
+  [A:B]         a slice; A and B numbers or @PATH+N / @PATH-N; right after
+                a [*] or a filter it slices the list taken
+                (sites[bytes_at_peak>0][:5].label)
+  $name, $top   a site's name frame, its innermost frame (site[...].$name.file)
+A list taken by [*], a filter or a slice that is empty is a failure:
+nothing would be checked.
+
+Values: JSON (3, 0.5, true, null, "x", [1,2]) or a bare string; @PATH,
+@PATH+N, @PATH-N: the value at PATH of the document (timeline.peak_index
+>=@timeline.live_bytes.#-2); OP is = != >= <= > < or ~ !~ (a regular
+expression matching the whole string, or not); about a list: sum:N (its
+sum), ones:A-B (1 at A..B-1, 0 elsewhere), and the shapes increasing,
+nondecreasing, distinct (with = or !=).
 
 Assertions:
   valid                     PROFILE validates against
@@ -39,21 +66,25 @@ Assertions:
   contract:access           the access relations (see access_errors)
   contract:evidence         findings' figures that are site fields equal
                             them (see evidence_errors)
-  PATH OP VALUE             a path into the document (run.exit.code,
-                            sites.0.total_bytes, sites.#: a length,
-                            access.map.reads[3]); OP is = != >= <= > <;
-                            VALUE is JSON (3, 0.5, true, null, "x", [1,2])
-                            or a bare string; sum:N (a list summing to N)
-                            and ones:A-B (1 at A..B-1, 0 elsewhere) too
+  PATH OP VALUE             a path into the document (run.exit.code=0,
+                            sites.#>=3, timeline.times=increasing)
+  all:PATH OP VALUE         PATH is a list with elements (a [*] or a filter
+  any:PATH OP VALUE         in it): every, some, or no element holds
+  none:PATH OP VALUE        (none:findings[*].summary~.*xmalloc.*)
   site[SEL]                 SEL matches exactly one site
   site[SEL].PATH OP VALUE   a field of the one site SEL matches
   count[SEL] OP N           the number of sites SEL matches (at least one)
+  sum[SEL].PATH OP N        PATH summed over the sites SEL matches (at
+                            least one)
   nosite[SEL]@PROOF         no site matches SEL here, and it matches one in
                             the profile PROOF, or (for name/top/frame) the
                             function is a symbol of the executable PROOF
   finding[KIND@SEL]         exactly one finding of KIND on a site SEL
                             matches; its summary names the site's label;
                             a valid severity
+  finding[KIND@SEL&COND...] the same among the findings where each COND
+                            (a path into the finding) holds:
+                            finding[unused-capacity@name=f&evidence.mean_block_bytes=10240]
   finding[KIND@SEL].PATH OP VALUE   a field of that finding (evidence.blocks,
                             severity, site.total_bytes: the finding's site)
   nofinding[KIND@SEL]       SEL matches at least one site, and none of them
@@ -62,8 +93,19 @@ Assertions:
                             have a site with bytes, or nothing was checked)
   findings OP N             the number of findings (findings.# is the same)
   marker=LABEL              the timeline has a marker with this label
+  same[PATH]@OTHER          PATH has the same value here and in the profile
+                            OTHER (same[timeline]@first-run.json)
   .PATH OP VALUE            continues the last site[SEL] or finding[KIND@SEL]
                             word: "finding[leak@name=f]" .severity=high
+
+Other modes, for a shell test that needs a value or waits on a profile:
+  profile_check.py --get PROFILE PATH
+        prints the value (a string as it is, anything else as JSON; a list
+        one element a line); exit 1, saying why on stderr, when it is not
+        there
+  profile_check.py --holds PROFILE ASSERTION...
+        prints nothing; exit 0 when every assertion holds, 1 otherwise (or
+        when the profile cannot be read yet)
 
 SPDX-License-Identifier: GPL-3.0-or-later
 """
@@ -73,8 +115,13 @@ import re
 import subprocess
 import sys
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SCHEMA = os.path.join(TOP, "docs", "lifeheap-profile.schema.json")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The contracts (valid, contract:NAME) live in profile_contracts.py; their
+# names are this module's too, for the suites' own checkers.
+from profile_contracts import (  # noqa: E402,F401
+    CONTRACTS, SCHEMA, access_errors, index_errors, peak_point_errors,
+    preload_frame_errors, schema_errors, sums_errors, tables_errors,
+    timeline_errors)
 
 
 class CheckError(Exception):
@@ -125,30 +172,81 @@ def name_function(doc, site):
     return frame_function(doc, site["stack"][site["name_frame"]])
 
 
+def top_function(doc, site):
+    """The function of the innermost frame (the allocator's caller)."""
+    return frame_function(doc, site["stack"][0]) if site["stack"] else None
+
+
+# A key of a site selector and the values it offers (a condition holds when
+# one of them does): the site's functions, its label, its id.
 SELECTOR_KEYS = {
-    "name": lambda doc, s, v: name_function(doc, s) == v,
-    "top": lambda doc, s, v: bool(s["stack"]) and frame_function(doc, s["stack"][0]) == v,
-    "frame": lambda doc, s, v: any(frame_function(doc, i) == v for i in s["stack"]),
-    "label": lambda doc, s, v: s.get("label") == v,
-    "id": lambda doc, s, v: s["id"] == int(v),
+    "name": lambda doc, s: [name_function(doc, s)],
+    "top": lambda doc, s: [top_function(doc, s)],
+    "frame": lambda doc, s: [frame_function(doc, i) for i in s["stack"]],
+    "label": lambda doc, s: [s.get("label")],
+    "id": lambda doc, s: [s["id"]],
 }
 
 
-def parse_selector(text):
-    parts = []
-    for part in text.split(","):
-        key, eq, value = part.partition("=")
-        if not eq or key not in SELECTOR_KEYS:
-            raise CheckError(f"bad selector {text!r} (keys: {', '.join(SELECTOR_KEYS)})")
-        parts.append((key, value))
+def split_top_level(text, separator):
+    """TEXT split at SEPARATOR outside brackets and parentheses (a regex
+    or a label in a condition keeps its commas)."""
+    parts, depth, current = [], 0, ""
+    for c in text:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == separator and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += c
+    parts.append(current)
     return parts
+
+
+def parse_condition(text):
+    """PATH OP VALUE -> (path, op, value text)."""
+    parsed = split_comparison(text)
+    if not parsed:
+        raise CheckError(f"bad condition {text!r} (want KEY OP VALUE)")
+    return parsed
+
+
+def parse_selector(text):
+    """SEL -> [(key or path, op, value text)]; an empty SEL is every site."""
+    if text == "":
+        return []
+    return [parse_condition(part) for part in split_top_level(text, ",")]
+
+
+def condition_holds(doc, item, condition, keys=None):
+    """One condition on ITEM (a site, a finding, a frame); a path ITEM does
+    not have makes it false (the selector then matches nothing, which
+    fails where it matters)."""
+    key, op, wanted = condition
+    if keys and key in keys:
+        values = keys[key](doc, item)
+        if key == "id":
+            wanted = str(parse_value(wanted))
+        return any(compare(v, op, wanted, doc) is None for v in values)
+    try:
+        actual = walk(item, key, doc)
+    except CheckError:
+        return False
+    return compare(actual, op, wanted, doc) is None
+
+
+def is_site(item):
+    return isinstance(item, dict) and "stack" in item and "name_frame" in item
 
 
 def select_sites(doc, selector):
     """Every site the selector (text or parsed) matches, in profile order."""
     parts = parse_selector(selector) if isinstance(selector, str) else selector
     return [s for s in doc["sites"]
-            if all(SELECTOR_KEYS[k](doc, s, v) for k, v in parts)]
+            if all(condition_holds(doc, s, c, SELECTOR_KEYS) for c in parts)]
 
 
 def one_site(doc, selector):
@@ -183,21 +281,121 @@ def function_is_symbol(executable, function):
 
 # -------------------------------------------------------------- paths, values
 
-PATH_PART = re.compile(r"[^.\[\]]+|\[\d+\]")
+def path_parts(path):
+    """'a.b[0].c[kind=leak].#' -> ['a', 'b', '[0]', 'c', '[kind=leak]', '#']
+    (a bracket keeps what is inside it whole: dots, commas, a regex's own
+    brackets)."""
+    parts, current, i = [], "", 0
+    while i < len(path):
+        c = path[i]
+        if c == "." or c == "[":
+            if current:
+                parts.append(current)
+            current = ""
+        if c == "[":
+            depth, j = 0, i
+            while j < len(path):
+                depth += {"[": 1, "]": -1}.get(path[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if j == len(path):
+                raise CheckError(f"an unclosed [ in {path}")
+            parts.append(path[i:j + 1])
+            i = j + 1
+            continue
+        if c != ".":
+            current += c
+        i += 1
+    if current:
+        parts.append(current)
+    return parts
 
 
-def walk(value, path):
-    """A dotted path (a.b.0.c, a.b[0].c); '#' is the length of what is
-    before it."""
-    for part in PATH_PART.findall(path):
+SLICE = re.compile(r"([^:]*):([^:]*)")
+
+
+def walk(value, path, root=None):
+    """The value at PATH inside VALUE.  PATH is dotted (a.b.0.c, a.b[0].c);
+    'KEY?' is null where KEY is missing; '#' is the length of what is before
+    it; on a list, '*' or '[*]' takes every element, '[A:B]' a slice (A and
+    B numbers or @PATH+-N into ROOT, the document), '[COND,...]' the
+    elements where every condition PATH OP VALUE holds: the rest of the path
+    then applies to each element, and the value is their list (of which '#'
+    is the length).  A list taken this way that is empty is an error:
+    nothing would be checked."""
+    root = value if root is None else root
+    parts = path_parts(path)
+    for n, part in enumerate(parts):
         if part == "#":
+            if not isinstance(value, (list, dict, str)):
+                raise CheckError(f"{path}: # of {value!r}")
             return len(value)
-        if part.startswith("["):
-            part = part[1:-1]
+        inner = part[1:-1] if part.startswith("[") else part
+        if isinstance(value, list) and not re.fullmatch(r"-?\d+", inner):
+            if inner == "*":
+                items = value
+            elif SLICE.fullmatch(inner):
+                lo, hi = (None if not x else int(resolve_number(x, root))
+                          for x in SLICE.fullmatch(inner).groups())
+                items = value[lo:hi]
+            else:
+                conditions = [parse_condition(c) for c in split_top_level(inner, ",")]
+                # a site is filtered as site[...] selects it (name=, frame=...)
+                items = [e for e in value
+                         if all(condition_holds(root, e, c, SELECTOR_KEYS if is_site(e) else None)
+                                for c in conditions)]
+            # slices right after apply to the list taken: sites[bytes_at_peak>0][:5]
+            while (n + 1 < len(parts) and parts[n + 1].startswith("[")
+                   and SLICE.fullmatch(parts[n + 1][1:-1])):
+                n += 1
+                lo, hi = (None if not x else int(resolve_number(x, root))
+                          for x in SLICE.fullmatch(parts[n][1:-1]).groups())
+                items = items[lo:hi]
+            if not items:
+                raise CheckError(f"{path}: {part} takes nothing: nothing to check")
+            rest = ".".join(parts[n + 1:]) if n + 1 < len(parts) else ""
+            if rest == "#":
+                return len(items)
+            return [walk(e, rest, root) if rest else e for e in items]
+        if inner in SITE_FRAMES and isinstance(value, dict) and "stack" in value:
+            value = SITE_FRAMES[inner](root, value)
+            if value is None:
+                raise CheckError(f"{path}: the site has no stack")
+            continue
+        optional = inner.endswith("?")
+        if optional:
+            inner = inner[:-1]
         try:
-            value = value[int(part)] if isinstance(value, list) else value[part]
+            value = value[int(inner)] if isinstance(value, list) else value[inner]
         except (KeyError, IndexError, TypeError, ValueError):
+            if optional and isinstance(value, dict):
+                return None
             raise CheckError(f"no {path} here")
+    return value
+
+
+# A site's frames by role, as paths: site[...].$name.file, $top.object
+SITE_FRAMES = {
+    "$name": lambda doc, s: doc["frames"][s["stack"][s["name_frame"]]] if s["stack"] else None,
+    "$top": lambda doc, s: doc["frames"][s["stack"][0]] if s["stack"] else None,
+}
+
+
+REFERENCE = re.compile(r"@(.+?)(?:([+-])(\d+))?")
+
+
+def resolve_number(text, root):
+    """A number, or @PATH+N / @PATH-N: the number at PATH in the document,
+    plus or minus N."""
+    m = REFERENCE.fullmatch(text)
+    if not m:
+        return parse_value(text)
+    value = walk(root, m.group(1))
+    if m.group(2):
+        if not isinstance(value, (int, float)):
+            raise CheckError(f"@{m.group(1)} is {value!r}, not a number")
+        value = value + int(m.group(3)) if m.group(2) == "+" else value - int(m.group(3))
     return value
 
 
@@ -208,17 +406,46 @@ def parse_value(text):
         return text
 
 
+def regex_matches(pattern, actual):
+    return isinstance(actual, str) and re.fullmatch(pattern, actual, re.S) is not None
+
+
 OPS = {
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b, "<": lambda a, b: a < b,
 }
-COMPARISON = re.compile(r"(.+?)\s*(!=|>=|<=|=|>|<)\s*(.*)", re.S)
-BARE_COMPARISON = re.compile(r"\s*(!=|>=|<=|=|>|<)\s*(.*)", re.S)
+OPERATORS = ("!=", "!~", ">=", "<=", "=", "~", ">", "<")
+BARE_COMPARISON = re.compile(r"\s*(!=|!~|>=|<=|=|~|>|<)\s*(.*)", re.S)
 
 
-def compare(actual, op, wanted_text):
-    """None when ACTUAL OP WANTED holds, else why not."""
+def split_comparison(text):
+    """PATH OP VALUE -> (path, op, value text) at the first operator outside
+    brackets (a filter in the path has operators of its own), or None."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(c, 0)
+        if depth or i == 0:
+            continue
+        for op in OPERATORS:
+            if text.startswith(op, i):
+                return text[:i].rstrip(), op, text[i + len(op):].lstrip()
+    return None
+LIST_SHAPES = {
+    "increasing": lambda v: all(a < b for a, b in zip(v, v[1:])),
+    "nondecreasing": lambda v: all(a <= b for a, b in zip(v, v[1:])),
+    "distinct": lambda v: len(set(map(json.dumps, v))) == len(v),
+}
+
+
+def compare(actual, op, wanted_text, root=None):
+    """None when ACTUAL OP WANTED holds, else why not.  ~ and !~ match a
+    regular expression against the whole string; sum:N, ones:A-B and the
+    shapes increasing, nondecreasing, distinct are about a list; @PATH+-N
+    is a number (or any value) of the document ROOT."""
+    if op in ("~", "!~"):
+        ok = regex_matches(wanted_text, actual) == (op == "~")
+        return None if ok else f"got {actual!r}"
     if wanted_text.startswith("sum:"):
         if not isinstance(actual, list):
             return f"got {actual!r}, not a list"
@@ -230,251 +457,71 @@ def compare(actual, op, wanted_text):
             return f"got {actual!r}, not a list"
         ok = all(v == (1 if lo <= i < hi else 0) for i, v in enumerate(actual))
         return None if ok else f"got {actual!r}"
-    wanted = parse_value(wanted_text)
+    if wanted_text in LIST_SHAPES and op in ("=", "!="):
+        if not isinstance(actual, list):
+            return f"got {actual!r}, not a list"
+        ok = LIST_SHAPES[wanted_text](actual) == (op == "=")
+        if ok:
+            return None
+        breaks = [i for i in range(1, len(actual))
+                  if not LIST_SHAPES[wanted_text](actual[i - 1:i + 1])]
+        where = f" at [{breaks[0]}]: {actual[breaks[0] - 1]!r}, {actual[breaks[0]]!r}" if breaks else ""
+        return f"{len(actual)} values, not {wanted_text}{where}"
+    if wanted_text.startswith("@") and root is not None:
+        wanted = resolve_number(wanted_text, root)
+    else:
+        wanted = parse_value(wanted_text)
     try:
         ok = OPS[op](actual, wanted)
     except TypeError:
         return f"got {actual!r}, which cannot be compared with {wanted!r}"
-    return None if ok else f"got {actual!r}"
+    return None if ok else f"got {actual!r}" + (f" ({wanted_text} is {wanted!r})"
+                                                if wanted_text.startswith("@") else "")
 
-
-# ---------------------------------------------------------------- contracts
-
-def schema_errors(doc):
-    """Schema violations (python3-jsonschema, installed by scripts/setup.sh:
-    without it this raises ImportError, a failure, never a pass)."""
-    import jsonschema
-    validator = jsonschema.Draft202012Validator(load(SCHEMA))
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-    if not errors:
-        return []
-    e = errors[0]
-    where = "/".join(str(x) for x in e.absolute_path)
-    return [f"{len(errors)} schema errors, first at /{where}: {e.message[:200]}"]
-
-
-def index_errors(doc):
-    """Stack and name_frame indices stay inside the tables."""
-    n_frames = len(doc["frames"])
-    bad = [s["id"] for s in doc["sites"]
-           if any(i >= n_frames for i in s["stack"])
-           or (s["stack"] and s["name_frame"] >= len(s["stack"]))]
-    return [f"sites {bad}: a stack or name_frame index outside the tables"] if bad else []
-
-
-def sums_errors(doc):
-    """peak, at_exit and totals are the sums over the sites."""
-    errors = []
-    sums = {
-        "peak.bytes": (doc["peak"]["bytes"], "bytes_at_peak"),
-        "peak.blocks": (doc["peak"]["blocks"], "blocks_at_peak"),
-        "at_exit.bytes": (doc["at_exit"]["bytes"], "bytes_at_exit"),
-        "at_exit.blocks": (doc["at_exit"]["blocks"], "blocks_at_exit"),
-        "totals.blocks": (doc["totals"]["blocks"], "total_blocks"),
-        "totals.bytes": (doc["totals"]["bytes"], "total_bytes"),
-        "totals.frees": (doc["totals"]["frees"], "freed_blocks"),
-        "totals.reallocs": (doc["totals"]["reallocs"], "reallocs"),
-    }
-    for key, (whole, field) in sums.items():
-        parts = sum(s[field] for s in doc["sites"])
-        if whole != parts:
-            errors.append(f"{key} {whole} != sum of sites' {field} {parts}")
-    return errors
-
-
-def preload_frame_errors(doc):
-    """No frame lies inside lifeheap's malloc replacement."""
-    inside = [f["function"] for f in doc["frames"]
-              if "vgpreload_lifeheap" in (f["object"] or "")]
-    return [f"frames inside vgpreload_lifeheap: {inside}"] if inside else []
-
-
-def peak_point_errors(doc):
-    """The timeline's peak point is the peak."""
-    t = doc["timeline"]
-    k = t["peak_index"]
-    if not (0 <= k < len(t["times"]) and t["times"][k] == doc["peak"]["time"]
-            and t["live_bytes"][k] == doc["peak"]["bytes"]):
-        return [f"timeline peak point {k} is not the peak"]
-    return []
-
-
-def tables_errors(doc):
-    """What the schema cannot say: references stay inside the tables, the
-    global figures are the sums over the sites, no frame in the malloc
-    replacement, the timeline's peak point is the peak."""
-    return (index_errors(doc) + sums_errors(doc) + preload_frame_errors(doc)
-            + peak_point_errors(doc))
-
-
-def timeline_errors(doc):
-    """The timeline contract: at most timeline_points points, strictly
-    increasing times ending at the run's duration, the peak point is the
-    peak, the last point is at_exit; a site has a timeline and a growth
-    object exactly when it is significant (max_bytes at least the fraction
-    of the peak), its series agrees with its own figures, and the
-    significant sites never hold more than the whole program."""
-    errors = []
-    t = doc["timeline"]
-    times, live, blocks = t["times"], t["live_bytes"], t["live_blocks"]
-    n = len(times)
-    bound = doc["run"]["options"]["timeline_points"]
-    if not (n == len(live) == len(blocks)):
-        errors.append(f"array lengths differ: {n} {len(live)} {len(blocks)}")
-    if n == 0 or n > bound:
-        errors.append(f"{n} points, bound {bound}")
-    if any(b <= a for a, b in zip(times, times[1:])):
-        errors.append("times are not strictly increasing")
-    if times and times[-1] != doc["run"]["duration"]:
-        errors.append(f"last time {times[-1]} != duration {doc['run']['duration']}")
-    k = t["peak_index"]
-    peak = doc["peak"]
-    if not (0 <= k < n and times[k] == peak["time"] and live[k] == peak["bytes"]
-            and blocks[k] == peak["blocks"]):
-        got = (times[k], live[k], blocks[k]) if 0 <= k < n else None
-        errors.append(f"peak point {k} = {got}, peak = {peak}")
-    if live and (live[-1], blocks[-1]) != (doc["at_exit"]["bytes"], doc["at_exit"]["blocks"]):
-        errors.append(f"last point {live[-1]}/{blocks[-1]} != at_exit {doc['at_exit']}")
-    frac = t["significant_site_fraction"]
-    sums = [0] * n
-    for s in doc["sites"]:
-        significant = s["max_bytes"] > 0 and s["max_bytes"] >= frac * peak["bytes"]
-        if significant != ("timeline" in s) or significant != (s["growth"] is not None):
-            errors.append(f"site {s['id']}: significance and timeline/growth disagree")
-            continue
-        if not significant:
-            continue
-        series = s["timeline"]["live_bytes"]
-        if len(series) != n:
-            errors.append(f"site {s['id']}: {len(series)} values for {n} points")
-            continue
-        if 0 <= k < n and series[k] != s["bytes_at_peak"]:
-            errors.append(f"site {s['id']}: {series[k]} at the peak point, "
-                          f"bytes_at_peak {s['bytes_at_peak']}")
-        if series[-1] != s["bytes_at_exit"]:
-            errors.append(f"site {s['id']}: last value {series[-1]} != bytes_at_exit")
-        if max(series) > s["max_bytes"]:
-            errors.append(f"site {s['id']}: a value above max_bytes")
-        g = s["growth"]
-        if not (0 <= g["rising_fraction"] <= 1):
-            errors.append(f"site {s['id']}: rising_fraction {g['rising_fraction']}")
-        for i, v in enumerate(series):
-            sums[i] += v
-    for i in range(n):
-        if sums[i] > live[i]:
-            errors.append(f"point {i}: significant sites hold {sums[i]} > live {live[i]}")
-            break
-    return errors
-
-
-def access_errors(doc, allow_empty=False):
-    """Relations of every site's access figures that hold whatever the
-    program did: the access map sums to bytes_read and bytes_written;
-    never_accessed <= never_read, never_written; written but never read <=
-    measured - never_written; unused capacity <= never written; first-access
-    delay + idle before free <= the lifetimes' sum; at-peak figures <=
-    at_peak.bytes = bytes_at_peak, so the sites' at_peak.bytes sum to
-    peak.bytes (each block counted with its size at the peak, however it was
-    resized or freed afterwards); totals equal the sums over the sites.  A
-    profile without a site fails (the relations would hold vacuously) unless
-    ALLOW_EMPTY (the sweep over every profile a suite wrote, some of which
-    are of programs that allocate nothing)."""
-    errors = []
-    if not doc["sites"] and not allow_empty:
-        return ["no site: the relations would hold vacuously"]
-    total_read = total_written = at_peak_sum = 0
-    for site in doc["sites"]:
-        a = site["access"]
-        where = f"site {site['id']}"
-        total_read += a["bytes_read"]
-        total_written += a["bytes_written"]
-        m = a["map"]
-        if m is None:
-            if a["bytes_read"] or a["bytes_written"]:
-                errors.append(f"{where}: map null but bytes accessed")
-        else:
-            if sum(m["reads"]) != a["bytes_read"] or sum(m["writes"]) != a["bytes_written"]:
-                errors.append(f"{where}: map sums {sum(m['reads'])}/{sum(m['writes'])} "
-                              f"!= {a['bytes_read']}/{a['bytes_written']}")
-            n = m["block_size"] if m["kind"] == "bytes" else m["buckets"]
-            if len(m["reads"]) != n or len(m["writes"]) != n:
-                errors.append(f"{where}: map arrays of the wrong length")
-        if a["never_accessed_bytes"] > min(a["never_read_bytes"], a["never_written_bytes"]):
-            errors.append(f"{where}: never accessed > never read or never written")
-        if a["written_never_read_bytes"] > a["measured_bytes"] - a["never_written_bytes"]:
-            errors.append(f"{where}: written-never-read > written bytes")
-        if a["unused_capacity_bytes"] > a["never_written_bytes"]:
-            errors.append(f"{where}: unused capacity > never written")
-        # both are parts of the blocks' lifetimes, which do not overlap
-        if a["first_access_delay"] + a["idle_before_free"] > site["lifetime"]["sum"]:
-            errors.append(f"{where}: first_access_delay + idle_before_free > lifetime sum")
-        p = a["at_peak"]
-        for k in ("never_read_bytes", "never_written_bytes", "never_accessed_bytes",
-                  "unused_capacity_bytes"):
-            if p[k] > p["bytes"]:
-                errors.append(f"{where}: at_peak.{k} > at_peak.bytes")
-        if p["bytes"] != site["bytes_at_peak"]:
-            errors.append(f"{where}: at_peak.bytes {p['bytes']} != bytes_at_peak "
-                          f"{site['bytes_at_peak']}")
-        at_peak_sum += p["bytes"]
-    if at_peak_sum != doc["peak"]["bytes"]:
-        errors.append(f"sum of the sites' at_peak.bytes {at_peak_sum} != peak.bytes "
-                      f"{doc['peak']['bytes']}")
-    t = doc["totals"]
-    if (t["bytes_read"], t["bytes_written"]) != (total_read, total_written):
-        errors.append(f"totals {t['bytes_read']}/{t['bytes_written']} != sums over sites "
-                      f"{total_read}/{total_written}")
-    return errors
-
-
-LABELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "evidence-labels.json")
-
-
-def evidence_errors(doc):
-    """Each finding's evidence figure whose key docs/evidence-labels.json maps
-    to a site field (site_field) equals that field of the finding's site
-    (fractions to the profile's four decimals): what lets a diff show the
-    figure for the other run's site, which has no finding. A profile whose
-    findings have no such figure fails: nothing was checked."""
-    fields = {k: e["site_field"] for k, e in load(LABELS)["evidence"].items() if "site_field" in e}
-    errors, checked = [], 0
-    for f in doc.get("findings", []):
-        site = doc["sites"][f["site"]]
-        for key, value in f["evidence"].items():
-            if key not in fields:
-                continue
-            actual = site
-            for part in fields[key].split("."):
-                actual = actual.get(part) if isinstance(actual, dict) else None
-            checked += 1
-            if actual is None or abs(actual - value) > 1e-4 * max(1.0, abs(value)):
-                errors.append(f"{f['kind']} on site {f['site']}: evidence {key} {value} != {fields[key]} {actual}")
-    if checked == 0:
-        errors.append("no finding with a figure that is a site field: nothing checked")
-    return errors
-
-
-CONTRACTS = {"tables": tables_errors, "timeline": timeline_errors, "access": access_errors,
-             "evidence": evidence_errors}
 
 
 # --------------------------------------------------------------- assertions
 
-BRACKETED = re.compile(r"(site|count|nosite|finding|nofinding)\[([^\]]*)\](.*)", re.S)
+FORMS = ("site", "count", "sum", "nosite", "finding", "nofinding", "same")
 SEVERITIES = ("high", "medium", "low")
+QUANTIFIERS = ("all", "any", "none")
 
 
-def findings_on(doc, kind, selector):
+def split_bracketed(assertion):
+    """FORM[INSIDE]REST -> (form, inside, rest), or None when ASSERTION is
+    not one of FORMS (INSIDE may hold brackets of its own: a regex, a
+    filter)."""
+    m = re.match(r"(%s)\[" % "|".join(FORMS), assertion)
+    if not m:
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(assertion)):
+        depth += {"[": 1, "]": -1}.get(assertion[i], 0)
+        if depth == 0:
+            return m.group(1), assertion[m.end():i], assertion[i + 1:]
+    raise CheckError(f"an unclosed [ in {assertion}")
+
+
+def split_kind(text):
+    """KIND@SEL&COND&COND -> (kind, selector or None, [finding conditions])."""
+    head, *conditions = split_top_level(text, "&")
+    kind, at, selector = head.partition("@")
+    return kind, (selector if at else None), [parse_condition(c) for c in conditions]
+
+
+def findings_on(doc, kind, selector, conditions=()):
     """Findings of KIND ('any' or None: all kinds) on the sites SEL matches
-    (every site when SEL is None)."""
+    (every site when SEL is None) for which every condition (a path into
+    the finding: evidence.mean_block_bytes=10240) holds."""
     ids = None if selector is None else {s["id"] for s in some_sites(doc, selector)}
     return [f for f in doc["findings"]
             if (kind in (None, "any") or f["kind"] == kind)
-            and (ids is None or f["site"] in ids)]
+            and (ids is None or f["site"] in ids)
+            and all(condition_holds(doc, f, c) for c in conditions)]
 
 
-def one_finding(doc, kind, selector):
-    found = findings_on(doc, kind, selector)
+def one_finding(doc, kind, selector, conditions=()):
+    found = findings_on(doc, kind, selector, conditions)
     if len(found) != 1:
         have = [(f["kind"], name_function(doc, doc["sites"][f["site"]])) for f in doc["findings"]]
         raise CheckError(f"{len(found)} {kind} findings on [{selector}] (want 1); "
@@ -497,26 +544,26 @@ def finding_shape_errors(finding, selector):
     return errors
 
 
+def selected_functions(selector):
+    """The functions a selector names exactly (name=, top=, frame=)."""
+    return [value for key, op, value in parse_selector(selector)
+            if key in ("name", "top", "frame") and op == "="]
+
+
 def name_function_of_finding(site, selector):
     """Profiles without labels name the site by the selected function."""
-    for key, value in parse_selector(selector):
-        if key in ("name", "top", "frame"):
-            return value
-    return None
-
-
-def split_kind(text):
-    kind, at, selector = text.partition("@")
-    return kind, (selector if at else None)
+    functions = selected_functions(selector)
+    return functions[0] if functions else None
 
 
 def evaluate(doc, assertion):
     """None when ASSERTION holds on DOC, else why not (a CheckError raised
-    anywhere inside is the reason)."""
+    anywhere inside is the reason), cut to 600 characters."""
     try:
-        return _evaluate(doc, assertion)
+        why = _evaluate(doc, assertion)
     except CheckError as e:
-        return str(e)
+        why = str(e)
+    return why if why is None or len(why) <= 600 else why[:600] + "..."
 
 
 def _evaluate(doc, assertion):
@@ -532,20 +579,45 @@ def _evaluate(doc, assertion):
     if assertion.startswith("marker="):
         labels = [m["label"] for m in doc["timeline"]["markers"]]
         return None if assertion[len("marker="):] in labels else f"markers are {labels}"
-    m = BRACKETED.fullmatch(assertion)
-    if m:
-        return _evaluate_bracketed(doc, m.group(1), m.group(2), m.group(3))
-    if assertion.startswith("findings") and not assertion.startswith("findings."):
+    bracketed = split_bracketed(assertion)
+    if bracketed:
+        return _evaluate_bracketed(doc, *bracketed)
+    quantifier, colon, rest = assertion.partition(":")
+    if colon and quantifier in QUANTIFIERS:
+        return _quantified(doc, doc, quantifier, rest)
+    if BARE_COMPARISON.fullmatch(assertion[len("findings"):]) and assertion.startswith("findings"):
         assertion = "findings.#" + assertion[len("findings"):]
-    return _compare_path(doc, assertion)
+    return _compare_path(doc, doc, assertion)
 
 
-def _compare_path(target, text):
-    m = COMPARISON.fullmatch(text)
-    if not m:
+def _compare_path(target, root, text):
+    quantifier, colon, rest = text.partition(":")
+    if colon and quantifier in QUANTIFIERS:
+        return _quantified(target, root, quantifier, rest)
+    parsed = split_comparison(text)
+    if not parsed:
         raise CheckError("cannot parse the assertion (want PATH OP VALUE)")
-    path, op, wanted = m.groups()
-    return compare(walk(target, path), op, wanted)
+    path, op, wanted = parsed
+    return compare(walk(target, path, root), op, wanted, root)
+
+
+def _quantified(target, root, quantifier, text):
+    """all:/any:/none: PATH OP VALUE, PATH a non-empty list (a '*' or a
+    filter in it): every, some or no element holds."""
+    parsed = split_comparison(text)
+    if not parsed:
+        raise CheckError(f"want {quantifier}:PATH OP VALUE")
+    path, op, wanted = parsed
+    values = walk(target, path, root)
+    if not isinstance(values, list) or not values:
+        raise CheckError(f"{path} is {values!r}, not a list with elements: nothing to check")
+    holding = [v for v in values if compare(v, op, wanted, root) is None]
+    ok = {"all": len(holding) == len(values), "any": bool(holding),
+          "none": not holding}[quantifier]
+    if ok:
+        return None
+    shown = [v for v in values if (v in holding) == (quantifier == "none")]
+    return f"{len(holding)} of {len(values)} hold; " + repr(shown[:4])[:300]
 
 
 def _evaluate_bracketed(doc, form, inside, rest):
@@ -555,13 +627,29 @@ def _evaluate_bracketed(doc, form, inside, rest):
             return None
         if not rest.startswith("."):
             raise CheckError("want site[SEL].PATH OP VALUE")
-        return _compare_path(site, rest[1:])
+        return _compare_path(site, doc, rest[1:])
     if form == "count":
         n = len(some_sites(doc, inside))
         m = BARE_COMPARISON.fullmatch(rest)
         if not m:
             raise CheckError("want count[SEL] OP N")
-        return compare(n, m.group(1), m.group(2))
+        return compare(n, m.group(1), m.group(2), doc)
+    if form == "sum":
+        if not rest.startswith("."):
+            raise CheckError("want sum[SEL].PATH OP N")
+        parsed = split_comparison(rest[1:])
+        if not parsed:
+            raise CheckError("want sum[SEL].PATH OP N")
+        path, op, wanted = parsed
+        total = sum(walk(s, path, doc) for s in some_sites(doc, inside))
+        return compare(total, op, wanted, doc)
+    if form == "same":
+        if not rest.startswith("@") or len(rest) < 2:
+            raise CheckError("want same[PATH]@OTHER.json")
+        mine, theirs = walk(doc, inside), walk(load(rest[1:]), inside)
+        if mine == theirs:
+            return None
+        return f"differs from {os.path.basename(rest[1:])}: {json.dumps(mine)[:150]} vs {json.dumps(theirs)[:150]}"
     if form == "nosite":
         if not rest.startswith("@") or len(rest) < 2:
             raise CheckError("want nosite[SEL]@PROOF: a negative check needs a proof "
@@ -574,7 +662,7 @@ def _evaluate_bracketed(doc, form, inside, rest):
             if not select_sites(load(proof), inside):
                 return f"no site matches [{inside}] in {os.path.basename(proof)} either: proves nothing"
             return None
-        functions = [v for k, v in parse_selector(inside) if k in ("name", "top", "frame")]
+        functions = selected_functions(inside)
         if not functions:
             raise CheckError("an executable proves only name=, top= or frame= selectors")
         missing = [f for f in functions if not function_is_symbol(proof, f)]
@@ -582,25 +670,25 @@ def _evaluate_bracketed(doc, form, inside, rest):
             return f"{missing} not a symbol of {proof}: proves nothing"
         return None
     if form == "finding":
-        kind, selector = split_kind(inside)
+        kind, selector, conditions = split_kind(inside)
         if selector is None:
             raise CheckError("want finding[KIND@SEL]")
-        f = one_finding(doc, kind, selector)
+        f = one_finding(doc, kind, selector, conditions)
         errors = finding_shape_errors(f, selector)
         if rest:
             if not rest.startswith("."):
                 raise CheckError("want finding[KIND@SEL].PATH OP VALUE")
-            why = _compare_path(f, rest[1:])
+            why = _compare_path(f, doc, rest[1:])
             if why:
                 errors.append(why)
         return "; ".join(errors) or None
     if form == "nofinding":
         if rest:
             raise CheckError("nofinding[...] takes no path")
-        kind, selector = split_kind(inside)
+        kind, selector, conditions = split_kind(inside)
         if selector is None and not any(s["total_bytes"] > 0 for s in doc["sites"]):
             return "the profile has no site with bytes: nothing was checked"
-        found = findings_on(doc, kind, selector)
+        found = findings_on(doc, kind, selector, conditions)
         if found:
             return "unexpected findings: " + str(
                 [(f["kind"], name_function(doc, doc["sites"][f["site"]])) for f in found])
@@ -639,15 +727,57 @@ def every_profile(name, paths):
           else f"FAIL {name}: {'; '.join(failures[:10])}")
 
 
+def anchorable(assertion):
+    """site[SEL] or finding[KIND@SEL] alone: '.PATH OP VALUE' words after it
+    continue it."""
+    try:
+        bracketed = split_bracketed(assertion)
+    except CheckError:
+        return False
+    return bool(bracketed) and bracketed[0] in ("site", "finding") and bracketed[2] == ""
+
+
+def get_value(path, value_path):
+    """--get: prints the value at VALUE_PATH (a string as it is, anything
+    else as JSON; a list one element a line); exit 1, saying why on stderr,
+    when it is not there."""
+    try:
+        value = walk(load(path), value_path)
+    except (OSError, ValueError, CheckError) as e:
+        print(f"profile_check.py --get {path} {value_path}: {e}", file=sys.stderr)
+        return 1
+    for item in value if isinstance(value, list) else [value]:
+        print(item if isinstance(item, str) else json.dumps(item))
+    return 0
+
+
+def holds(path, assertions):
+    """--holds: exit 0 when every assertion holds, 1 otherwise (or when the
+    profile cannot be read yet), printing nothing: for a test that waits
+    for a profile to reach a state."""
+    try:
+        doc = load(path)
+    except (OSError, ValueError):
+        return 1
+    return 0 if all(evaluate(doc, a) is None for a in assertions) else 1
+
+
 def main(argv):
     if argv[:1] == ["--every"] and len(argv) >= 2:
         every_profile(argv[1], argv[2:])
         return 0
+    if argv[:1] == ["--get"] and len(argv) == 3:
+        return get_value(argv[1], argv[2])
+    if argv[:1] == ["--holds"] and len(argv) >= 3:
+        return holds(argv[1], argv[2:])
     one = argv[:1] == ["--one"]
     if one:
         argv = argv[1:]
     if len(argv) < 3:
-        print("usage: profile_check.py [--one] NAME PROFILE ASSERTION...", file=sys.stderr)
+        print("usage: profile_check.py [--one] NAME PROFILE ASSERTION...\n"
+              "       profile_check.py --every NAME FILE...\n"
+              "       profile_check.py --get PROFILE PATH\n"
+              "       profile_check.py --holds PROFILE ASSERTION...", file=sys.stderr)
         return 2
     name, path, assertions = argv[0], argv[1], argv[2:]
     try:
@@ -660,7 +790,7 @@ def main(argv):
     for assertion in assertions:
         if assertion.startswith("."):
             assertion = (anchor or "(no site[...] or finding[...] before)") + assertion
-        elif BRACKETED.fullmatch(assertion) and BRACKETED.fullmatch(assertion).group(3) == "":
+        elif anchorable(assertion):
             anchor = assertion
         why = evaluate(doc, assertion)
         if not one:

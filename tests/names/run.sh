@@ -26,6 +26,67 @@ profile() {
   return $status
 }
 
+pc="$top/tests/lib/profile_check.py"
+check_py() { local name=$1; shift; feed_checks "$pc" --one "$name" "$@"; }
+
+# check_names PREFIX NAME [BLOCKS SIZE REGEX]...: the labels of $out/NAME.json
+# (every site has one, all different), as its summary ($out/NAME.json.log),
+# its text report ($out/NAME.report) and its findings show them; then for
+# each triple: exactly one site of BLOCKS blocks of SIZE bytes, labelled
+# REGEX (the whole label).
+check_names() {
+  local prefix=$1 name=$2; shift 2
+  local profile="$out/$name.json" log="$out/$name.json.log" report="$out/$name.report"
+  local where file label id kind top_sites table_sites
+  for where in "profile:$profile" "summary:$log" "report:$report"; do
+    file=${where#*:}
+    check_eq "$prefix: no UnknownInlinedFun in the ${where%%:*}" "0" \
+      "$(grep -o UnknownInlinedFun "$file" | wc -l)"
+  done
+  check_py "$prefix: every site has a label" "$profile" 'all:sites[*].label~.+'
+  check_py "$prefix: the ten top sites have ten different labels" "$profile" \
+    'sites[:10].label=distinct'
+  check_py "$prefix: all labels are different" "$profile" 'sites[*].label=distinct'
+  while [ $# -ge 3 ]; do
+    check_py "$prefix: site of $1 x $2 B is labelled $3" "$profile" \
+      "site[total_blocks=$1,total_bytes=$(($1 * $2))].label~$3"
+    shift 3
+  done
+  # The summary's top sites ("... N blocks  LABEL") and the report's table
+  # ("site N: LABEL", a heading wrapped at 120 columns joined again) show
+  # the profile's labels.
+  # (no such site is a failure: the loops never run on nothing)
+  if top_sites=$(paste <(python3 "$pc" --get "$profile" 'sites[bytes_at_peak>0][:5].id') \
+                       <(python3 "$pc" --get "$profile" 'sites[bytes_at_peak>0][:5].label')) &&
+     [ -n "$top_sites" ]; then
+    while IFS=$'\t' read -r id label; do
+      check "$prefix: summary shows site $id by its label" \
+        grep -qE "blocks? +$(printf '%s' "$label" | sed 's/[][\.*^$(){}+?|/]/\\&/g')\$" "$log"
+    done <<<"$top_sites"
+  else
+    fail "$prefix: summary shows the top sites by their labels" "no site with bytes at the peak"
+  fi
+  awk '/^site [0-9]+: / { if (head != "") print head; head = $0; next }
+       /^    [^ ]/ && head != "" { sub(/^    /, ""); head = head " " $0; next }
+       { if (head != "") print head; head = ""; print }
+       END { if (head != "") print head }' "$report" >"$report.joined"
+  if table_sites=$(paste <(python3 "$pc" --get "$profile" 'sites[:10].id') \
+                         <(python3 "$pc" --get "$profile" 'sites[:10].label')) &&
+     [ -n "$table_sites" ]; then
+    while IFS=$'\t' read -r id label; do
+      check "$prefix: report shows site $id by its label" grep -qxF "site $id: $label" "$report.joined"
+    done <<<"$table_sites"
+  else
+    fail "$prefix: report shows the sites by their labels" "the profile has no site"
+  fi
+  # Findings' sentences name the site by its label (finding[...] checks it).
+  # (A site of code without symbols, "???", is not named in them.)
+  while IFS=$'\t' read -r kind id label; do
+    case $label in '???'*) continue ;; esac
+    check_py "$prefix: $kind finding on site $id names its label" "$profile" "finding[$kind@id=$id]"
+  done < <(jq -r '. as $p | .findings[] | "\(.kind)\t\(.site)\t\($p.sites[.site].label)"' "$profile")
+}
+
 # --- the helper is there (the build tree links it beside the tool)
 check "helper: tool/vglib/lifeheap-symbolize is executable" test -x "$top/tool/vglib/lifeheap-symbolize"
 
@@ -38,23 +99,16 @@ if command -v rustc >/dev/null; then
     profile conns "$bin/conns"; check_eq "rust conns: exits 0" 0 "$?"
     new=$(line_of 'window: vec!\[0u8' "$src"); h=$(line_of 'Vec::with_capacity(bytes)' "$src")
     c1=$(line_of 'handle(black_box(1000))' "$src"); c2=$(line_of 'handle(black_box(2000))' "$src"); c3=$(line_of 'handle(black_box(3000))' "$src")
-    expect=$(printf '{"prefix": "rust conns", "labels": [
-      ["ConnState::new \\\\(conns.rs:%s\\\\), allocated by vec::from_elem \\\\(mod.rs:[0-9]+\\\\)", 16, 262144],
-      ["ConnState::new \\\\(conns.rs:%s\\\\), allocated by Vec::with_capacity \\\\(mod.rs:[0-9]+\\\\)", 16, 4096],
-      ["conns::handle \\\\(conns.rs:%s\\\\) via conns::main \\\\(conns.rs:%s\\\\)", 16, 1000],
-      ["conns::handle \\\\(conns.rs:%s\\\\) via conns::main \\\\(conns.rs:%s\\\\)", 16, 2000],
-      ["conns::handle \\\\(conns.rs:%s\\\\) via conns::main \\\\(conns.rs:%s\\\\)", 16, 3000]]}' \
-      "$new" "$new" "$h" "$c1" "$h" "$c2" "$h" "$c3")
-    feed_checks "$here/check.py" "$out/conns.json" "$out/conns.json.log" "$out/conns.report" "$expect"
-    check "rust conns: the name frame of the 256 KiB site is conns::ConnState::new" python3 -c "
-import json,sys
-p=json.load(open('$out/conns.json'))
-s=[s for s in p['sites'] if s['total_bytes']==16*262144][0]
-sys.exit(p['frames'][s['stack'][s['name_frame']]]['function']!='conns::ConnState::new')"
-    check "rust conns: library frames are marked (alloc::alloc::alloc_zeroed)" python3 -c "
-import json,sys
-p=json.load(open('$out/conns.json'))
-sys.exit(not any(f['function']=='alloc::alloc::alloc_zeroed' and f['library'] for f in p['frames']))"
+    check_names "rust conns" conns \
+      16 262144 "ConnState::new \\(conns.rs:$new\\), allocated by vec::from_elem \\(mod.rs:[0-9]+\\)" \
+      16 4096 "ConnState::new \\(conns.rs:$new\\), allocated by Vec::with_capacity \\(mod.rs:[0-9]+\\)" \
+      16 1000 "conns::handle \\(conns.rs:$h\\) via conns::main \\(conns.rs:$c1\\)" \
+      16 2000 "conns::handle \\(conns.rs:$h\\) via conns::main \\(conns.rs:$c2\\)" \
+      16 3000 "conns::handle \\(conns.rs:$h\\) via conns::main \\(conns.rs:$c3\\)"
+    check_py "rust conns: the name frame of the 256 KiB site is conns::ConnState::new" \
+      "$out/conns.json" "site[total_bytes=$((16 * 262144))].\$name.function=conns::ConnState::new"
+    check_py "rust conns: library frames are marked (alloc::alloc::alloc_zeroed)" \
+      "$out/conns.json" "any:frames[function=alloc::alloc::alloc_zeroed].library=true"
 
     # Without the helper Valgrind names the inlined constructor "new": the
     # helper is what gives it its type.
@@ -66,7 +120,6 @@ sys.exit(not any(f['function']=='alloc::alloc::alloc_zeroed' and f['library'] fo
     for variant in cgu1 dbg2; do
       run_lifeheap "$out/conns_$variant.json" "$bin/conns_$variant" >/dev/null
       "$lifeheap" diff "$out/conns.json" "$out/conns_$variant.json" > "$out/diff_$variant.txt" 2>&1
-      n=$(python3 -c "import json; print(len(json.load(open('$out/conns.json'))['sites']))")
       check "rust conns: diff against the $variant build: no new or vanished site" \
         grep -Eq "^sites: [0-9]+ matched, 0 new, 0 vanished" "$out/diff_$variant.txt"
       check "rust conns: diff against the $variant build: no new finding" \
@@ -99,12 +152,9 @@ sys.exit(not any(f['function']=='alloc::alloc::alloc_zeroed' and f['library'] fo
       check "rust csv_rows: Valgrind alone writes UnknownInlinedFun" grep -q UnknownInlinedFun "$out/csv_plain.json"
       profile csv_rows "$bin/csv_rows" "$bin/csv_sample.csv"
       rl=$(line_of 'let text = fs::read_to_string(path)' "$top/examples/csv_rows.rs")
-      expect=$(printf '{"prefix": "rust csv_rows", "labels": [["csv_rows::read_rows \\\\(csv_rows.rs:%s\\\\)", 1, 1000738]]}' "$rl")
-      feed_checks "$here/check.py" "$out/csv_rows.json" "$out/csv_rows.json.log" "$out/csv_rows.report" "$expect"
-      check "rust csv_rows: std::fs::read_to_string named from the DWARF" python3 -c "
-import json,sys
-p=json.load(open('$out/csv_rows.json'))
-sys.exit(not any(f['function']=='std::fs::read_to_string' and f['inlined'] for f in p['frames']))"
+      check_names "rust csv_rows" csv_rows 1 1000738 "csv_rows::read_rows \\(csv_rows.rs:$rl\\)"
+      check_py "rust csv_rows: std::fs::read_to_string named from the DWARF" "$out/csv_rows.json" \
+        "any:frames[function=std::fs::read_to_string].inlined=true"
     else
       fail "rust csv_rows: build" "rustc or csv_sample.py failed"
     fi
@@ -123,12 +173,10 @@ if command -v cargo >/dev/null; then
     src="$here/cargo_app/src/main.rs"
     n=$(line_of 'index: vec!\[0u32' "$src"); a=$(line_of 'self.names.push(name.to_string())' "$src")
     l1=$(line_of 'add_name(black_box("alpha"))' "$src"); l2=$(line_of 'add_name(black_box("beta-gamma"))' "$src")
-    expect=$(printf '{"prefix": "cargo registry", "labels": [
-      ["Registry::new \\\\(main.rs:%s\\\\)", 12, 131072],
-      ["Registry::add_name \\\\(main.rs:%s\\\\) via registry::main \\\\(main.rs:%s\\\\)(, allocated by .*)?", 12, 5],
-      ["Registry::add_name \\\\(main.rs:%s\\\\) via registry::main \\\\(main.rs:%s\\\\)(, allocated by .*)?", 12, 10]]}' \
-      "$n" "$a" "$l1" "$a" "$l2")
-    feed_checks "$here/check.py" "$out/cargo.json" "$out/cargo.json.log" "$out/cargo.report" "$expect"
+    check_names "cargo registry" cargo \
+      12 131072 "Registry::new \\(main.rs:$n\\)" \
+      12 5 "Registry::add_name \\(main.rs:$a\\) via registry::main \\(main.rs:$l1\\)(, allocated by .*)?" \
+      12 10 "Registry::add_name \\(main.rs:$a\\) via registry::main \\(main.rs:$l2\\)(, allocated by .*)?"
   else
     fail "cargo registry: build" "cargo build --release --offline failed (see $out/cargo.log)"
   fi
@@ -143,16 +191,12 @@ if g++ -O2 -g -o "$bin/session" "$src" 2>"$out/gxx.log"; then
   s=$(line_of 'buffer_(new char\[65536\])' "$src"); c=$(line_of 'items_.push_back(value)' "$src")
   m=$(line_of 'char \*buffer = new char\[bytes\]' "$src")
   m1=$(line_of 'make_buffer(100)' "$src"); m2=$(line_of 'make_buffer(200)' "$src")
-  expect=$(printf '{"prefix": "c++ session", "labels": [
-    ["Session::Session \\\\(session.cpp:%s\\\\)", 8, 65536],
-    ["make_buffer \\\\(session.cpp:%s\\\\) via main \\\\(session.cpp:%s\\\\)", 8, 100],
-    ["make_buffer \\\\(session.cpp:%s\\\\) via main \\\\(session.cpp:%s\\\\)", 8, 200]]}' \
-    "$s" "$m" "$m1" "$m" "$m2")
-  feed_checks "$here/check.py" "$out/session.json" "$out/session.json.log" "$out/session.report" "$expect"
-  check "c++ session: Cache<int>::insert's vector growth labelled Cache::insert (session.cpp:$c)" python3 -c "
-import json,sys
-p=json.load(open('$out/session.json'))
-sys.exit(not any(s['label'].startswith('Cache::insert (session.cpp:$c)') for s in p['sites']))"
+  check_names "c++ session" session \
+    8 65536 "Session::Session \\(session.cpp:$s\\)" \
+    8 100 "make_buffer \\(session.cpp:$m\\) via main \\(session.cpp:$m1\\)" \
+    8 200 "make_buffer \\(session.cpp:$m\\) via main \\(session.cpp:$m2\\)"
+  check_py "c++ session: Cache<int>::insert's vector growth labelled Cache::insert (session.cpp:$c)" \
+    "$out/session.json" "any:sites[*].label~Cache::insert \\(session\\.cpp:$c\\).*"
 else
   fail "c++ session: build" "g++ failed"
 fi

@@ -53,7 +53,7 @@ wait_for() {
 no_temp_files() { [ -z "$(find "$1" -name '*.tmp-*' 2>/dev/null)" ]; }
 
 # --- build
-for p in crash fork execd threads64 server pool sighandler scale hostile_requests; do
+for p in crash fork execd threads64 server pool pool_mixed sighandler scale hostile_requests; do
   compile_c "$bin/$p" "$progs/$p.c" || fail "build $p" "gcc failed"
 done
 if [ ! -x "$bin/uncaught" ] || [ "$progs/uncaught.cc" -nt "$bin/uncaught" ]; then
@@ -210,7 +210,8 @@ dump_then_kill() {   # NAME MODE VALGRIND-OPTIONS...
     --lifeheap-out-file="$out/$name.json" "$bin/server" "$mode"
   wait_for grep -q ready "$out/$name.stdout"
   # a dump made after "ready" holds at least its 100 sessions
-  wait_for python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(s["total_blocks"] >= 100 and s["total_bytes"] == 64 * s["total_blocks"] for s in d["sites"]) else 1)' "$out/$name.json" 2>/dev/null
+  wait_for python3 "$TESTS_TOP/tests/lib/profile_check.py" --holds "$out/$name.json" \
+    "site[frame=new_session].total_blocks>=100"
   stop_lh
   checks "$name" "$out/$name.json" valid run.complete=false run.dump_reason=interval \
     run.exit.status=running "site[frame=new_session].total_blocks>=100" \
@@ -394,6 +395,27 @@ check_eq "pool: the report says custom sites' accesses are not measured" \
   "400 B live at the peak, accesses not measured (custom allocator);128 B live at the peak, accesses not measured (custom allocator)" \
   "$(grep -o '[0-9][0-9]* B live at the peak, accesses not measured (custom allocator)' "$out/pool.report" | tr '\n' ';' | sed 's/;$//')"
 check "pool: no \"of the 0 B live at the peak\"" bash -c "! grep -q 'of the 0 B live at the peak' '$out/pool.report'"
+
+# MOVE_MEMPOOL and MEMPOOL_TRIM, and block records reused across origins
+# (a heap block's record taken by a custom block and the reverse): the
+# figures of tests/reliability/progs/pool_mixed.c's opening comment.
+run_quiet pool_mixed --lifeheap-out-file="$out/pool_mixed.json" "$bin/pool_mixed"
+check_eq "pool_mixed: exit status" 0 "$status"
+check_eq "pool_mixed: the moved pool answers at its new anchor only" \
+  "old anchor: 0, new anchor: 1;realloc ok" "$(tr '\n' ';' <"$out/pool_mixed.stdout" | sed 's/;$//')"
+check "pool_mixed: no warning for correct requests" bash -c "! grep -q 'lifeheap: warning' '$out/pool_mixed.log'"
+checks pool_mixed "$out/pool_mixed.json" valid \
+  "site[frame=trim_user].total_blocks=6" "site[frame=trim_user].total_bytes=384" \
+  "site[frame=trim_user].freed_blocks=3" "site[frame=trim_user].blocks_at_exit=3" \
+  "site[frame=trim_user].bytes_at_exit=192" "site[frame=trim_user].access.measured_bytes=0" \
+  "site[frame=resize_user].total_bytes=40" "site[frame=resize_user].reallocs=1" \
+  "site[frame=resize_user].realloc_requested_bytes=24" "site[frame=resize_user].freed_blocks=1" \
+  "site[frame=resize_user].access.measured_bytes=0" "site[frame=resize_user].access.bytes_written=0" \
+  "site[frame=scratch].freed_blocks=1" "site[frame=scratch].access.bytes_written=16" \
+  "site[frame=heap_user].total_blocks=4" "site[frame=heap_user].reallocs=1" \
+  "site[frame=heap_user].realloc_bytes_copied=24" "site[frame=heap_user].realloc_growth_bytes=176" \
+  "site[frame=heap_user].blocks_at_exit=4" "site[frame=heap_user].bytes_at_exit=272" \
+  "site[frame=heap_user].access.measured_bytes=272" totals.invalid_frees=0
 
 # --- requests that cannot be honoured: alignments past Valgrind's 16 MiB,
 # impossible sizes, custom blocks past the address space or 2^53

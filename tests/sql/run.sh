@@ -10,6 +10,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+get() { python3 "$TESTS_TOP/tests/lib/profile_check.py" --get "$@"; }   # a value of a profile
 top=$TESTS_TOP
 out="$TESTS_OUT/sql"
 bin="$TESTS_BUILD/sql"
@@ -37,8 +38,10 @@ check_eq "service runs under lifeheap with --lifeheap-blocks" 0 $?
 blocks=$(ls "$out"/service.*.blocks 2>/dev/null | head -1)
 check "the block file's name expands %p" test -n "$blocks"
 check_eq "the profile names the block file" "$blocks" \
-  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["options"]["blocks_file"])' "$out/service.json")"
-records=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print("{:,}".format(t["blocks"] + t["reallocs"]))' "$out/service.json")
+  "$(get "$out/service.json" run.options.blocks_file)"
+# blocks + reallocs, grouped by thousands (1,234)
+records=$(echo $(($(get "$out/service.json" totals.blocks) + $(get "$out/service.json" totals.reallocs))) |
+  sed ':a; s/\B[0-9]\{3\}\>/,&/; ta')
 check "the summary's last line: the records (blocks + reallocs) and the file" \
   sh -c "tail -1 '$out/service.log' | grep -qF 'Blocks:  $records records in $blocks (lifeheap sql loads them)'"
 "$lifeheap" sql "$out/service.json" "$blocks" -o "$out/service.db" 2>"$out/sql.log"
@@ -120,6 +123,31 @@ pool_alloc (pool.c:$ml)	48	0	0	0	0	0	2
 pool_alloc (pool.c:$ml)	48	0	1	0	0	0	1
 pool_alloc (pool.c:$ml)	48	1	0	0	0	0	2" "$got"
 
+# Records shared by heap and custom blocks (tests/reliability/progs/pool_mixed.c):
+# the first heap_user block takes the record of resize_user's block, which was
+# resized (its stretch continued a record), yet starts a chain of its own; the
+# custom block that took scratch's record (written) has no access figures;
+# MEMPOOL_TRIM frees 3 chunks and keeps 3 live.
+compile_c "$bin/pool_mixed" "$top/tests/reliability/progs/pool_mixed.c" || fail "build pool_mixed" "gcc failed"
+lh --lifeheap-out-file="$out/pool_mixed.json" --lifeheap-blocks="$out/pool_mixed.blocks" "$bin/pool_mixed" \
+  >/dev/null 2>"$out/pool_mixed.log"
+got=$("$lifeheap" sql "$out/pool_mixed.json" "$out/pool_mixed.blocks" -e \
+  "SELECT substr(s.name, 1, instr(s.name, ' ') - 1) AS site, b.size, b.custom, b.live, b.ended_by_realloc,
+          b.moved, b.previous IS NOT NULL AS continues, b.bytes_read + b.bytes_written AS accessed,
+          count(*) AS blocks
+   FROM blocks b JOIN sites s ON s.id = b.site_id WHERE s.name NOT LIKE 'main %'
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8")
+check_eq "heap and custom blocks sharing records: each block's own chain and figures" \
+"site	size	custom	live	ended_by_realloc	moved	continues	accessed	blocks
+heap_user	24	0	0	1	1	0	0	1
+heap_user	24	0	1	0	0	0	0	3
+heap_user	200	0	1	0	0	1	0	1
+resize_user	24	1	0	0	0	1	0	1
+resize_user	40	1	0	1	0	0	0	1
+scratch	16	0	0	0	0	0	16	1
+trim_user	64	1	0	0	0	0	0	3
+trim_user	64	1	1	0	0	0	0	3" "$got"
+
 (cd "$out" && lh --lifeheap-out-file=fork.json --lifeheap-blocks=fork.blocks "$bin/fork" \
   >/dev/null 2>"$out/fork.log")
 child_blocks=$(ls "$out"/fork.blocks.* 2>/dev/null | head -1)
@@ -128,7 +156,7 @@ check "a forked child writes its own block file (name.<pid>)" test -n "$child_bl
 fork_query="SELECT (SELECT pid FROM runs), group_concat(size, ' ') FROM
   (SELECT size FROM blocks WHERE live AND size IN (1000, 2000, 3000) AND site_id IS NOT NULL ORDER BY size)"
 check_eq "the parent's file: its own live blocks, not the child's" \
-  "$(printf '%s\t1000 3000' "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["pid"])' "$out/fork.json")")" \
+  "$(printf '%s\t1000 3000' "$(get "$out/fork.json" run.pid)")" \
   "$("$lifeheap" sql "$out/fork.json" "$out/fork.blocks" -e "$fork_query" | tail -1)"
 check_eq "the child's file: the inherited block and its own, with the child's profile" \
   "$(printf '%s\t1000 2000' "$child_pid")" \

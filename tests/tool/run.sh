@@ -8,6 +8,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 top=$TESTS_TOP
+pc="$top/tests/lib/profile_check.py"   # the assertion helper for profiles
 progs="$here/progs"
 out="$TESTS_OUT/tool"
 bin="$TESTS_BUILD/tool"
@@ -121,25 +122,33 @@ checks newdelete "$bin/newdelete" "$out/newdelete.json" "$progs/newdelete.cc"
 if compile_c "$bin/notes" "$progs/notes.c"; then
   profile notes "$bin/notes"
   check_eq "notes: exits 0 under lifeheap" 0 "$?"
-  # "function:kind:text" for every site, by the notes.c function the
-  # label names (a label reads "written_prefix (...) via unused_tenth (...)").
-  notes_by_site=$(python3 - "$out/notes.json" <<'PY'
-import json, re, sys
-profile = json.load(open(sys.argv[1]))
-rows = []
-for site in profile["sites"]:
-    name = re.findall(r"(\w+) \(notes\.c:\d+\)", site["label"])[-1]
-    texts = ";".join("%s:%s" % (n["kind"], n["text"]) for n in site["notes"])
-    rows.append("%s=%s" % (name, texts))
-print("|".join(sorted(rows)))
-PY
-)
-  check_eq "notes: each site's notes, on each side of every threshold" \
-    "copied_16k=realloc-growth:grown by 1 realloc, 16.0 KiB copied|copied_under_16k=|small_23=small-blocks:23.0 B per block on average: glibc's malloc takes at least 32 B for each|small_24=|small_999=|untouched_ends=never-touched:64.0 KiB (99.9%) of it never read nor written|unused_16k=unused-capacity:16.0 KiB (40%) of it never written (unused capacity)|unused_tenth=unused-capacity:16.0 KiB (10%) of it never written (unused capacity)|unused_under_16k=|unused_under_tenth=" \
-    "$notes_by_site"
-  check_eq "notes: the numbers behind them (bytes, reallocs, blocks)" \
-    "16384|16384|16384 1|23000 1000|65534" \
-    "$(jq -r '[.sites[].notes[] | [.bytes, (.reallocs // .blocks // empty)] | map(tostring) | join(" ")] | sort | join("|")' "$out/notes.json")"
+  # Each site by the notes.c function its label names last (a label reads
+  # "written_prefix (...) via unused_tenth (...)"): ten sites, and no note
+  # where the figure is below the threshold.
+  by() { printf '%s' "site[label~(.*\\W)?$1 \\(notes\\.c:[0-9]+\\)(?!.*notes\\.c:).*]"; }
+  none=".notes=[]"
+  feed_checks "$pc" --one "notes: each site's notes, on each side of every threshold" \
+    "$out/notes.json" "sites.#=10" \
+    "$(by copied_16k)" ".notes.#=1" ".notes.0.kind=realloc-growth" \
+    ".notes.0.text=grown by 1 realloc, 16.0 KiB copied" \
+    "$(by copied_under_16k)" "$none" \
+    "$(by small_23)" ".notes.#=1" ".notes.0.kind=small-blocks" \
+    ".notes.0.text=23.0 B per block on average: glibc's malloc takes at least 32 B for each" \
+    "$(by small_24)" "$none" "$(by small_999)" "$none" \
+    "$(by untouched_ends)" ".notes.#=1" ".notes.0.kind=never-touched" \
+    ".notes.0.text=64.0 KiB (99.9%) of it never read nor written" \
+    "$(by unused_16k)" ".notes.#=1" ".notes.0.kind=unused-capacity" \
+    ".notes.0.text=16.0 KiB (40%) of it never written (unused capacity)" \
+    "$(by unused_tenth)" ".notes.#=1" ".notes.0.kind=unused-capacity" \
+    ".notes.0.text=16.0 KiB (10%) of it never written (unused capacity)" \
+    "$(by unused_under_16k)" "$none" "$(by unused_under_tenth)" "$none"
+  feed_checks "$pc" --one "notes: the numbers behind them (bytes, reallocs, blocks)" \
+    "$out/notes.json" \
+    "$(by copied_16k)" ".notes.0.bytes=16384" ".notes.0.reallocs=1" ".notes.0.blocks?=null" \
+    "$(by small_23)" ".notes.0.bytes=23000" ".notes.0.blocks=1000" ".notes.0.reallocs?=null" \
+    "$(by untouched_ends)" ".notes.0.bytes=65534" ".notes.0.reallocs?=null" ".notes.0.blocks?=null" \
+    "$(by unused_16k)" ".notes.0.bytes=16384" ".notes.0.reallocs?=null" ".notes.0.blocks?=null" \
+    "$(by unused_tenth)" ".notes.0.bytes=16384" ".notes.0.reallocs?=null" ".notes.0.blocks?=null"
   check_eq "notes: the summary prints them under its top sites" "1|1|1" \
     "$(grep -c '^==[0-9]*== \{36\}16.0 KiB (10%) of it never written (unused capacity)$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{36\}grown by 1 realloc, 16.0 KiB copied$' "$out/notes.log")|$(grep -c '^==[0-9]*== \{36\}64.0 KiB (99.9%) of it never read nor written$' "$out/notes.log")"
 else
@@ -284,6 +293,29 @@ helper FAIL "nosite of a site that is there" "$leak" "nosite[frame=main]@$bin/le
 jq '.sites = [] | .frames = []' "$leak" >"$out/helper-nosites.json"
 helper FAIL "access relations on a profile without a site" "$out/helper-nosites.json" "contract:access"
 helper FAIL "no finding anywhere on a profile without a site" "$out/helper-nosites.json" "nofinding[any]"
+# Paths with filters and quantifiers, references, list shapes, other
+# profiles: a list taken by a filter that is empty fails, as does a
+# quantifier over nothing.
+helper PASS "control: a filter on the sites" "$leak" "sites[total_bytes=1000,top=main].#=1"
+helper PASS "control: a quantifier" "$leak" "all:sites[*].\$top.function~m.*n"
+helper PASS "control: a reference to another number" "$leak" "totals.bytes>=@at_exit.bytes"
+helper PASS "control: a list shape" "$leak" "timeline.times=increasing"
+helper PASS "control: the same value in another profile" "$leak" "same[sites[*].total_bytes]@$leak"
+helper PASS "control: a sum over sites" "$leak" "sum[top=main].total_bytes=1000"
+helper FAIL "a filter taking nothing" "$leak" "sites[total_bytes=999].#=0"
+helper FAIL "all: over no finding" "$leak" "all:findings[*].severity=high"
+helper FAIL "none: over no finding" "$leak" "none:findings[*].kind=leak"
+helper FAIL "a regular expression that does not match" "$leak" "site[top=main].\$top.function~mai"
+helper FAIL "a sum over no site" "$leak" "sum[top=no_such_function].total_bytes=0"
+helper FAIL "a reference to a missing path" "$leak" "totals.bytes=@no_such.path"
+helper FAIL "a list shape that does not hold" "$leak" "timeline.times!=increasing"
+jq '.totals.bytes += 1' "$leak" >"$out/helper-other.json"
+helper FAIL "a value that differs in another profile" "$leak" "same[totals]@$out/helper-other.json"
+rm -f "$out/helper-other.json"
+check_eq "helper: --get of a missing path fails, saying so" "1|1" \
+  "$(python3 "$pc" --get "$leak" run.no_such_field 2>/dev/null; echo $?)|$(python3 "$pc" --get "$leak" run.no_such_field 2>&1 >/dev/null | grep -c 'no run.no_such_field here')"
+check_eq "helper: --holds answers by its exit status" "0 1" \
+  "$(python3 "$pc" --holds "$leak" "site[top=main].total_bytes=1000"; echo -n "$? ")$(python3 "$pc" --holds "$leak" "site[top=main].total_bytes=999"; echo $?)"
 jq 'del(.run.exit)' "$leak" >"$out/helper-invalid.json"
 helper FAIL "the schema on a profile without run.exit" "$out/helper-invalid.json" "valid"
 jq '.totals.bytes += 1' "$leak" >"$out/helper-sums.json"

@@ -280,8 +280,13 @@ test('browser: hostile profile strings render as inert text', async () => {
   await page.click('.tabs button[data-tab=tree]');
   await page.selectOption('#tree-direction', 'bottom-up');
   assert.ok((await page.$$eval('.tree-row .label', (l) => l.map((e) => e.textContent))).some((t) => t.startsWith(evil)));
+  // Wait for the tooltip to show a node (a fixed sleep could check before it
+  // rendered, and the check below would hold on an empty tooltip).
   await page.hover('#icicle', { position: { x: 30, y: 30 } });
-  await page.waitForTimeout(200);
+  await page.waitForFunction(() => {
+    const tip = document.getElementById('icicle-tooltip');
+    return tip && !tip.hidden && tip.textContent.length > 0;
+  });
   const injected = await page.evaluate(() => ({
     pwned: window.__lifeheapPwned,
     elements: document.querySelectorAll('main img, main iframe, main svg, main script, main b, main i').length,
@@ -429,10 +434,14 @@ test('browser: the CSP blocks inline script that is not the viewer', async () =>
   const file = path.join(lib.ARTIFACTS, 'csp-check.html');
   fs.writeFileSync(file, html);
   const page = await lib.newPage(browser);
+  // The violation reaches the test as a console message, which may come after
+  // the viewer is ready: wait for it (registered before the page loads).
+  const violation = page.waitForEvent('console', { predicate: (m) => /Content Security Policy/.test(m.text()), timeout: 15000 })
+    .then(() => true, () => false);
   await page.goto(lib.fileUrl(file));
   assert.equal(await lib.waitState(page, ['ready', 'error']), 'ready');
   assert.equal(await page.evaluate(() => window.__injected), undefined);
-  assert.ok(page.problems.some((p) => /Content Security Policy/.test(p)), page.problems.join('\n'));
+  assert.ok(await violation, 'no CSP violation reported: ' + page.problems.join('\n'));
   await page.close();
 });
 
