@@ -42,9 +42,8 @@ enum { CARGO_EXIT_OK = 0, CARGO_EXIT_USAGE = 2 };
  * hostile name cannot move the cursor or clear the screen. */
 void print_safely(const char *text);
 
-/* The directory holding this program (from /proc/self/exe); false when it
- * cannot be read. */
-bool own_directory(char *buffer, size_t size);
+/* executable_directory(): the directory holding this program. */
+#include "self_directory.h"
 
 /* malloc and strdup that end the program (exit status 2, with a message)
  * when memory runs out. */

@@ -292,7 +292,7 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
 static bool find_lifeheap(char *path, size_t size)
 {
     char directory[4096];
-    if (own_directory(directory, sizeof directory)) {
+    if (executable_directory(directory, sizeof directory)) {
         snprintf(path, size, "%s/lifeheap", directory);
         if (access(path, X_OK) == 0)
             return true;

@@ -45,19 +45,6 @@ void print_safely(const char *text)
         fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
 }
 
-bool own_directory(char *buffer, size_t size)
-{
-    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
-    if (length <= 0 || (size_t)length >= size - 1)
-        return false;
-    buffer[length] = '\0';
-    char *slash = strrchr(buffer, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    return true;
-}
-
 static void out_of_memory(void)
 {
     fprintf(stderr, "cargo lifeheap: out of memory\n");

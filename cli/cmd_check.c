@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "finding_kinds.h"
 #include "util.h"
@@ -34,22 +35,15 @@ const char check_usage[] =
     "printed, naming the offending sites), 2 on a usage error or a bad\n"
     "profile.\n";
 
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap check: %s\n(see lifeheap check --help)\n",
-            message);
-    return EXIT_USAGE;
-}
-
 static bool check_budget(const char *what, uint64_t value, uint64_t limit)
 {
     char a[32], b[32];
     format_size((double)value, a, sizeof a);
     format_size((double)limit, b, sizeof b);
     bool holds = value <= limit;
-    printf("%s %s: %s (%llu bytes), limit %s (%llu bytes)\n",
-           holds ? "PASS" : "FAIL", what, a, (unsigned long long)value, b,
-           (unsigned long long)limit);
+    printf("%s %s: %s (%s bytes), limit %s (%s bytes)\n",
+           holds ? "PASS" : "FAIL", what, a, count_text(value).text, b,
+           count_text(limit).text);
     return holds;
 }
 
@@ -72,8 +66,9 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "lifeheap check: out of memory\n");
         return EXIT_USAGE;
     }
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    struct command_args args = {
+        .command = "check", .usage = check_usage, .options = options};
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
         uint64_t *target = NULL;
         switch (option) {
         case 'p': target = &max_peak; has_max_peak = true; break;
@@ -90,16 +85,9 @@ int cmd_check(int argc, char **argv)
             }
             forbidden[forbidden_count++] = optarg;
             break;
-        case 'h':
+        default:   /* ARGS_STOP */
             free(forbidden);
-            fputs(check_usage, stdout);
-            return EXIT_OK;
-        case ':':
-            free(forbidden);
-            return usage_error("an option is missing its value");
-        default:
-            free(forbidden);
-            return usage_error("unknown option");
+            return args.status;
         }
         if (target && !parse_size(optarg, target)) {
             fprintf(stderr, "lifeheap check: bad size '%s' (examples: 0, "
@@ -109,15 +97,15 @@ int cmd_check(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (optind + 1 != argc) {
+    if (!args_operands(&args, argc, 1, "missing FILE")) {
         free(forbidden);
-        return usage_error(optind == argc ? "missing FILE"
-                                          : "too many arguments");
+        return args.status;
     }
     if (!has_max_peak && !has_max_end && !has_max_site && !forbidden_count) {
         free(forbidden);
-        return usage_error("no budget given (--max-peak, --max-end, "
-                           "--max-site-peak or --forbid)");
+        return args_usage_error(&args, "no budget given (--max-peak, "
+                                       "--max-end, --max-site-peak or "
+                                       "--forbid)");
     }
     char error[1024];
     struct profile *profile = profile_load(argv[optind], error, sizeof error);
@@ -141,8 +129,8 @@ int cmd_check(int argc, char **argv)
             char size[32], name[1024];
             format_size((double)site->bytes_at_peak, size, sizeof size);
             format_site_name(profile, site, name, sizeof name);
-            printf("FAIL site %zu holds %s (%llu bytes) at the peak: ",
-                   site->id, size, (unsigned long long)site->bytes_at_peak);
+            printf("FAIL site %zu holds %s (%s bytes) at the peak: ",
+                   site->id, size, count_text(site->bytes_at_peak).text);
             print_text(stdout, name);
             putchar('\n');
             offenders++;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "diff_headline.h"
 #include "match.h"
@@ -45,13 +46,6 @@ const char diff_usage[] =
     "Exit status: 0 when every rule holds, 1 when a rule fails (each failure\n"
     "is printed with its numbers), 2 on a usage error, a bad profile, or\n"
     "profiles of different format versions.\n";
-
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap diff: %s\n(see lifeheap diff --help)\n",
-            message);
-    return EXIT_USAGE;
-}
 
 /*--- Per-site changes ----------------------------------------------------*/
 
@@ -175,6 +169,31 @@ static void print_site_label(FILE *out, const struct diff *diff,
     print_text(out, name);
 }
 
+/* A run-wide metric of both runs; a run may lack it (base_has false). */
+struct global_pair {
+    const struct metric *metric;
+    bool base_has, changed_has;
+    double before, after;
+};
+
+/* The next run-wide metric from metrics[*index] on, in both runs; false
+ * after the last. The text and JSON outputs list the same ones. */
+static bool next_global_pair(const struct diff *diff, unsigned *index,
+                             struct global_pair *pair)
+{
+    while (*index < metric_count) {
+        const struct metric *metric = &metrics[(*index)++];
+        if (!metric->global_value)
+            continue;
+        pair->metric = metric;
+        pair->before = pair->after = 0;
+        pair->base_has = metric->global_value(diff->base, &pair->before);
+        pair->changed_has = metric->global_value(diff->changed, &pair->after);
+        return true;
+    }
+    return false;
+}
+
 static void print_text_diff(FILE *out, const struct diff *diff,
                             const struct metric *sort, size_t top)
 {
@@ -189,21 +208,16 @@ static void print_text_diff(FILE *out, const struct diff *diff,
     diff_headline_print(out, &headline, base, changed);
     fprintf(out, "\n%-28s %12s %12s  %s\n", "metric", "base", "new",
             "change");
-    for (unsigned m = 0; m < metric_count; m++) {
-        const struct metric *metric = &metrics[m];
-        if (!metric->global_value)
-            continue;
-        double before = 0, after = 0;
-        bool base_has = metric->global_value(base, &before);
-        bool changed_has = metric->global_value(changed, &after);
+    struct global_pair pair;
+    for (unsigned m = 0; next_global_pair(diff, &m, &pair);) {
         char a[32], b[32], c[112];
-        format_metric(metric, base_has, before, a, sizeof a);
-        format_metric(metric, changed_has, after, b, sizeof b);
-        if (base_has && changed_has)
-            format_change(metric, before, after, c, sizeof c);
+        format_metric(pair.metric, pair.base_has, pair.before, a, sizeof a);
+        format_metric(pair.metric, pair.changed_has, pair.after, b, sizeof b);
+        if (pair.base_has && pair.changed_has)
+            format_change(pair.metric, pair.before, pair.after, c, sizeof c);
         else
             snprintf(c, sizeof c, "-");
-        fprintf(out, "%-28s %12s %12s  %s\n", metric->name, a, b, c);
+        fprintf(out, "%-28s %12s %12s  %s\n", pair.metric->name, a, b, c);
     }
 
     size_t shown = top && top < diff->change_count ? top : diff->change_count;
@@ -253,12 +267,6 @@ static void print_text_diff(FILE *out, const struct diff *diff,
     }
 }
 
-static bool site_has_finding(const struct profile *profile, size_t site,
-                             const char *kind)
-{
-    return finding_on_site(profile, site, kind) != NULL;
-}
-
 /* Findings of `from` with no finding of the same kind on the matching site
  * of `to`: new findings (from = NEW) or resolved ones (from = BASE). */
 static size_t print_finding_changes(FILE *out, const char *label,
@@ -269,17 +277,12 @@ static size_t print_finding_changes(FILE *out, const char *label,
     size_t printed = 0;
     for (size_t i = 0; i < from->finding_count; i++) {
         const struct finding *finding = &from->findings[i];
-        size_t other = from_to_to[finding->site];
-        if (other != NO_MATCH && site_has_finding(to, other, finding->kind))
+        if (!finding_unmatched(finding, from_to_to, to))
             continue;
         char name[1024];
         format_site_name(from, &from->sites[finding->site], name, sizeof name);
-        fprintf(out, "  %s [", label);
-        print_text(out, finding->severity);
-        fprintf(out, "] ");
-        print_text(out, finding->kind);
-        fprintf(out, " at site %zu, ", finding->site);
-        print_text(out, name);
+        fprintf(out, "  %s ", label);
+        print_finding_heading(out, finding, name);
         fputc('\n', out);
         printed++;
     }
@@ -314,8 +317,7 @@ static void print_json_findings(FILE *out, const struct profile *from,
     fputc('[', out);
     for (size_t i = 0; i < from->finding_count; i++) {
         const struct finding *finding = &from->findings[i];
-        size_t other = from_to_to[finding->site];
-        if (other != NO_MATCH && site_has_finding(to, other, finding->kind))
+        if (!finding_unmatched(finding, from_to_to, to))
             continue;
         fprintf(out, "%s{\"kind\": ", separator);
         print_json_string(out, finding->kind);
@@ -365,15 +367,11 @@ static void print_json_diff(FILE *out, const struct diff *diff,
     }
     fprintf(out, ",\n  \"sort\": \"%s\",\n  \"global\": {", sort->name);
     const char *separator = "";
-    for (unsigned m = 0; m < metric_count; m++) {
-        const struct metric *metric = &metrics[m];
-        if (!metric->global_value)
-            continue;
-        double before = 0, after = 0;
-        bool base_has = metric->global_value(base, &before);
-        bool changed_has = metric->global_value(changed, &after);
+    struct global_pair pair;
+    for (unsigned m = 0; next_global_pair(diff, &m, &pair);) {
         fprintf(out, "%s\n    ", separator);
-        print_json_metric(out, metric, base_has, before, changed_has, after);
+        print_json_metric(out, pair.metric, pair.base_has, pair.before,
+                          pair.changed_has, pair.after);
         separator = ",";
     }
     fprintf(out, "\n  },\n  \"matched_sites\": %zu,\n  \"new_sites\": %zu,\n"
@@ -462,15 +460,12 @@ static void load_both(struct load_job jobs[2])
 int cmd_diff(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"sort", required_argument, NULL, 's'},
-        {"top", required_argument, NULL, 't'},
-        {"format", required_argument, NULL, 'f'},
+        LISTING_OPTIONS,
         {"fail-on", required_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *sort_name = "peak_bytes", *format = "text";
-    uint64_t top = 10;
+    struct listing_args listing = LISTING_DEFAULTS;
     struct rule *rules = calloc((size_t)argc + 1, sizeof *rules);
     bool *holds = calloc((size_t)argc + 1, sizeof *holds);
     size_t rule_count = 0;
@@ -482,43 +477,29 @@ int cmd_diff(int argc, char **argv)
         fprintf(stderr, "lifeheap diff: out of memory\n");
         goto done;
     }
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-        switch (option) {
-        case 's': sort_name = optarg; break;
-        case 'f': format = optarg; break;
-        case 't':
-            if (!parse_count(optarg, &top)) {
-                status = usage_error("--top needs a number");
-                goto done;
-            }
-            break;
-        case 'r':
+    struct command_args args = {
+        .command = "diff", .usage = diff_usage, .options = options};
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
+        if (option == 'r') {
             if (!rule_parse(optarg, &rules[rule_count++]))
                 goto done;
-            break;
-        case 'h': fputs(diff_usage, stdout); status = EXIT_OK; goto done;
-        case ':': status = usage_error("an option is missing its value"); goto done;
-        default: status = usage_error("unknown option"); goto done;
+        } else if (!listing_take(&args, option, &listing)) {
+            status = args.status;   /* ARGS_STOP or a bad value */
+            goto done;
         }
     }
-    if (optind + 2 != argc) {
-        status = usage_error(optind + 2 > argc ? "needs BASE and NEW"
-                                               : "too many arguments");
+    if (!args_operands(&args, argc, 2, "needs BASE and NEW")) {
+        status = args.status;
         goto done;
     }
-    bool json = strcmp(format, "json") == 0;
-    if (!json && strcmp(format, "text") != 0) {
-        status = usage_error("--format must be text or json");
+    bool json = strcmp(listing.format, "json") == 0;
+    if (!json && strcmp(listing.format, "text") != 0) {
+        status = args_usage_error(&args, "--format must be text or json");
         goto done;
     }
-    const struct metric *sort = metric_find(sort_name);
-    if (!sort || !sort->site_value) {
-        fprintf(stderr, "lifeheap diff: unknown site metric '%s'; one of: ",
-                sort_name);
-        metric_list_names(stderr, true);
+    const struct metric *sort = listing_sort(&args, &listing);
+    if (!sort)
         goto done;
-    }
 
     /* The two profiles load in parallel: loading is most of a diff's time
      * and the loader shares nothing between calls. */
@@ -566,10 +547,10 @@ int cmd_diff(int argc, char **argv)
     fclose(verdicts);
 
     if (json) {
-        print_json_diff(stdout, &diff, sort, (size_t)top, rule_text, rules,
+        print_json_diff(stdout, &diff, sort, (size_t)listing.top, rule_text, rules,
                         holds, rule_count);
     } else {
-        print_text_diff(stdout, &diff, sort, (size_t)top);
+        print_text_diff(stdout, &diff, sort, (size_t)listing.top);
         fprintf(stdout, "\nfindings:\n");
         size_t listed = print_finding_changes(stdout, "new     ", changed,
                                               base, diff.matching.new_to_base);

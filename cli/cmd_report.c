@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "report_output.h"
 #include "util.h"
@@ -30,60 +31,37 @@ const char report_usage[] =
     "\n"
     "Exit status: 0 on success, 2 on a usage error or a bad profile.\n";
 
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap report: %s\n(see lifeheap report --help)\n",
-            message);
-    return EXIT_USAGE;
-}
-
 int cmd_report(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"sort", required_argument, NULL, 's'},
-        {"top", required_argument, NULL, 't'},
-        {"format", required_argument, NULL, 'f'},
+        LISTING_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *sort_name = "peak_bytes", *format = "text";
-    uint64_t top = 10;
+    struct listing_args listing = LISTING_DEFAULTS;
+    struct command_args args = {
+        .command = "report", .usage = report_usage, .options = options};
     int option;
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-        switch (option) {
-        case 's': sort_name = optarg; break;
-        case 'f': format = optarg; break;
-        case 't':
-            if (!parse_count(optarg, &top))
-                return usage_error("--top needs a number");
-            break;
-        case 'h': fputs(report_usage, stdout); return EXIT_OK;
-        case ':': return usage_error("an option is missing its value");
-        default: return usage_error("unknown option");
-        }
-    }
-    if (optind + 1 != argc)
-        return usage_error(optind == argc ? "missing FILE"
-                                          : "too many arguments");
-    const struct metric *sort = metric_find(sort_name);
-    if (!sort || !sort->site_value) {
-        fprintf(stderr, "lifeheap report: unknown site metric '%s'; one of: ",
-                sort_name);
-        metric_list_names(stderr, true);
-        return EXIT_USAGE;
-    }
+    while ((option = args_next(&args, argc, argv)) != ARGS_END)
+        if (!listing_take(&args, option, &listing))
+            return args.status;   /* ARGS_STOP or a bad value */
+    if (!args_operands(&args, argc, 1, "missing FILE"))
+        return args.status;
+    const struct metric *sort = listing_sort(&args, &listing);
+    if (!sort)
+        return args.status;
     enum { TEXT, JSON, COLLAPSED, DHAT } kind;
-    if (strcmp(format, "text") == 0)
+    if (strcmp(listing.format, "text") == 0)
         kind = TEXT;
-    else if (strcmp(format, "json") == 0)
+    else if (strcmp(listing.format, "json") == 0)
         kind = JSON;
-    else if (strcmp(format, "collapsed") == 0)
+    else if (strcmp(listing.format, "collapsed") == 0)
         kind = COLLAPSED;
-    else if (strcmp(format, "dhat") == 0)
+    else if (strcmp(listing.format, "dhat") == 0)
         kind = DHAT;
     else
-        return usage_error("--format must be text, json, collapsed or dhat");
+        return args_usage_error(&args, "--format must be text, json, "
+                                       "collapsed or dhat");
 
     char error[1024];
     struct profile *profile = profile_load(argv[optind], error, sizeof error);
@@ -105,8 +83,8 @@ int cmd_report(int argc, char **argv)
             status = EXIT_USAGE;
         } else {
             size_t count = profile->site_count;
-            if (top && top < count)
-                count = (size_t)top;
+            if (listing.top && listing.top < count)
+                count = (size_t)listing.top;
             if (kind == TEXT)
                 report_text(stdout, profile, sort, order, count);
             else

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "util.h"
 
@@ -45,10 +46,12 @@ const char run_usage[] =
     "Exit status: the program's exit status (128+N when killed by signal\n"
     "N), 127 when valgrind cannot be started, 2 on a usage error.\n";
 
+/* run passes options it does not know to Valgrind, so it reads its
+ * arguments itself; its usage errors read as the other commands'. */
 static int usage_error(const char *message)
 {
-    fprintf(stderr, "lifeheap run: %s\n(see lifeheap run --help)\n", message);
-    return EXIT_USAGE;
+    struct command_args args = {.command = "run"};
+    return args_usage_error(&args, message);
 }
 
 /* Points Valgrind at the build tree's tool directory when there is one. */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "block_file.h"
+#include "command_args.h"
 #include "commands.h"
 #include "output_file.h"
 #include "sql_build.h"
@@ -314,13 +315,13 @@ int cmd_sql(int argc, char **argv)
     const char **queries = calloc((size_t)argc + 1, sizeof *queries);
     size_t query_count = 0;
     bool quiet = false;
+    struct command_args args = {
+        .command = "sql", .usage = sql_usage, .options = options,
+        .short_options = "o:e:qh"};
     int option;
-    opterr = 0;
-    optind = 1;
     if (!queries)
         return EXIT_USAGE;
-    while ((option = getopt_long(argc, argv, "o:e:qh", options, NULL)) !=
-           -1) {
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
         switch (option) {
         case 'o': output = optarg; break;
         case 'e': queries[query_count++] = optarg; break;
@@ -330,15 +331,9 @@ int cmd_sql(int argc, char **argv)
             fputs(sql_indexes, stdout);
             free(queries);
             return EXIT_OK;
-        case 'h':
-            fputs(sql_usage, stdout);
+        default:   /* ARGS_STOP */
             free(queries);
-            return EXIT_OK;
-        default:
-            fprintf(stderr, "lifeheap: sql: unknown or incomplete option "
-                            "'%s'\n%s", argv[optind - 1], sql_usage);
-            free(queries);
-            return EXIT_USAGE;
+            return args.status;
         }
     }
     struct inputs in = {0};

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "command_args.h"
 #include "commands.h"
 #include "output_file.h"
 #include "sha256.h"
@@ -459,6 +460,20 @@ static bool inline_stylesheet(struct page *page, const struct tag *tag)
     return true;
 }
 
+/* True when a CSP directive's name (its first name_length characters) is
+ * `name`; directive names are case-insensitive. */
+static bool directive_named(const char *directive, size_t name_length,
+                            const char *name)
+{
+    return name_length == strlen(name) &&
+           strncasecmp(directive, name, name_length) == 0;
+}
+
+static void append_hashes(struct buffer *policy, const struct buffer *hashes)
+{
+    append(policy, hashes->data ? hashes->data : "", hashes->length);
+}
+
 /* The policy with the inlined scripts' and styles' hashes allowed. */
 static void rewrite_policy(const struct page *page, struct buffer *policy)
 {
@@ -484,23 +499,15 @@ static void rewrite_policy(const struct page *page, struct buffer *policy)
         append_text(policy, separator);
         append_text(policy, directive);
         separator = "; ";
-        if ((name_length == 10 && !strncasecmp(directive, "script-src", 10)) ||
-            (name_length == 15 &&
-             !strncasecmp(directive, "script-src-elem", 15))) {
+        if (directive_named(directive, name_length, "script-src") ||
+            directive_named(directive, name_length, "script-src-elem")) {
             has_script = true;
-            append(policy, page->script_hashes.data ? page->script_hashes.data
-                                                    : "",
-                   page->script_hashes.length);
-        } else if ((name_length == 9 &&
-                    !strncasecmp(directive, "style-src", 9)) ||
-                   (name_length == 14 &&
-                    !strncasecmp(directive, "style-src-elem", 14))) {
+            append_hashes(policy, &page->script_hashes);
+        } else if (directive_named(directive, name_length, "style-src") ||
+                   directive_named(directive, name_length, "style-src-elem")) {
             has_style = true;
-            append(policy, page->style_hashes.data ? page->style_hashes.data
-                                                   : "",
-                   page->style_hashes.length);
-        } else if (name_length == 11 &&
-                   !strncasecmp(directive, "default-src", 11)) {
+            append_hashes(policy, &page->style_hashes);
+        } else if (directive_named(directive, name_length, "default-src")) {
             default_sources = page->csp_policy +
                               (directive + name_length - copy);
             default_length = length - name_length;
@@ -579,13 +586,6 @@ static bool build_page(struct page *page, const char *index)
 
 /*--- The command ----------------------------------------------------------*/
 
-static int usage_error(const char *message)
-{
-    fprintf(stderr, "lifeheap view: %s\n(see lifeheap view --help)\n",
-            message);
-    return EXIT_USAGE;
-}
-
 /* Reads FILE into `json` and validates it with the profile loader (the
  * same checks as report and diff). False, with the reason printed, when it
  * is not a profile this lifeheap reads. */
@@ -649,30 +649,28 @@ int cmd_view(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *output = NULL, *baseline = NULL;
+    struct command_args args = {
+        .command = "view", .usage = view_usage, .options = options,
+        .short_options = "ho:"};
     int option;
-    opterr = 0;
-    while ((option = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+    while ((option = args_next(&args, argc, argv)) != ARGS_END) {
         switch (option) {
         case 'o': output = optarg; break;
         case 'b': baseline = optarg; break;
-        case 'h': fputs(view_usage, stdout); return EXIT_OK;
-        case ':':
-            return usage_error(optopt == 'b' ? "--baseline needs a file name"
-                                             : "-o needs a file name");
-        default: return usage_error("unknown option");
+        default: return args.status;   /* ARGS_STOP */
         }
     }
-    if (optind + 1 != argc)
-        return usage_error(optind == argc ? "missing FILE"
-                                          : "too many arguments");
+    if (!args_operands(&args, argc, 1, "missing FILE"))
+        return args.status;
     const char *input = argv[optind];
     if (baseline && strcmp(input, "-") == 0 && strcmp(baseline, "-") == 0)
-        return usage_error("FILE and --baseline cannot both be standard "
-                           "input");
+        return args_usage_error(&args, "FILE and --baseline cannot both be "
+                                       "standard input");
     char default_output[4096];
     if (!output) {
         if (strcmp(input, "-") == 0)
-            return usage_error("reading standard input needs -o OUTPUT");
+            return args_usage_error(&args,
+                                    "reading standard input needs -o OUTPUT");
         size_t length = strlen(input);
         if (length > 5 && strcmp(input + length - 5, ".json") == 0)
             length -= 5;

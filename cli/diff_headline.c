@@ -28,16 +28,6 @@
 #include "report_output.h"
 #include "util.h"
 
-const struct finding *finding_on_site(const struct profile *profile,
-                                      size_t site, const char *kind)
-{
-    for (size_t i = 0; i < profile->finding_count; i++)
-        if (profile->findings[i].site == site &&
-            strcmp(profile->findings[i].kind, kind) == 0)
-            return &profile->findings[i];
-    return NULL;
-}
-
 static int severity_rank(const char *severity)
 {
     return strcmp(severity, "high") == 0     ? 0

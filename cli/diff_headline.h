@@ -30,10 +30,6 @@ struct diff_headline {
     const struct finding *base_finding, *new_finding;   /* or NULL */
 };
 
-/* The finding of `kind` on site `site` of `profile`, or NULL. */
-const struct finding *finding_on_site(const struct profile *profile,
-                                      size_t site, const char *kind);
-
 void diff_headline_pick(const struct profile *base,
                         const struct profile *changed,
                         const struct site_matching *matching,

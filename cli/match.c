@@ -257,6 +257,24 @@ static struct keyed_site *sorted_sites(const struct profile *profile,
     return keyed;
 }
 
+/* Step 3 of pairing a group, for the sites of one run (to_other: that
+ * run's map to the other run): each site still unmapped takes the
+ * counterpart of a mapped site of the same run with the same lines. */
+static void map_duplicates(const struct keyed_site *sites, size_t count,
+                           size_t *to_other)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (to_other[sites[i].site->id] != NO_MATCH)
+            continue;
+        for (size_t k = 0; k < count; k++)
+            if (to_other[sites[k].site->id] != NO_MATCH &&
+                compare_lines(&sites[i], &sites[k]) == 0) {
+                to_other[sites[i].site->id] = to_other[sites[k].site->id];
+                break;
+            }
+    }
+}
+
 static void pair(struct site_matching *matching, const struct keyed_site *base,
                  const struct keyed_site *changed)
 {
@@ -297,28 +315,8 @@ static void match_group(struct site_matching *matching,
      * is one code location the compiler duplicated (a peeled loop, a
      * function inlined twice into one caller): it maps to that site's
      * counterpart too, instead of reading as new or vanished. */
-    for (i = 0; i < base_count; i++) {
-        if (matching->base_to_new[base[i].site->id] != NO_MATCH)
-            continue;
-        for (size_t k = 0; k < base_count; k++)
-            if (matching->base_to_new[base[k].site->id] != NO_MATCH &&
-                compare_lines(&base[i], &base[k]) == 0) {
-                matching->base_to_new[base[i].site->id] =
-                    matching->base_to_new[base[k].site->id];
-                break;
-            }
-    }
-    for (j = 0; j < changed_count; j++) {
-        if (matching->new_to_base[changed[j].site->id] != NO_MATCH)
-            continue;
-        for (size_t k = 0; k < changed_count; k++)
-            if (matching->new_to_base[changed[k].site->id] != NO_MATCH &&
-                compare_lines(&changed[j], &changed[k]) == 0) {
-                matching->new_to_base[changed[j].site->id] =
-                    matching->new_to_base[changed[k].site->id];
-                break;
-            }
-    }
+    map_duplicates(base, base_count, matching->base_to_new);
+    map_duplicates(changed, changed_count, matching->new_to_base);
 }
 
 static void free_keyed(struct keyed_site *keyed, size_t count)
@@ -401,4 +399,21 @@ void site_matching_free(struct site_matching *matching)
     free(matching->base_to_new);
     free(matching->new_to_base);
     matching->base_to_new = matching->new_to_base = NULL;
+}
+
+const struct finding *finding_on_site(const struct profile *profile,
+                                      size_t site, const char *kind)
+{
+    for (size_t i = 0; i < profile->finding_count; i++)
+        if (profile->findings[i].site == site &&
+            strcmp(profile->findings[i].kind, kind) == 0)
+            return &profile->findings[i];
+    return NULL;
+}
+
+bool finding_unmatched(const struct finding *finding,
+                       const size_t *from_to_to, const struct profile *to)
+{
+    size_t other = from_to_to[finding->site];
+    return other == NO_MATCH || !finding_on_site(to, other, finding->kind);
 }

@@ -317,41 +317,42 @@ static void print_header(FILE *out, const struct profile *profile,
     }
     fprintf(out, "\nexit       ");
     print_exit(out, profile);
-    fprintf(out, "\nduration   %llu instructions, %llu thread%s\n",
-            (unsigned long long)profile->duration,
-            (unsigned long long)profile->threads,
+    fprintf(out, "\nduration   %s instructions, %s thread%s\n",
+            count_text(profile->duration).text,
+            count_text(profile->threads).text,
             profile->threads == 1 ? "" : "s");
     format_size((double)profile->peak_bytes, a, sizeof a);
     format_percent((double)profile->peak_time, (double)profile->duration, b,
                    sizeof b);
-    fprintf(out, "peak       %s in %llu %s at %s of the run\n", a,
-            (unsigned long long)profile->peak_blocks,
+    fprintf(out, "peak       %s in %s %s at %s of the run\n", a,
+            count_text(profile->peak_blocks).text,
             blocks(profile->peak_blocks), b);
     format_size((double)profile->exit_bytes, a, sizeof a);
-    fprintf(out, "at exit    %s in %llu %s\n", a,
-            (unsigned long long)profile->exit_blocks,
+    fprintf(out, "at exit    %s in %s %s\n", a,
+            count_text(profile->exit_blocks).text,
             blocks(profile->exit_blocks));
     format_size((double)profile->total_bytes, a, sizeof a);
     format_size((double)profile->total_realloc_bytes_copied, b, sizeof b);
-    fprintf(out, "totals     %s in %llu %s, %llu frees, %llu reallocs "
+    fprintf(out, "totals     %s in %s %s, %s frees, %s reallocs "
                  "(%s copied)\n",
-            a, (unsigned long long)profile->total_blocks,
+            a, count_text(profile->total_blocks).text,
             blocks(profile->total_blocks),
-            (unsigned long long)profile->total_frees,
-            (unsigned long long)profile->total_reallocs, b);
+            count_text(profile->total_frees).text,
+            count_text(profile->total_reallocs).text, b);
     format_size((double)profile->total_bytes_read, a, sizeof a);
     format_size((double)profile->total_bytes_written, c, sizeof c);
     fprintf(out, "access     %s read, %s written\n", a, c);
     if (profile->total_invalid_frees || profile->total_invalid_reallocs)
-        fprintf(out, "invalid    %llu %s, %llu %s of pointers that were not "
+        fprintf(out, "invalid    %s %s, %s %s of pointers that were not "
                      "live heap blocks (ignored)\n",
-                (unsigned long long)profile->total_invalid_frees,
+                count_text(profile->total_invalid_frees).text,
                 profile->total_invalid_frees == 1 ? "free" : "frees",
-                (unsigned long long)profile->total_invalid_reallocs,
+                count_text(profile->total_invalid_reallocs).text,
                 profile->total_invalid_reallocs == 1 ? "realloc" : "reallocs");
-    fprintf(out, "sites      %zu (top %zu by %s)\n", profile->site_count, shown,
+    fprintf(out, "sites      %s (top %s by %s)\n",
+            count_text(profile->site_count).text, count_text(shown).text,
             sort->name);
-    fprintf(out, "findings   %zu\n", profile->finding_count);
+    fprintf(out, "findings   %s\n", count_text(profile->finding_count).text);
 }
 
 /* Where the table's name column starts: the site id, each metric, the
@@ -460,24 +461,24 @@ static void print_site_details(FILE *out, const struct profile *profile,
     format_size((double)site->max_bytes, b, sizeof b);
     format_percent((double)site->max_time, run, c, sizeof c);
     format_size((double)site->bytes_at_exit, d, sizeof d);
-    fprintf(out, "  at the peak %s in %llu %s; own max %s in %llu %s at %s of "
-                 "the run; at exit %s in %llu %s\n",
-            a, (unsigned long long)site->blocks_at_peak,
+    fprintf(out, "  at the peak %s in %s %s; own max %s in %s %s at %s of "
+                 "the run; at exit %s in %s %s\n",
+            a, count_text(site->blocks_at_peak).text,
             blocks(site->blocks_at_peak), b,
-            (unsigned long long)site->max_blocks, blocks(site->max_blocks), c,
-            d, (unsigned long long)site->blocks_at_exit,
+            count_text(site->max_blocks).text, blocks(site->max_blocks), c,
+            d, count_text(site->blocks_at_exit).text,
             blocks(site->blocks_at_exit));
     format_size((double)site->total_bytes, a, sizeof a);
     format_percent((double)site->first_alloc_time, run, b, sizeof b);
     format_percent((double)site->last_alloc_time, run, c, sizeof c);
-    fprintf(out, "  allocated %s in %llu %s from %s to %s of the run by "
-                 "%llu thread%s; %llu freed, %llu by another thread\n",
-            a, (unsigned long long)site->total_blocks,
+    fprintf(out, "  allocated %s in %s %s from %s to %s of the run by "
+                 "%s thread%s; %s freed, %s by another thread\n",
+            a, count_text(site->total_blocks).text,
             blocks(site->total_blocks), b, c,
-            (unsigned long long)site->allocating_threads,
+            count_text(site->allocating_threads).text,
             site->allocating_threads == 1 ? "" : "s",
-            (unsigned long long)site->freed_blocks,
-            (unsigned long long)site->cross_thread_frees);
+            count_text(site->freed_blocks).text,
+            count_text(site->cross_thread_frees).text);
     format_percent((double)site->lifetime_min, run, a, sizeof a);
     format_percent(site->total_blocks ? (double)site->lifetime_sum /
                                             (double)site->total_blocks
@@ -488,8 +489,8 @@ static void print_site_details(FILE *out, const struct profile *profile,
     if (site->reallocs) {
         format_size((double)site->realloc_requested_bytes, a, sizeof a);
         format_size((double)site->realloc_bytes_copied, b, sizeof b);
-        fprintf(out, "  %llu realloc%s: %s requested, %s copied\n",
-                (unsigned long long)site->reallocs,
+        fprintf(out, "  %s realloc%s: %s requested, %s copied\n",
+                count_text(site->reallocs).text,
                 site->reallocs == 1 ? "" : "s", a, b);
     }
     if (site->has_access) {
@@ -615,12 +616,8 @@ static void print_findings(FILE *out, const struct profile *profile,
         char name[2048];
         describe_site(profile, &profile->sites[finding->site], order, count,
                       name, sizeof name);
-        fprintf(out, "  [");
-        print_text(out, finding->severity);
-        fprintf(out, "] ");
-        print_text(out, finding->kind);
-        fprintf(out, " at site %zu, ", finding->site);
-        print_text(out, name);
+        fprintf(out, "  ");
+        print_finding_heading(out, finding, name);
         fprintf(out, "\n    ");
         print_text(out, finding->summary);
         fputc('\n', out);

@@ -243,16 +243,6 @@ static bool evaluate_sites(const struct rule *rule, const struct profile *base,
     return holds;
 }
 
-static bool site_has_finding(const struct profile *profile, size_t site,
-                             const char *kind)
-{
-    for (size_t i = 0; i < profile->finding_count; i++)
-        if (profile->findings[i].site == site &&
-            strcmp(profile->findings[i].kind, kind) == 0)
-            return true;
-    return false;
-}
-
 /* A finding of NEW fails the rule unless BASE has the same kind of finding
  * on the matching site. */
 static bool evaluate_findings(const struct rule *rule,
@@ -266,16 +256,13 @@ static bool evaluate_findings(const struct rule *rule,
         const struct finding *finding = &changed->findings[i];
         if (!any && strcmp(finding->kind, rule->finding_kind) != 0)
             continue;
-        size_t b = matching->new_to_base[finding->site];
-        if (b != NO_MATCH && site_has_finding(base, b, finding->kind))
+        if (!finding_unmatched(finding, matching->new_to_base, base))
             continue;
         char name[1024];
         format_site_name(changed, &changed->sites[finding->site], name,
                          sizeof name);
-        fprintf(out, "FAIL %s: new ", rule->text);
-        print_text(out, finding->kind);
-        fprintf(out, " finding at site %zu ", finding->site);
-        print_text(out, name);
+        fprintf(out, "FAIL %s: new finding ", rule->text);
+        print_finding_heading(out, finding, name);
         fprintf(out, ": ");
         print_text(out, finding->summary);
         fputc('\n', out);

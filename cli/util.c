@@ -103,6 +103,13 @@ void format_count(unsigned long long count, char *buffer, size_t size)
     lh_numbers_count(buffer, size, count);
 }
 
+struct count_text count_text(unsigned long long count)
+{
+    struct count_text text;
+    format_count(count, text.text, sizeof text.text);
+    return text;
+}
+
 void format_frame(const struct frame *frame, char *buffer, size_t size)
 {
     const char *function = frame->function ? frame->function : "???";
@@ -171,23 +178,21 @@ void print_json_string(FILE *stream, const char *text)
     fputc('"', stream);
 }
 
+void print_finding_heading(FILE *out, const struct finding *finding,
+                           const char *site_name)
+{
+    fputc('[', out);
+    print_text(out, finding->severity);
+    fprintf(out, "] ");
+    print_text(out, finding->kind);
+    fprintf(out, " at site %zu, ", finding->site);
+    print_text(out, site_name);
+}
+
 void print_error(const char *message)
 {
     print_text(stderr, message);
     fputc('\n', stderr);
-}
-
-bool executable_directory(char *buffer, size_t size)
-{
-    ssize_t length = readlink("/proc/self/exe", buffer, size - 1);
-    if (length <= 0 || (size_t)length >= size - 1)
-        return false;
-    buffer[length] = '\0';
-    char *slash = strrchr(buffer, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    return true;
 }
 
 bool is_regular_file(const char *path)

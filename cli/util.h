@@ -41,6 +41,13 @@ void format_share(double fraction, char *buffer, size_t size);
 /* "1,234,567". */
 void format_count(unsigned long long count, char *buffer, size_t size);
 
+/* format_count() as a value, for printf's arguments:
+ * printf("%s blocks", count_text(n).text). */
+struct count_text {
+    char text[32];
+};
+struct count_text count_text(unsigned long long count);
+
 /* A frame for people: "function (file:line)", "function (in object)",
  * "??? (in object)" or "??? (0x4011a6)". */
 void format_frame(const struct frame *frame, char *buffer, size_t size);
@@ -58,6 +65,11 @@ void format_site_name(const struct profile *profile, const struct site *site,
  * exact. */
 void shorten_name(const char *name, size_t limit, char *buffer, size_t size);
 
+/* A finding's heading for people, "[severity] kind at site N, NAME" with
+ * the site's name given (report, diff and check print findings so). */
+void print_finding_heading(FILE *out, const struct finding *finding,
+                           const char *site_name);
+
 /* Writes `text` to a terminal-bound stream with control characters shown
  * as '?', so a hostile name cannot move the cursor or clear the screen, and
  * at most display_max_chars characters of it (docs/profile-rules.json),
@@ -67,10 +79,9 @@ void print_text(FILE *stream, const char *text);
 /* Writes `text` as a JSON string literal (quotes included). */
 void print_json_string(FILE *stream, const char *text);
 
-/* The directory holding the running lifeheap binary (from
- * /proc/self/exe), used to find the build tree's tool and viewer. False
- * when it cannot be read. */
-bool executable_directory(char *buffer, size_t size);
+/* executable_directory(): the directory holding the running lifeheap
+ * binary, used to find the build tree's tool and viewer. */
+#include "self_directory.h"
 
 /* True when `path` names an existing regular file. */
 bool is_regular_file(const char *path);

@@ -108,22 +108,25 @@ static Finding* add_finding(FindingKind kind, Severity severity,
    return f;
 }
 
+/* The finding was allocated zeroed: the member not given stays 0. */
+static Evidence* add_evidence(Finding* f, const HChar* name, Bool is_double)
+{
+   Evidence* e;
+   tl_assert(f->n_evidence < MAX_EVIDENCE);
+   e = &f->evidence[f->n_evidence++];
+   e->name = name;
+   e->is_double = is_double;
+   return e;
+}
+
 static void add_count(Finding* f, const HChar* name, ULong value)
 {
-   tl_assert(f->n_evidence < MAX_EVIDENCE);
-   f->evidence[f->n_evidence].name = name;
-   f->evidence[f->n_evidence].is_double = False;
-   f->evidence[f->n_evidence].count = value;
-   f->n_evidence++;
+   add_evidence(f, name, False)->count = value;
 }
 
 static void add_fraction(Finding* f, const HChar* name, double value)
 {
-   tl_assert(f->n_evidence < MAX_EVIDENCE);
-   f->evidence[f->n_evidence].name = name;
-   f->evidence[f->n_evidence].is_double = True;
-   f->evidence[f->n_evidence].fraction = value;
-   f->n_evidence++;
+   add_evidence(f, name, True)->fraction = value;
 }
 
 ULong LH_(evidence_count)(const Finding* f, const HChar* name)

@@ -7,7 +7,9 @@
 
    The rules (lh_findings.c) decide; this file only words what they
    decided, from the finding's evidence.  docs/findings.md quotes these
-   sentences: keep the two in step.
+   sentences: keep the two in step.  Each kind's case formats its evidence
+   and words its own sentence, so the cases look alike; what they share
+   (the site's name, "N blocks") is a helper.
 */
 
 #include "pub_tool_basics.h"
@@ -68,9 +70,18 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    VG_(snprintf)(buf, size, "an unnamed function");
 }
 
+/* "1 block", "1,234 blocks": the evidence count 'name' with its noun. */
+static const HChar* blocks_text(const Finding* f, const HChar* name,
+                                HChar* buf, SizeT size)
+{
+   ULong n = evidence_count(f, name);
+   VG_(snprintf)(buf, size, "%'llu %s", n, LH_(plural)(n, "block", "blocks"));
+   return buf;
+}
+
 void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
 {
-   HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32];
+   HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32], n1[48];
    /* p1 may be a threshold (churn) rather than evidence: all are shown. */
    const LH_Site* site = f->site;
    site_function(site, fn, sizeof fn);
@@ -82,12 +93,11 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
                      evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "Blocks allocated in %s are handed to another thread and pile up: "
-         "%'llu %s (%s) were waiting at once, and a block waited %s of the "
+         "%s (%s) were waiting at once, and a block waited %s of the "
          "run on average while %'llu others were consumed - the consumer "
          "cannot keep up and nothing makes the producer wait: bound the "
          "queue (block or drop when it is full).",
-         fn, evidence_count(f, "max_blocks"),
-         LH_(plural)(evidence_count(f, "max_blocks"), "block", "blocks"), b1, p1,
+         fn, blocks_text(f, "max_blocks", n1, sizeof n1), b1, p1,
          evidence_count(f, "queue_depth"));
       break;
    case Kind_UnboundedGrowth:
@@ -97,21 +107,19 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
                      evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "The live bytes allocated in %s kept climbing to new highs during "
-         "%s of the site's life, to %s in %'llu %s living %s of the run on "
+         "%s of the site's life, to %s in %s living %s of the run on "
          "average: it grows as long as the run goes on or the input lasts; "
          "if that is not intended, bound it (evict, stream, or free as you go).",
-         fn, p1, b1, evidence_count(f, "max_blocks"),
-         LH_(plural)(evidence_count(f, "max_blocks"), "block", "blocks"), p2);
+         fn, p1, b1, blocks_text(f, "max_blocks", n1, sizeof n1), p2);
       break;
    case Kind_Leak:
       LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
       LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
       VG_(snprintf)(buf, size,
-         "%s keeps allocating and never frees: %s in %'llu %s is still "
+         "%s keeps allocating and never frees: %s in %s is still "
          "live at exit after climbing to new highs during %s of the site's "
          "life - an accumulation, not one-time initialisation.",
-         fn, b1, evidence_count(f, "blocks_at_exit"),
-         LH_(plural)(evidence_count(f, "blocks_at_exit"), "block", "blocks"), p1);
+         fn, b1, blocks_text(f, "blocks_at_exit", n1, sizeof n1), p1);
       break;
    case Kind_OversizedPreallocation: {
       ULong never_read = evidence_count(f, "never_read_bytes");
@@ -120,10 +128,9 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
       LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
       LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
       VG_(snprintf)(buf, size,
-         "%s preallocates %'llu %s of %s (%s live at the peak) and %s of "
+         "%s preallocates %s of %s (%s live at the peak) and %s of "
          "%s bytes are never read - %s: size %s to what is used.",
-         fn, evidence_count(f, "blocks"),
-         LH_(plural)(evidence_count(f, "blocks"), "block", "blocks"), b1, b2, p1,
+         fn, blocks_text(f, "blocks", n1, sizeof n1), b1, b2, p1,
          LH_(plural)(evidence_count(f, "blocks"), "its", "their"),
          2 * never_accessed >= never_read
             ? "most are never touched at all"
@@ -150,11 +157,10 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
       LH_(format_percent)(p1, sizeof p1,
                             LH_(findings_churn_lifetime_fraction)());
       VG_(snprintf)(buf, size,
-         "%s allocates %'llu %s (%s in all), %'llu of them living less than "
+         "%s allocates %s (%s in all), %'llu of them living less than "
          "%'llu instructions (%s of the run): reuse one buffer instead of "
          "allocating and freeing each time.",
-         fn, evidence_count(f, "total_blocks"),
-         LH_(plural)(evidence_count(f, "total_blocks"), "block", "blocks"), b1,
+         fn, blocks_text(f, "total_blocks", n1, sizeof n1), b1,
          evidence_count(f, "short_lived_blocks"),
          evidence_count(f, "lifetime_limit"), p1);
       break;

@@ -11,7 +11,8 @@
 
      the program, with the preload vgpreload_lifeheap-*.so (Valgrind's
      malloc replacement; lh_replace_strmem.c, lh_replace_str.c and
-     lh_replace_wcs.c: byte-exact string and memory functions)
+     lh_replace_wcs.c: byte-exact string and memory functions, the str/wcs
+     ones from one template, lh_replace_string_template.h)
             │  malloc/free/realloc/new/delete, loads and stores,
             │  client requests, syscalls, thread creation
             ▼
@@ -475,6 +476,11 @@ void LH_(frames_write_json)(LH_Json* j);
 const LH_Frame* LH_(frame_at)(UInt frame_id);
 /* Text for the summary: "function (file:line)" of frame id, in buf. */
 void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size);
+/* "NAME (file:line)", "NAME (in object)" or "NAME": the frame's place
+   after the name given (frame_describe's full name, a label's short one);
+   "???" for an unknown frame id. */
+void LH_(frame_name_place)(UInt frame_id, const HChar* name, HChar* buf,
+                           SizeT buf_size);
 /* Compares two sites' stacks by code address (for the stable sort). */
 Int  LH_(stack_compare)(ExeContext* a, ExeContext* b);
 

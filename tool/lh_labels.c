@@ -251,15 +251,9 @@ void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)
 {
    const LH_Frame* f = LH_(frame_at)(frame_id);
    HChar name[512];
-   if (f == NULL) { VG_(snprintf)(out, size, "???"); return; }
-   if (f->function) LH_(short_function_name)(f->function, name, sizeof name);
+   if (f && f->function) LH_(short_function_name)(f->function, name, sizeof name);
    else VG_(strcpy)(name, "???");
-   if (f->file && f->line)
-      VG_(snprintf)(out, size, "%s (%s:%u)", name, f->file, f->line);
-   else if (f->object)
-      VG_(snprintf)(out, size, "%s (in %s)", name, f->object);
-   else
-      VG_(snprintf)(out, size, "%s", name);
+   LH_(frame_name_place)(frame_id, name, out, size);
 }
 
 /*------------------------------------------------------------*/

@@ -27,6 +27,10 @@
    Valgrind sees when glibc's symbol table is available (Debian: the
    libc6-dbg package).  A name that no loaded object has costs nothing.
 
+   The lists of names after each function are tables, one per function,
+   and alike in shape from one function to the next (a duplicate finder
+   pairs them): what differs is the names, which are the point.
+
    lh_instrument.c does not count the instructions of these files in the
    run's clock (docs/metrics.md: Time); it recognises them by their source
    file names, which all start with "lh_replace" (this header's inline
@@ -70,6 +74,17 @@ static inline void lh_check_fits(SizeT n, SizeT dst_len)
 {
    if (n > dst_len && __chk_fail) __chk_fail();
 }
+
+/* The _FORTIFY_SOURCE variant 'checked' of impl(a, b, n), which writes n
+   elements at a: ends the program as above when they do not fit the
+   destination's dst_len (its size as the compiler knew it), else does
+   impl's work. */
+#define LH_CHECKED(checked, impl, result, a_type, b_type) \
+   static result checked(a_type a, b_type b, SizeT n, SizeT dst_len) \
+   { \
+      lh_check_fits(n, dst_len); \
+      return impl(a, b, n); \
+   }
 
 typedef unsigned long lh_word8;   /* an 8-byte word on amd64 */
 

@@ -11,45 +11,37 @@
    bytes its definition needs, each once: a length reads the string and
    its NUL; a search stops at the answer; a comparison stops at the first
    difference or the common NUL; a copy reads the source once and writes
-   each destination byte once.  Why, and how they are named for Valgrind:
-   lh_replace_strmem.c and lh_replace.h.
+   each destination byte once.  The functions that wide strings have too
+   (lengths, searches for one byte, strcmp/strncmp, copies and
+   concatenations) are lh_replace_string_template.h's, instantiated here
+   for char; this file names them and adds the byte-only ones.  Why, and
+   how they are named for Valgrind: lh_replace_strmem.c and lh_replace.h.
 */
 
 #include "lh_replace.h"
 
+#define LH_ELEM        char
+#define LH_UNIT        UChar
+#define LH_ELEM_ARG    int
+#define LH_ORDER(a, b) ((int)(a) - (int)(b))
+#define LH_STR(name)   lh_str##name
+#define LH_STP(name)   lh_stp##name
+#include "lh_replace_string_template.h"
+
 /*------------------------------------------------------------*/
-/*--- Lengths and searches for one byte                    ---*/
+/*--- Names of the functions of the template               ---*/
 /*------------------------------------------------------------*/
 
-static SizeT lh_strlen(const char* s)
-{
-   SizeT n = 0;
-   while (s[n] != 0) n++;
-   return n;
-}
 LH_LIBC(lh_strlen, 20040, strlen)
 LH_LIBC(lh_strlen, 20040, __GI_strlen)
 LH_IMPLEMENTATIONS(lh_strlen, 20040, __strlen)
 LH_LDSO(lh_strlen, 20040, strlen)
 
-static SizeT lh_strnlen(const char* s, SizeT max)
-{
-   SizeT n = 0;
-   while (n < max && s[n] != 0) n++;
-   return n;
-}
 LH_LIBC(lh_strnlen, 20041, strnlen)
 LH_LIBC(lh_strnlen, 20041, __strnlen)
 LH_LIBC(lh_strnlen, 20041, __GI_strnlen)
 LH_IMPLEMENTATIONS(lh_strnlen, 20041, __strnlen)
 
-static char* lh_strchr(const char* s, int c)
-{
-   for (;; s++) {
-      if (*s == (char)c) return (char*)s;
-      if (*s == 0) return NULL;
-   }
-}
 LH_LIBC(lh_strchr, 20042, strchr)
 LH_LIBC(lh_strchr, 20042, index)
 LH_LIBC(lh_strchr, 20042, __GI_strchr)
@@ -57,63 +49,64 @@ LH_IMPLEMENTATIONS(lh_strchr, 20042, __strchr)
 LH_LDSO(lh_strchr, 20042, strchr)
 LH_LDSO(lh_strchr, 20042, index)
 
-static char* lh_strchrnul(const char* s, int c)
-{
-   while (*s != (char)c && *s != 0) s++;
-   return (char*)s;
-}
 LH_LIBC(lh_strchrnul, 20043, strchrnul)
 LH_LIBC(lh_strchrnul, 20043, __strchrnul)
 LH_IMPLEMENTATIONS(lh_strchrnul, 20043, __strchrnul)
 
-static char* lh_strrchr(const char* s, int c)
-{
-   const char* last = NULL;
-   for (;; s++) {
-      if (*s == (char)c) last = s;
-      if (*s == 0) return (char*)last;
-   }
-}
 LH_LIBC(lh_strrchr, 20044, strrchr)
 LH_LIBC(lh_strrchr, 20044, rindex)
 LH_LIBC(lh_strrchr, 20044, __GI_strrchr)
 LH_IMPLEMENTATIONS(lh_strrchr, 20044, __strrchr)
 LH_LDSO(lh_strrchr, 20044, rindex)
 
-/*------------------------------------------------------------*/
-/*--- Comparisons                                          ---*/
-/*------------------------------------------------------------*/
-
-static int lh_strcmp(const char* a, const char* b)
-{
-   const UChar* x = (const UChar*)a;
-   const UChar* y = (const UChar*)b;
-   for (;; x++, y++) {
-      UChar cx = *x, cy = *y;
-      if (cx != cy) return (int)cx - (int)cy;
-      if (cx == 0) return 0;
-   }
-}
 LH_LIBC(lh_strcmp, 20050, strcmp)
 LH_LIBC(lh_strcmp, 20050, __GI_strcmp)
 LH_IMPLEMENTATIONS(lh_strcmp, 20050, __strcmp)
 LH_LDSO(lh_strcmp, 20050, strcmp)
 
-static int lh_strncmp(const char* a, const char* b, SizeT n)
-{
-   const UChar* x = (const UChar*)a;
-   const UChar* y = (const UChar*)b;
-   for (; n > 0; n--, x++, y++) {
-      UChar cx = *x, cy = *y;
-      if (cx != cy) return (int)cx - (int)cy;
-      if (cx == 0) return 0;
-   }
-   return 0;
-}
 LH_LIBC(lh_strncmp, 20051, strncmp)
 LH_LIBC(lh_strncmp, 20051, __GI_strncmp)
 LH_IMPLEMENTATIONS(lh_strncmp, 20051, __strncmp)
 LH_LDSO(lh_strncmp, 20051, strncmp)
+
+LH_LIBC(lh_strcpy, 20060, strcpy)
+LH_LIBC(lh_strcpy, 20060, __GI_strcpy)
+LH_IMPLEMENTATIONS(lh_strcpy, 20060, __strcpy)
+
+LH_LIBC(lh_stpcpy, 20061, stpcpy)
+LH_LIBC(lh_stpcpy, 20061, __stpcpy)
+LH_LIBC(lh_stpcpy, 20061, __GI_stpcpy)
+LH_IMPLEMENTATIONS(lh_stpcpy, 20061, __stpcpy)
+LH_LDSO(lh_stpcpy, 20061, stpcpy)
+
+LH_LIBC(lh_strcpy_chk, 20062, __strcpy_chk)
+LH_LIBC(lh_stpcpy_chk, 20063, __stpcpy_chk)
+
+LH_LIBC(lh_strncpy, 20064, strncpy)
+LH_LIBC(lh_strncpy, 20064, __GI_strncpy)
+LH_IMPLEMENTATIONS(lh_strncpy, 20064, __strncpy)
+
+LH_LIBC(lh_stpncpy, 20065, stpncpy)
+LH_LIBC(lh_stpncpy, 20065, __stpncpy)
+LH_IMPLEMENTATIONS(lh_stpncpy, 20065, __stpncpy)
+
+LH_LIBC(lh_strncpy_chk, 20066, __strncpy_chk)
+LH_LIBC(lh_stpncpy_chk, 20067, __stpncpy_chk)
+
+LH_LIBC(lh_strcat, 20068, strcat)
+LH_LIBC(lh_strcat, 20068, __GI_strcat)
+LH_IMPLEMENTATIONS(lh_strcat, 20068, __strcat)
+
+LH_LIBC(lh_strncat, 20069, strncat)
+LH_LIBC(lh_strncat, 20069, __GI_strncat)
+LH_IMPLEMENTATIONS(lh_strncat, 20069, __strncat)
+
+LH_LIBC(lh_strcat_chk, 20070, __strcat_chk)
+LH_LIBC(lh_strncat_chk, 20071, __strncat_chk)
+
+/*------------------------------------------------------------*/
+/*--- Case-insensitive comparisons                         ---*/
+/*------------------------------------------------------------*/
 
 /* Case folding as glibc does it: through the locale's tolower table
    (indexable from -128 to 255), the current thread's for strcasecmp, the
@@ -195,141 +188,8 @@ LH_LIBC(lh_strncasecmp_l, 20055, __GI___strncasecmp_l)
 LH_IMPLEMENTATIONS(lh_strncasecmp_l, 20055, __strncasecmp_l)
 
 /*------------------------------------------------------------*/
-/*--- Copies and concatenations                            ---*/
+/*--- Bounded copies (BSD)                                 ---*/
 /*------------------------------------------------------------*/
-
-/* Copies src with its NUL to dst, writing nothing at or past dst_max
-   (the _chk variants' limit: ends the program there, as glibc does);
-   returns the address of dst's NUL. */
-static char* copy_string(char* dst, const char* src, SizeT dst_max)
-{
-   SizeT i;
-   for (i = 0;; i++) {
-      char c = src[i];
-      lh_check_fits(i + 1, dst_max);
-      dst[i] = c;
-      if (c == 0) return dst + i;
-   }
-}
-
-static char* lh_strcpy(char* dst, const char* src)
-{
-   copy_string(dst, src, (SizeT)-1);
-   return dst;
-}
-LH_LIBC(lh_strcpy, 20060, strcpy)
-LH_LIBC(lh_strcpy, 20060, __GI_strcpy)
-LH_IMPLEMENTATIONS(lh_strcpy, 20060, __strcpy)
-
-static char* lh_stpcpy(char* dst, const char* src)
-{
-   return copy_string(dst, src, (SizeT)-1);
-}
-LH_LIBC(lh_stpcpy, 20061, stpcpy)
-LH_LIBC(lh_stpcpy, 20061, __stpcpy)
-LH_LIBC(lh_stpcpy, 20061, __GI_stpcpy)
-LH_IMPLEMENTATIONS(lh_stpcpy, 20061, __stpcpy)
-LH_LDSO(lh_stpcpy, 20061, stpcpy)
-
-static char* lh_strcpy_chk(char* dst, const char* src, SizeT dst_len)
-{
-   copy_string(dst, src, dst_len);
-   return dst;
-}
-LH_LIBC(lh_strcpy_chk, 20062, __strcpy_chk)
-
-static char* lh_stpcpy_chk(char* dst, const char* src, SizeT dst_len)
-{
-   return copy_string(dst, src, dst_len);
-}
-LH_LIBC(lh_stpcpy_chk, 20063, __stpcpy_chk)
-
-/* strncpy/stpncpy: copies up to n bytes of src, stopping at its NUL, and
-   pads dst with NULs to n bytes (the padding is written by the program
-   too).  Returns the address after the last byte copied from src (the
-   first NUL written, or dst + n). */
-static char* copy_padded(char* dst, const char* src, SizeT n, SizeT dst_len)
-{
-   SizeT i = 0, copied;
-   lh_check_fits(n, dst_len);
-   for (; i < n && src[i] != 0; i++) dst[i] = src[i];
-   copied = i;
-   for (; i < n; i++) dst[i] = 0;
-   return dst + copied;
-}
-
-static char* lh_strncpy(char* dst, const char* src, SizeT n)
-{
-   copy_padded(dst, src, n, (SizeT)-1);
-   return dst;
-}
-LH_LIBC(lh_strncpy, 20064, strncpy)
-LH_LIBC(lh_strncpy, 20064, __GI_strncpy)
-LH_IMPLEMENTATIONS(lh_strncpy, 20064, __strncpy)
-
-static char* lh_stpncpy(char* dst, const char* src, SizeT n)
-{
-   return copy_padded(dst, src, n, (SizeT)-1);
-}
-LH_LIBC(lh_stpncpy, 20065, stpncpy)
-LH_LIBC(lh_stpncpy, 20065, __stpncpy)
-LH_IMPLEMENTATIONS(lh_stpncpy, 20065, __stpncpy)
-
-static char* lh_strncpy_chk(char* dst, const char* src, SizeT n, SizeT dst_len)
-{
-   copy_padded(dst, src, n, dst_len);
-   return dst;
-}
-LH_LIBC(lh_strncpy_chk, 20066, __strncpy_chk)
-
-static char* lh_stpncpy_chk(char* dst, const char* src, SizeT n, SizeT dst_len)
-{
-   return copy_padded(dst, src, n, dst_len);
-}
-LH_LIBC(lh_stpncpy_chk, 20067, __stpncpy_chk)
-
-/* strcat/strncat: dst is read up to its NUL, then src is appended (at
-   most n bytes of it for strncat) with a NUL. */
-static char* append(char* dst, const char* src, SizeT n, SizeT dst_len)
-{
-   SizeT end = 0, i;
-   while (dst[end] != 0) end++;
-   for (i = 0; i < n && src[i] != 0; i++) {
-      lh_check_fits(end + i + 1, dst_len);
-      dst[end + i] = src[i];
-   }
-   lh_check_fits(end + i + 1, dst_len);
-   dst[end + i] = 0;
-   return dst;
-}
-
-static char* lh_strcat(char* dst, const char* src)
-{
-   return append(dst, src, (SizeT)-1, (SizeT)-1);
-}
-LH_LIBC(lh_strcat, 20068, strcat)
-LH_LIBC(lh_strcat, 20068, __GI_strcat)
-LH_IMPLEMENTATIONS(lh_strcat, 20068, __strcat)
-
-static char* lh_strncat(char* dst, const char* src, SizeT n)
-{
-   return append(dst, src, n, (SizeT)-1);
-}
-LH_LIBC(lh_strncat, 20069, strncat)
-LH_LIBC(lh_strncat, 20069, __GI_strncat)
-LH_IMPLEMENTATIONS(lh_strncat, 20069, __strncat)
-
-static char* lh_strcat_chk(char* dst, const char* src, SizeT dst_len)
-{
-   return append(dst, src, (SizeT)-1, dst_len);
-}
-LH_LIBC(lh_strcat_chk, 20070, __strcat_chk)
-
-static char* lh_strncat_chk(char* dst, const char* src, SizeT n, SizeT dst_len)
-{
-   return append(dst, src, n, dst_len);
-}
-LH_LIBC(lh_strncat_chk, 20071, __strncat_chk)
 
 /* strlcpy/strlcat (glibc 2.38, BSD): the answer is the length of the
    string they tried to make, so src is read to its NUL once. */
@@ -368,7 +228,8 @@ static void set_of(const char* chars, ULong table[4])
 }
 
 /* Length of the prefix of s whose bytes are (in_set) or are not members
-   of chars; *stop gets the byte that ended it (0 at the end of s). */
+   of chars; *stop, unless stop is NULL, gets the byte that ended it (0
+   at the end of s). */
 static SizeT span(const char* s, const char* chars, Bool in_set, UChar* stop)
 {
    ULong table[4];
@@ -378,7 +239,7 @@ static SizeT span(const char* s, const char* chars, Bool in_set, UChar* stop)
       UChar c = (UChar)s[n];
       Bool member = (table[c >> 6] >> (c & 63)) & 1;
       if (c == 0 || member != in_set) {
-         *stop = c;
+         if (stop != NULL) *stop = c;
          return n;
       }
    }
@@ -386,8 +247,7 @@ static SizeT span(const char* s, const char* chars, Bool in_set, UChar* stop)
 
 static SizeT lh_strspn(const char* s, const char* accept)
 {
-   UChar stop;
-   return span(s, accept, True, &stop);
+   return span(s, accept, True, NULL);
 }
 LH_LIBC(lh_strspn, 20080, strspn)
 LH_LIBC(lh_strspn, 20080, __strspn_generic)
@@ -395,8 +255,7 @@ LH_IMPLEMENTATIONS(lh_strspn, 20080, __strspn)
 
 static SizeT lh_strcspn(const char* s, const char* reject)
 {
-   UChar stop;
-   return span(s, reject, False, &stop);
+   return span(s, reject, False, NULL);
 }
 LH_LIBC(lh_strcspn, 20081, strcspn)
 LH_LIBC(lh_strcspn, 20081, __GI_strcspn)

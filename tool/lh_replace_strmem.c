@@ -96,23 +96,14 @@ static void lh_bcopy(const void* src, void* dst, SizeT n)
 }
 LH_LIBC(lh_bcopy, 20012, bcopy)
 
-/* The _FORTIFY_SOURCE variants: dst_len is the destination's size as the
-   compiler knew it. */
-static void* lh_memmove_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
-{
-   lh_check_fits(n, dst_len);
-   return lh_memmove(dst, src, n);
-}
+/* The _FORTIFY_SOURCE variants (lh_replace.h). */
+LH_CHECKED(lh_memmove_chk, lh_memmove, void*, void*, const void*)
 LH_LIBC(lh_memmove_chk, 20013, __memcpy_chk)
 LH_LIBC(lh_memmove_chk, 20013, __memmove_chk)
 LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memcpy_chk)
 LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memmove_chk)
 
-static void* lh_mempcpy_chk(void* dst, const void* src, SizeT n, SizeT dst_len)
-{
-   lh_check_fits(n, dst_len);
-   return lh_mempcpy(dst, src, n);
-}
+LH_CHECKED(lh_mempcpy_chk, lh_mempcpy, void*, void*, const void*)
 LH_LIBC(lh_mempcpy_chk, 20014, __mempcpy_chk)
 LH_IMPLEMENTATIONS(lh_mempcpy_chk, 20014, __mempcpy_chk)
 
@@ -152,11 +143,7 @@ LH_LIBC(lh_memset, 20020, memset)
 LH_LIBC(lh_memset, 20020, __GI_memset)
 LH_IMPLEMENTATIONS(lh_memset, 20020, __memset)
 
-static void* lh_memset_chk(void* s, int c, SizeT n, SizeT dst_len)
-{
-   lh_check_fits(n, dst_len);
-   return lh_memset(s, c, n);
-}
+LH_CHECKED(lh_memset_chk, lh_memset, void*, void*, int)
 LH_LIBC(lh_memset_chk, 20021, __memset_chk)
 LH_IMPLEMENTATIONS(lh_memset_chk, 20021, __memset_chk)
 

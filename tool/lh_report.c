@@ -36,6 +36,7 @@ static Int compare_sites(const void* pa, const void* pb)
    return LH_(stack_compare)(a->ec, b->ec);
 }
 
+/* The run's counters, member by member (one list: its lines look alike). */
 static void copy_totals(LH_ReportTotals* t)
 {
    t->duration = LH_(now);

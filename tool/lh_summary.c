@@ -29,7 +29,8 @@ static void print_site_notes(const LH_SiteNotes* notes)
    for (k = 0; k < notes->n; k++)
       used += VG_(snprintf)(line + used, sizeof(line) - used, "%s%s",
                             k > 0 ? "; " : "", notes->note[k].text);
-   VG_(umsg)("%35s%s\n", "", line);
+   /* Under the name: "  %10s %5s %8s %-6s  " is 36 columns. */
+   VG_(umsg)("%36s%s\n", "", line);
 }
 
 /* "???" means nothing to a stranger: say what it is, once. */
@@ -48,7 +49,7 @@ static void explain_unnamed(const LH_Site* site)
 static void print_top_sites(const LH_Report* r)
 {
    const LH_Site* unnamed_object = NULL;   /* a top site named "???" */
-   HChar a[32];
+   HChar a[32], share[16];
    UInt i, shown;
 
    for (shown = 0; shown < r->n_sites && shown < LH_SUMMARY_TOP_SITES; shown++)
@@ -60,9 +61,9 @@ static void print_top_sites(const LH_Report* r)
       const LH_Site* s = r->sites[i];
       const HChar* where = s->label ? s->label : "???";
       LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
-      VG_(umsg)("  %10s %3u%% %'8llu %-6s  %s\n", a,
-                LH_(percent_whole)(s->bytes_at_peak, r->totals.peak_bytes),
-                s->blocks_at_peak,
+      LH_(format_share)(share, sizeof share, s->bytes_at_peak,
+                        r->totals.peak_bytes);
+      VG_(umsg)("  %10s %5s %'8llu %-6s  %s\n", a, share, s->blocks_at_peak,
                 LH_(plural)(s->blocks_at_peak, "block", "blocks"), where);
       print_site_notes(&r->notes[i]);
       if (unnamed_object == NULL && VG_(strncmp)(where, "??? (in ", 8) == 0)
@@ -95,7 +96,7 @@ void LH_(report_print_summary)(const LH_Report* r, const HChar* path,
                                Bool written)
 {
    const LH_ReportTotals* t = &r->totals;
-   HChar a[32];
+   HChar a[32], share[16];
 
    LH_(format_bytes)(a, sizeof a, t->bytes);
    VG_(umsg)("lifeheap: %'llu %s (%s) allocated, %'llu freed, %'llu %s; "
@@ -110,9 +111,10 @@ void LH_(report_print_summary)(const LH_Report* r, const HChar* path,
       return;
    }
    LH_(format_bytes)(a, sizeof a, t->peak_bytes);
-   VG_(umsg)("Heap peak:    %s in %'llu %s, at %u%% of the run\n",
+   LH_(format_share)(share, sizeof share, t->peak_time, t->duration);
+   VG_(umsg)("Heap peak:    %s in %'llu %s, at %s of the run\n",
              a, t->peak_blocks, LH_(plural)(t->peak_blocks, "block", "blocks"),
-             LH_(percent_whole)(t->peak_time, t->duration));
+             share);
    LH_(format_bytes)(a, sizeof a, t->exit_bytes);
    VG_(umsg)("Live at exit: %s in %'llu %s\n", a, t->exit_blocks,
              LH_(plural)(t->exit_blocks, "block", "blocks"));

@@ -733,20 +733,23 @@ void LH_(frames_write_json)(LH_Json* j)
    LH_(json_array_end)(j);
 }
 
+void LH_(frame_name_place)(UInt frame_id, const HChar* name, HChar* buf,
+                           SizeT buf_size)
+{
+   const LH_Frame* f = LH_(frame_at)(frame_id);
+   if (f == NULL)
+      VG_(snprintf)(buf, buf_size, "???");
+   else if (f->file && f->line)
+      VG_(snprintf)(buf, buf_size, "%s (%s:%u)", name, f->file, f->line);
+   else if (f->object)
+      VG_(snprintf)(buf, buf_size, "%s (in %s)", name, f->object);
+   else
+      VG_(snprintf)(buf, buf_size, "%s", name);
+}
+
 void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size)
 {
-   LH_Frame* f;
-   const HChar* fn;
-   if (frames == NULL || frame_id >= VG_(sizeXA)(frames)) {
-      VG_(snprintf)(buf, buf_size, "???");
-      return;
-   }
-   f  = frame_by_id(frame_id);
-   fn = f->function ? f->function : "???";
-   if (f->file && f->line)
-      VG_(snprintf)(buf, buf_size, "%s (%s:%u)", fn, f->file, f->line);
-   else if (f->object)
-      VG_(snprintf)(buf, buf_size, "%s (in %s)", fn, f->object);
-   else
-      VG_(snprintf)(buf, buf_size, "%s", fn);
+   const LH_Frame* f = LH_(frame_at)(frame_id);
+   LH_(frame_name_place)(frame_id, f && f->function ? f->function : "???",
+                         buf, buf_size);
 }

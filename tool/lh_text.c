@@ -23,10 +23,9 @@ void LH_(format_percent)(HChar* buf, SizeT size, double fraction)
    lh_numbers_percent(buf, size, fraction);
 }
 
-UInt LH_(percent_whole)(ULong part, ULong whole)
+void LH_(format_share)(HChar* buf, SizeT size, ULong part, ULong whole)
 {
-   if (whole == 0) return 0;
-   return (UInt)((part * 100.0) / whole + 0.5);
+   lh_numbers_percent(buf, size, whole == 0 ? 0.0 : (double)part / whole);
 }
 
 const HChar* LH_(plural)(ULong n, const HChar* one, const HChar* many)

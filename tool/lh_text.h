@@ -18,9 +18,9 @@ void LH_(format_bytes)(HChar* buf, SizeT size, ULong bytes);
    below; never rounds a fraction below 1 up to 100%. */
 void LH_(format_percent)(HChar* buf, SizeT size, double fraction);
 
-/* A whole percent of part in whole, rounded (0 when whole is 0): the
-   summary's "95%" column and the site notes' shares. */
-UInt LH_(percent_whole)(ULong part, ULong whole);
+/* part's share of whole as LH_(format_percent) writes it ("0%" when
+   whole is 0): the summary's shares of the peak and of the run. */
+void LH_(format_share)(HChar* buf, SizeT size, ULong part, ULong whole);
 
 /* one when n is 1, many otherwise. */
 const HChar* LH_(plural)(ULong n, const HChar* one, const HChar* many);

@@ -364,6 +364,8 @@ expect_grep "swapped site rule names push_message" "site 1 push_message (queue.c
 expect_exit "rule site:peak_bytes<-50% sees the shrink" 1 "$lifeheap" diff "$base" "$new" --fail-on 'site:peak_bytes<-50%'
 expect_exit "rule finding:missing-backpressure holds for the fix" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:missing-backpressure
 expect_exit "rule finding:missing-backpressure fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on finding:missing-backpressure
+expect_grep "rule finding: the failure names the finding as report and diff do" \
+  "^FAIL finding:missing-backpressure: new finding \[[a-z]*\] missing-backpressure at site 1, push_message (queue.c:42): site 1 holds 50.0 KiB at the peak" "$work/out"
 expect_exit "rule finding:any ignores findings already in BASE" 0 "$lifeheap" diff "$base" "$new" --fail-on finding:any
 expect_exit "rule avg_lifetime>+50% fails when roles swap" 1 "$lifeheap" diff "$new" "$base" --fail-on 'avg_lifetime>+50%'
 expect_exit "rule avg_lifetime>20% (absolute) fails on base" 1 "$lifeheap" diff "$new" "$base" --fail-on 'avg_lifetime>20%'
@@ -390,12 +392,12 @@ expect_exit "diff --fail-on finding:leak (a real kind) holds" 0 "$lifeheap" diff
 
 #--- check ----------------------------------------------------------------------
 expect_exit "check --max-peak 300KiB fails (306.1 KiB)" 1 "$lifeheap" check "$base" --max-peak 300KiB
-expect_grep "check names peak and limit" "FAIL peak: 306.1 KiB (313472 bytes), limit 300.0 KiB (307200 bytes)" "$work/out"
+expect_grep "check names peak and limit" "FAIL peak: 306.1 KiB (313,472 bytes), limit 300.0 KiB (307,200 bytes)" "$work/out"
 expect_exit "check --max-peak 313472 holds (equal)" 0 "$lifeheap" check "$base" --max-peak 313472
 expect_exit "check --max-peak 1MB holds" 0 "$lifeheap" check "$base" --max-peak 1MB
 expect_exit "check --max-end 0 fails" 1 "$lifeheap" check "$base" --max-end 0
 expect_exit "check --max-site-peak 100KiB fails" 1 "$lifeheap" check "$base" --max-site-peak 100KiB
-expect_grep "check names the offending site" "FAIL site 0 holds 256.0 KiB (262144 bytes) at the peak: make_table (table.c:10)" "$work/out"
+expect_grep "check names the offending site" "FAIL site 0 holds 256.0 KiB (262,144 bytes) at the peak: make_table (table.c:10)" "$work/out"
 check_eq "check names only offending sites" 1 "$(grep -c '^FAIL site' "$work/out")"
 expect_exit "check --forbid missing-backpressure fails" 1 "$lifeheap" check "$base" --forbid missing-backpressure
 expect_exit "check --forbid leak holds" 0 "$lifeheap" check "$base" --forbid leak
@@ -417,6 +419,28 @@ done
 expect_exit "no command" 2 "$lifeheap"
 expect_exit "unknown command" 2 "$lifeheap" frobnicate
 expect_exit "report unknown option" 2 "$lifeheap" report "$base" --frob
+# Every command's options go through cli/command_args.c: one form of message
+# naming what was wrong, and the pointer to --help.
+for command in report diff check view sql; do
+  expect_exit "$command unknown option" 2 "$lifeheap" "$command" --frob=1 "$base"
+  printf "lifeheap %s: unknown option '--frob'\n(see lifeheap %s --help)\n" \
+    "$command" "$command" >"$work/expected_err"
+  expect_same "$command unknown option: the message" "$work/expected_err" "$work/err"
+done
+expect_exit "report -x (short, unknown)" 2 "$lifeheap" report -x "$base"
+expect_grep "report -x named" "^lifeheap report: unknown option '-x'$" "$work/err"
+expect_exit "report --top without its value" 2 "$lifeheap" report "$base" --top
+expect_grep "report --top: needs a value" "^lifeheap report: --top needs a value$" "$work/err"
+expect_exit "check --max-peak without its value" 2 "$lifeheap" check "$base" --max-peak
+expect_grep "check --max-peak: needs a value" "^lifeheap check: --max-peak needs a value$" "$work/err"
+expect_exit "sql -o without its value" 2 "$lifeheap" sql "$base" -o
+expect_grep "sql -o: needs a value" "^lifeheap sql: -o needs a value$" "$work/err"
+expect_exit "report: two files" 2 "$lifeheap" report "$base" "$base"
+expect_grep "report: two files, said" "^lifeheap report: too many arguments$" "$work/err"
+expect_exit "diff: one file" 2 "$lifeheap" diff "$base"
+expect_grep "diff: one file, said" "^lifeheap diff: needs BASE and NEW$" "$work/err"
+expect_exit "run: --out without its value" 2 "$lifeheap" run --out
+expect_grep "run: the same form" "^lifeheap run: --out needs a file name$" "$work/err"
 expect_exit "report unknown metric" 2 "$lifeheap" report "$base" --sort frob
 expect_exit "report unknown format" 2 "$lifeheap" report "$base" --format xml
 expect_exit "diff needs two files" 2 "$lifeheap" diff "$base"
@@ -754,7 +778,7 @@ check "view -o concurrent: no temporary file left" test -z "$(find "$work" -name
 
 #--- view --baseline (a diff report) ----------------------------------------------
 expect_exit "view --baseline needs a file name" 2 "$lifeheap" view "$base" --baseline
-expect_grep "view --baseline usage message" "lifeheap view: --baseline needs a file name" "$work/err"
+expect_grep "view --baseline usage message" "lifeheap view: --baseline needs a value" "$work/err"
 expect_exit "view: FILE and --baseline not both stdin" 2 sh -c "\"$lifeheap\" view - --baseline - -o \"$work/x.html\" <\"$base\""
 expect_grep "view: both-stdin message" "cannot both be standard input" "$work/err"
 expect_exit "view --baseline missing file" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$new" --baseline "$work/does-not-exist.json" -o "$work/x.html"
