@@ -24,7 +24,8 @@
                 written, ...) folded into site->access.retired; the
                 granules are forgotten
      end/dump ► live blocks are folded, without being forgotten, into
-                site->access.live (recomputed at every output)
+                site->access.live (recomputed at every output; allocated
+                only for the sites that have a live block then)
 
    Blocks live at the global peak (the "at_peak" figures) are recognised
    with the sites' peak sequence number (LH_(peak_seq)): a block folded with live_at_peak was
@@ -217,6 +218,20 @@ void LH_(access_block_before_resize)(LH_Block* b)
    block_events++;
 }
 
+/* The site's live fold, allocated (all zero) on its first use. */
+static LH_AccessFold* live_fold_for(LH_Site* site)
+{
+   if (site->access.live == NULL)
+      site->access.live = VG_(calloc)("lh.access.live", 1, sizeof(LH_AccessFold));
+   return site->access.live;
+}
+
+const LH_AccessFold* LH_(site_live_fold)(const LH_Site* site)
+{
+   static const LH_AccessFold none;
+   return site->access.live ? site->access.live : &none;
+}
+
 /* The same for a block whose bytes are not measured (a custom allocator's
    block, LH_(block_measured)): its size at the peak counts in at_peak.bytes,
    with no never-read or never-written bytes, since its accesses count on
@@ -225,7 +240,7 @@ void LH_(access_block_before_resize)(LH_Block* b)
 void LH_(access_unmeasured_at_peak)(LH_Site* site, SizeT size, Bool live)
 {
    static const LH_ByteCensus nothing = { 0, 0, 0, 0 };
-   at_peak_add(live ? &site->access.live : &site->access.retired, size,
+   at_peak_add(live ? live_fold_for(site) : &site->access.retired, size,
                &nothing, 0);
    if (!live) block_events++;
 }
@@ -262,13 +277,15 @@ static void refresh_live_folds(void)
    if (live_fold_now == LH_(now) && live_fold_events == block_events)
       return;
    n = LH_(n_sites)();
-   for (i = 0; i < n; i++)
-      VG_(memset)(&LH_(site_at)(i)->access.live, 0, sizeof(LH_AccessFold));
+   for (i = 0; i < n; i++) {
+      LH_AccessFold* live = LH_(site_at)(i)->access.live;
+      if (live) VG_(memset)(live, 0, sizeof(LH_AccessFold));
+   }
    LH_(blocks_iter_reset)();
    while ((b = LH_(blocks_iter_next)()) != NULL) {
       Bool live_at_peak = LH_(block_live_at_peak)(b, LH_(peak_seq));
       if (LH_(block_measured)(b))
-         fold_block(&b->site->access.live, b, False, live_at_peak);
+         fold_block(live_fold_for(b->site), b, False, live_at_peak);
       else if (live_at_peak)
          LH_(access_unmeasured_at_peak)(b->site, b->req_size, True);
    }
@@ -280,10 +297,11 @@ void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
 {
    const LH_SiteAccess* sa = &site->access;
    const LH_AccessFold* r = &sa->retired;
-   const LH_AccessFold* l = &sa->live;
+   const LH_AccessFold* l;
    Bool r_peak, l_peak;
 
    refresh_live_folds();
+   l = LH_(site_live_fold)(site);
    r_peak = r->at_peak_seq == LH_(peak_seq);
    l_peak = l->at_peak_seq == LH_(peak_seq);
 

@@ -90,7 +90,10 @@ typedef struct {
    Bool   mixed_sizes;           /* a block had another size, at any time */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
-   LH_AccessFold live;           /* output only */
+   /* Output only, allocated for a site the first time an output finds
+      it with a live block (NULL: never; most sites of a program that
+      frees its blocks): read it with LH_(site_live_fold). */
+   LH_AccessFold* live;
 } LH_SiteAccess;
 
 /*--- Hooks the block registry and the output call (lh_access.c) ---*/
@@ -107,6 +110,10 @@ void  LH_(access_write_site_json)(struct LH_Json* json, struct LH_Site* site);
 ULong LH_(access_total_read)(void);
 /* A site's read or written bytes, all blocks (the sums of its map). */
 ULong LH_(access_site_bytes)(const struct LH_Site* site, Bool written);
+/* The site's fold of its live blocks as of the last output (all zero
+   when it had none then); current once the findings were computed or
+   the site's "access" member written. */
+const LH_AccessFold* LH_(site_live_fold)(const struct LH_Site* site);
 ULong LH_(access_total_written)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/

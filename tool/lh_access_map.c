@@ -71,6 +71,7 @@ void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
          if (size != sa->map_block_size) {
             sa->map_kind = LH_MAP_BUCKETS;
             if (sa->map != NULL) {
+               LH_(slots_flush_repeats)();   /* they point into its counts */
                map_to_buckets(sa->map);
                LH_(slots_new_epoch)();   /* slots may hold its old counts */
             }
@@ -158,6 +159,7 @@ ULong LH_(access_site_bytes)(const LH_Site* site, Bool written)
    UWord i, n;
    ULong total = 0;
    if (m == NULL) return 0;
+   LH_(slots_flush_repeats)();
    counts = written ? m->writes : m->reads;
    n = m->kind == LH_MAP_BYTES ? m->block_size : K;
    for (i = 0; i < n; i++) total += counts[i];
@@ -171,6 +173,7 @@ void LH_(access_write_map)(LH_Json* j, const LH_SiteAccess* sa)
       LH_(json_null)(j, "map");
       return;
    }
+   LH_(slots_flush_repeats)();
    LH_(json_object_begin)(j, "map");
    if (m->kind == LH_MAP_BYTES) {
       LH_(json_string)(j, "kind", "bytes");

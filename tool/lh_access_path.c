@@ -54,7 +54,34 @@
    is freed or resized, or once blocks overlap (lh_shadow.c; then slots
    are off for good, and the shadow alone says who owns a granule).  When
    it moves, the armed slots (a short list) are disarmed, so the fastest
-   path needs no epoch check. */
+   path needs no epoch check.
+
+   A slot also keeps a repeat key: the last access it counted the
+   ordinary way that set no new bit (address and size, inside one map
+   part or in a per-offset map).  The same access again, while the epoch
+   is good, has its bits set already and falls in the same counters, so
+   it only adds one to the slot's pending repeats and sets the block's
+   last-access time.  A loop that rereads a field of a block it does not
+   read whole (a message's length, a node's key) takes this path instead
+   of marking bits and adding to a count per byte.  The pending repeats
+   are added to the counters (n per-offset counts, or one part's count by
+   n) when the key changes, when the slot takes another block, and
+   before anything reads the maps or changes their layout
+   (LH_(slots_flush_repeats)): the sums are the same as if each repeat
+   had been counted when it happened.
+
+   A loop that walks a small block forward (filling a message body,
+   summing a string) makes a run: each access starts where the last one
+   ended.  The last read run and the last write run are kept beside the
+   slots (one of each: Valgrind may unroll a loop into several events,
+   hence several slots, that take turns along the same bytes).  An
+   access at a run's end sets the bytes' bits in the granules the run
+   holds and moves its end on; the run's bytes go into the site map in
+   one piece (lh_access_map.c splits it into parts) when the run ends
+   (another access of its kind counted the ordinary way, or a flush as
+   above).  Bits, set-bit counts, the written high-water mark and the
+   last-access time are kept at every access, as the ordinary way does:
+   a block's free or resize reads them, not the map. */
 
 #define MAX_ARMED_SLOTS 1024
 /* The fields every access reads (and the slow way writes: candidate)
@@ -73,7 +100,6 @@ typedef struct {
    ULong     epoch;
    /* the last block met the slow way: it takes the slot if it comes
       again next (may be stale: only compared, never used) */
-   const LH_Block* candidate;
    /* second line */
    ULong*    counts;         /* the site map's reads or writes */
    double    inv_size;       /* 1.0 / size */
@@ -92,7 +118,16 @@ typedef struct {
    Bool      saturated;      /* every byte's bit of this slot's kind set */
    Bool      armed;          /* in the armed list (armed for its current
                                 block only while part_room != 0) */
+   /* the last block met the slow way: it takes the slot if it comes
+      again next (may be stale: only compared, never used) */
+   const LH_Block* candidate;
+   /* the repeatable access: address | size << 48 (0: none) */
+   ULong     repeat_key;
+   ULong     repeats;        /* the repeatable access's pending repeats */
 } __attribute__((aligned(64))) AccessSlot;
+
+/* Sizes up to this can be repeat keys (address | size << 48). */
+#define REPEAT_MAX_SIZE 0xFFFF
 
 static AccessSlot read_slots[LH_ACCESS_SLOTS];
 static AccessSlot write_slots[LH_ACCESS_SLOTS];
@@ -104,6 +139,121 @@ static inline AccessSlot* slot_at(UWord index, Bool is_write)
 {
    return is_write ? &write_slots[index & (LH_ACCESS_SLOTS - 1)]
                    : &read_slots[index & (LH_ACCESS_SLOTS - 1)];
+}
+
+/* Adds the slot's pending repeats to the counters of its repeatable
+   access: its part's (the access lies in one part) or its bytes'.  The
+   slot still describes the block of that access: a slot takes another
+   block only after a flush (slot_fill). */
+static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
+{
+   Addr a = (Addr)(slot->repeat_key & (((ULong)1 << 48) - 1));
+   UWord n = (UWord)(slot->repeat_key >> 48), i;
+   SizeT offset = a - slot->lo;
+   if (slot->by_parts) {
+      slot->counts[bucket_of(offset, slot->size)] += slot->repeats * n;
+   } else {
+      for (i = 0; i < n; i++) slot->counts[offset + i] += slot->repeats;
+   }
+   slot->repeats = 0;
+}
+
+/* The slot just counted an access that set no new bit, in one part (or
+   a per-offset map): that access becomes its repeatable one (key 0:
+   none; repeat_key_of).  A key stays good while the slot's epoch does:
+   its bytes' bits stay set and its counters stay the same. */
+/* The last run of each kind: [start, end) of a small block (at
+   [lo, lo + size), its granules from granules[0]) counted in its bits
+   but not yet in its site map; good for new accesses while epoch is
+   slot_epoch (end 0: none). */
+typedef struct {
+   Addr      end;
+   Addr      lo;
+   SizeT     size;
+   LH_Granule* granules;
+   LH_Block* block;
+   ULong     epoch;
+   Addr      start;
+   ULong*    counts;         /* the map's reads or writes */
+   LH_SiteMap* map;
+   Bool      by_parts;
+} AccessRun;
+
+static AccessRun runs[2];    /* reads, writes */
+
+/* Adds the run to its map and starts it again at its end. */
+static __attribute__((noinline)) void run_flush(AccessRun* run)
+{
+   SizeT offset = run->start - run->lo;
+   SizeT n = run->end - run->start, i;
+   run->start = run->end;
+   if (run->by_parts) {
+      /* no block: the map's cached part is dropped, not trusted */
+      LH_(map_add_part)(run->map, NULL, offset, n, run->size, run->counts);
+   } else {
+      for (i = 0; i < n; i++) run->counts[offset + i]++;
+   }
+}
+
+/* The run's accesses go into the map; no run any more. */
+static inline void run_end(AccessRun* run)
+{
+   if (run->end != run->start) run_flush(run);
+   run->end = run->start = 0;
+}
+
+/* Set when a slot gets a repeat key or a run; LH_(slots_flush_repeats)
+   clears it with every key and run, so that no slot gathers repeats or
+   a run it does not see. */
+static Bool repeat_keys_set = False;
+
+/* The slot just counted an access that ended at 'next' the ordinary way:
+   the run of its kind so far goes into the map, and a new one starts at
+   'next' when the slot's block is a small one whose granules it holds. */
+static inline void run_start(AccessRun* run, const AccessSlot* slot, Addr next)
+{
+   if (run->end != run->start) run_flush(run);
+   if (slot->granules == NULL) {
+      run->end = run->start = 0;
+      return;
+   }
+   run->end = run->start = next;
+   run->lo = slot->lo;
+   run->size = slot->size;
+   run->granules = slot->granules;
+   run->block = slot->block;
+   run->epoch = slot_epoch;
+   run->counts = slot->counts;
+   run->map = slot->block->access.map;
+   run->by_parts = slot->by_parts;
+   repeat_keys_set = True;
+}
+
+static inline void slot_repeat_set(AccessSlot* slot, ULong key)
+{
+   if (UNLIKELY(slot->repeats != 0)) slot_repeats_flush(slot);
+   slot->repeat_key = key;
+   repeat_keys_set = True;
+}
+
+static inline ULong repeat_key_of(Addr a, UWord n)
+{
+   return n <= REPEAT_MAX_SIZE ? (ULong)a | ((ULong)n << 48) : 0;
+}
+
+void LH_(slots_flush_repeats)(void)
+{
+   UInt i;
+   if (!repeat_keys_set) return;
+   for (i = 0; i < LH_ACCESS_SLOTS; i++) {
+      if (read_slots[i].repeats != 0) slot_repeats_flush(&read_slots[i]);
+      if (write_slots[i].repeats != 0) slot_repeats_flush(&write_slots[i]);
+      read_slots[i].repeat_key = 0;
+      write_slots[i].repeat_key = 0;
+   }
+   run_end(&runs[0]);
+   run_end(&runs[1]);
+   repeat_keys_set = False;
 }
 
 void LH_(slots_new_epoch)(void)
@@ -195,6 +345,7 @@ static inline void slot_arm(AccessSlot* slot, UWord j, SizeT lo, SizeT hi)
 static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
 {
    const LH_SiteMap* m = b->access.map;
+   slot_repeat_set(slot, 0);
    slot->lo = b->payload;
    slot->size = b->req_size;
    slot->epoch = slot_epoch;
@@ -270,6 +421,44 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
    }
 }
 
+/* Sets the bits of [a, end) (all in one chunk) whose granules' bit sets
+   are at read_base and written_base, 'stride' UShorts apart, the first
+   for the granule at 'base'; ref holds the block and its solo chunk.
+   Returns how many bits were newly set.  (Inlined: the stride is a
+   constant at each call.) */
+static inline __attribute__((always_inline))
+UInt mark_granules(LH_GranuleRef* ref, Bool is_write, UShort* read_base,
+                   UShort* written_base, UWord stride, Addr base, Addr a, Addr end)
+{
+   UInt newly = 0;
+   Addr g;
+   for (g = a; g < end; ) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < g_end ? end : g_end;
+      UWord index = ((g - base) >> LH_GRANULE_BITS) * stride;
+      ref->read_bits = read_base + index;
+      ref->written_bits = written_base + index;
+      newly += LH_(shadow_mark)(ref, is_write,
+                                (UShort)(((1u << (stop - g)) - 1)
+                                         << (g & (LH_GRANULE_SIZE - 1))),
+                                (UInt)(stop - g));
+      g = stop;
+   }
+   return newly;
+}
+
+/* Adds newly set bits to the block's count; the slot is saturated once
+   every byte's bit of its kind is set. */
+static inline void slot_count_newly(AccessSlot* slot, LH_BlockAccess* ba,
+                                    UInt newly, Bool is_write)
+{
+   SizeT set;
+   if (newly == 0) return;
+   set = is_write ? (ba->written_bytes_set += newly)
+                  : (ba->read_bytes_set += newly);
+   if (set == slot->size) slot->saturated = True;
+}
+
 /* Sets the bits of [a, a+n) inside the slot's (unsaturated) block: through
    the slot's shadow chunk when the block owns the chunk alone (found again
    when the access left it), else granule by granule through the shadow (a
@@ -281,31 +470,18 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    LH_Block* b = slot->block;
    LH_BlockAccess* ba = &b->access;
    LH_GranuleRef ref;
-   Addr g, end = a + n;
-   UInt newly = 0;
+   Addr end = a + n;
+   UInt newly;
    SizeT set;
    if (slot->granules != NULL) {
       /* a small block in a shared chunk: its granules are at hand */
-      Addr first = slot->lo & ~(LH_GRANULE_SIZE - 1);
       ref.block = b;
       ref.solo = NULL;
-      for (g = a; g < end; ) {
-         Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-         Addr stop = end < g_end ? end : g_end;
-         LH_Granule* granule = &slot->granules[(g - first) >> LH_GRANULE_BITS];
-         ref.read_bits = &granule->read_bits;
-         ref.written_bits = &granule->written_bits;
-         newly += LH_(shadow_mark)(&ref, is_write,
-                                   (UShort)(((1u << (stop - g)) - 1)
-                                            << (g & (LH_GRANULE_SIZE - 1))),
-                                   (UInt)(stop - g));
-         g = stop;
-      }
-      if (newly != 0) {
-         set = is_write ? (ba->written_bytes_set += newly)
-                        : (ba->read_bytes_set += newly);
-         if (set == slot->size) slot->saturated = True;
-      }
+      newly = mark_granules(&ref, is_write, &slot->granules[0].read_bits,
+                            &slot->granules[0].written_bits,
+                            sizeof(LH_Granule) / sizeof(UShort),
+                            slot->lo & ~(LH_GRANULE_SIZE - 1), a, end);
+      slot_count_newly(slot, ba, newly, is_write);
       return True;
    }
    if (a - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)
@@ -328,24 +504,34 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    }
    ref.block = b;
    ref.solo = slot->chunk;
-   for (g = a; g < end; ) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < g_end ? end : g_end;
-      UWord gi = (g >> LH_GRANULE_BITS) & (LH_GRANULES_PER_CHUNK - 1);
-      ref.read_bits = &slot->chunk->read_bits[gi];
-      ref.written_bits = &slot->chunk->written_bits[gi];
-      newly += LH_(shadow_mark)(&ref, is_write,
-                                (UShort)(((1u << (stop - g)) - 1)
-                                         << (g & (LH_GRANULE_SIZE - 1))),
-                                (UInt)(stop - g));
-      g = stop;
-   }
-   if (newly != 0) {
-      set = is_write ? (ba->written_bytes_set += newly)
-                     : (ba->read_bytes_set += newly);
-      if (set == slot->size) slot->saturated = True;
-   }
+   newly = mark_granules(&ref, is_write, slot->chunk->read_bits,
+                         slot->chunk->written_bits, 1, slot->chunk_lo, a, end);
+   slot_count_newly(slot, ba, newly, is_write);
    return True;
+}
+
+/* A loop walking forward through a block leaves its part for one of
+   the next few (parts of a block under K bytes have a byte or none):
+   found by their ends, a multiplication and a shift each, instead of the
+   division of bucket_of_fast.  Part 'from' ends at from_hi <= offset.
+   True with the part of 'offset' and its range [*lo, *hi), False when
+   it is further on. */
+static inline Bool part_after(SizeT offset, SizeT size, UWord from,
+                              SizeT from_hi, UWord* j, SizeT* lo, SizeT* hi)
+{
+   UWord next;
+   SizeT next_lo = from_hi;
+   for (next = from + 1; next < K && next <= from + 4; next++) {
+      SizeT next_hi = (SizeT)(((ULong)(next + 1) * size) / K);
+      if (offset < next_hi) {
+         *j = next;
+         *lo = next_lo;
+         *hi = next_hi;
+         return True;
+      }
+      next_lo = next_hi;
+   }
+   return False;
 }
 
 /* An access inside the slot's block (epoch good), outside its armed
@@ -356,10 +542,17 @@ static __attribute__((noinline))
 void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
    UWord offset = a - slot->lo;
+   const LH_BlockAccess* before = &slot->block->access;
+   SizeT set_before = is_write ? before->written_bytes_set : before->read_bytes_set;
    if (slot->saturated || slot_mark_bits(slot, a, n, is_write)) {
       LH_Block* b = slot->block;
       LH_BlockAccess* ba = &b->access;
+      /* no bit newly set: the access comes again (a field reread), and
+         becomes the slot's repeatable one */
+      Bool again = (is_write ? ba->written_bytes_set : ba->read_bytes_set)
+                   == set_before;
       ba->last_access_time = LH_(now);
+      run_start(&runs[is_write], slot, a + n);
       if (is_write && offset + n > ba->written_high_water)
          ba->written_high_water = offset + n;
       if (slot->by_parts) {
@@ -370,7 +563,9 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
             j = slot->part_index;           /* a loop still in its part */
             lo = slot->part_lo;
             hi = slot->part_hi;
-         } else {
+         } else if (!(slot->part_hi != 0 && offset >= slot->part_hi
+                      && part_after(offset, size, slot->part_index,
+                                    slot->part_hi, &j, &lo, &hi))) {
             j = bucket_of_fast(offset, size, slot->inv_size);
             lo = (SizeT)(((ULong)j * size) / K);
             hi = (SizeT)(((ULong)(j + 1) * size) / K);
@@ -378,8 +573,13 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
          if (LIKELY(offset + n <= hi)) {
             slot->counts[j] += n;
             slot_arm(slot, j, lo, hi);
+            if (again) slot_repeat_set(slot, repeat_key_of(a, n));
             return;
          }
+         /* across parts: not repeatable (a repeat key the slot has stays
+            good: its bits are set and its counters are the same) */
+      } else if (again) {
+         slot_repeat_set(slot, repeat_key_of(a, n));
       }
       map_add(ba->map, b, offset, n, slot->size, is_write);
       return;
@@ -437,12 +637,65 @@ Bool note_in_armed_block(AccessSlot* slot, Addr a, UWord n)
    return True;
 }
 
+/* The slot's repeatable access again (lh_access_path.c's opening
+   comment): one more pending repeat and the block's last-access time.
+   False for any other access. */
+static inline __attribute__((always_inline))
+Bool note_repeat(AccessSlot* slot, Addr a, UWord n)
+{
+   if (((ULong)a | ((ULong)n << 48)) != slot->repeat_key
+       || slot->epoch != slot_epoch)
+      return False;
+   slot->repeats++;
+   slot->block->access.last_access_time = LH_(now);
+   return True;
+}
+
+/* The next access of the run of its kind (lh_access_path.c's opening
+   comment): its bits set in the granules the run holds, the block's
+   set-bit count, high-water mark and last-access time kept, and the
+   run's end moved on.  False for any other access, or one that leaves
+   its granule. */
+static inline __attribute__((always_inline))
+Bool note_in_run(Addr a, UWord n, Bool is_write)
+{
+   UWord in_granule = a & (LH_GRANULE_SIZE - 1);
+   LH_Granule* granule;
+   LH_BlockAccess* ba;
+   UShort* bits;
+   UShort mask, old;
+   AccessRun* run = &runs[is_write];
+   if (a != run->end || run->epoch != slot_epoch
+       || n > run->lo + run->size - a || in_granule + n > LH_GRANULE_SIZE)
+      return False;
+   granule = &run->granules[(a - (run->lo & ~(LH_GRANULE_SIZE - 1)))
+                            >> LH_GRANULE_BITS];
+   bits = is_write ? &granule->written_bits : &granule->read_bits;
+   mask = (UShort)(((1u << n) - 1) << in_granule);
+   old = *bits;
+   ba = &run->block->access;
+   if ((old & mask) != mask) {
+      /* (a slot's saturated flag is only set the ordinary way: a slot
+         that thinks its block unsaturated just marks bits again) */
+      *bits = old | mask;
+      if (is_write) ba->written_bytes_set += LH_(popcount16)(mask & ~old);
+      else ba->read_bytes_set += LH_(popcount16)(mask & ~old);
+   }
+   if (is_write && a + n - run->lo > ba->written_high_water)
+      ba->written_high_water = a + n - run->lo;
+   ba->last_access_time = LH_(now);
+   run->end = a + n;
+   return True;
+}
+
 /* One access: the slot's armed part, else elsewhere in its armed block,
-   else the slot's block or the slow way. */
+   else its repeatable access, else the next of its run, else the slot's
+   block or the slow way. */
 static inline __attribute__((always_inline))
 void note_access(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
-   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n))
+   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n)
+       || note_repeat(slot, a, n) || note_in_run(a, n, is_write))
       return;
    note_access_unarmed(a, n, is_write, slot);
 }
@@ -466,7 +719,8 @@ static inline __attribute__((always_inline))
 void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
 {
    AccessSlot* slot = slot_at(slot_index, is_write);
-   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n))
+   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n)
+       || note_repeat(slot, a, n) || note_in_run(a, n, is_write))
       return;
    if (a - LH_(filter_base) < LH_(filter_span))
       note_access_unarmed(a, n, is_write, slot);

@@ -95,6 +95,9 @@ void LH_(slots_new_epoch)(void);
 void LH_(slots_forget)(LH_Block* b);
 /* After a block event: slots are off once blocks overlap. */
 void LH_(slots_check_overlap)(void);
+/* Adds every slot's pending repeats to the maps: before a map is read
+   or changes its layout. */
+void LH_(slots_flush_repeats)(void);
 /* Registers the kernel's accesses during syscalls (pre/post mem). */
 void LH_(access_path_init)(void);
 

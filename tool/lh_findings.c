@@ -221,7 +221,7 @@ static void access_totals(const LH_Site* site, AccessTotals* t)
 {
    VG_(memset)(t, 0, sizeof *t);
    add_fold(t, &site->access.retired);
-   add_fold(t, &site->access.live);
+   add_fold(t, LH_(site_live_fold)(site));
    t->bytes_read = LH_(access_site_bytes)(site, False);
 }
 

@@ -42,6 +42,7 @@
 #include "lh_fork.h"
 #include "lh_custom_alloc.h"
 #include "lh_blocks.h"
+#include "lh_shadow.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -268,6 +269,10 @@ static void lh_fini(Int exitcode_from_core)
    /* The path the dumps used (expanded once; %n stays one file). */
    path = VG_(strdup)("lh.main.path", LH_(profile_path)());
    current_out_path = path;
+   /* A program that freed all its blocks needs no block record any more:
+      the report's labels and sorted sites reuse their memory instead of
+      adding to the run's peak (nothing is released while a block is live). */
+   (void)LH_(block_records_release)();
    report = LH_(report_build)(&end);
    written = LH_(report_write_json)(report, path);
    /* -q silences the summary, as it silences Valgrind's own tools' output

@@ -58,7 +58,7 @@ const HChar* LH_(note_kind_name)(LH_NoteKind kind)
 static ULong unused_capacity_at_peak(const LH_Site* s)
 {
    const LH_AccessFold* r = &s->access.retired;
-   const LH_AccessFold* l = &s->access.live;
+   const LH_AccessFold* l = LH_(site_live_fold)(s);
    return (r->at_peak_seq == LH_(peak_seq) ? r->at_peak_unused_capacity : 0)
           + (l->at_peak_seq == LH_(peak_seq) ? l->at_peak_unused_capacity : 0);
 }
@@ -67,7 +67,7 @@ static ULong unused_capacity_at_peak(const LH_Site* s)
 static ULong never_accessed_at_peak(const LH_Site* s)
 {
    const LH_AccessFold* r = &s->access.retired;
-   const LH_AccessFold* l = &s->access.live;
+   const LH_AccessFold* l = LH_(site_live_fold)(s);
    return (r->at_peak_seq == LH_(peak_seq) ? r->at_peak_never_accessed : 0)
           + (l->at_peak_seq == LH_(peak_seq) ? l->at_peak_never_accessed : 0);
 }

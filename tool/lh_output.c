@@ -242,7 +242,7 @@ static void write_document(LH_Json* j, const LH_Report* r)
    write_globals(j, &r->totals);
    LH_(frames_write_json)(j);
    LH_(json_array_begin)(j, "sites");
-   for (i = 0; i < r->n_sites; i++) write_site(j, r->sites[i], &r->notes[i]);
+   for (i = 0; i < r->n_sites; i++) write_site(j, r->sites[i], LH_(report_site_notes)(r, i));
    LH_(json_array_end)(j);
    LH_(timeline_write_json)(j);
    LH_(shapes_write_run)(j);

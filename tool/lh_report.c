@@ -59,6 +59,22 @@ static void copy_totals(LH_ReportTotals* t)
    t->threads = LH_(threads_ever)();
 }
 
+/* A heap copy of notes holding just its notes (n > 0). */
+static LH_SiteNotes* copy_notes(const LH_SiteNotes* notes)
+{
+   SizeT size = offsetof(LH_SiteNotes, note) + notes->n * sizeof(LH_SiteNote);
+   LH_SiteNotes* copy = VG_(malloc)("lh.report.site_notes", size);
+   VG_(memcpy)(copy, notes, size);
+   return copy;
+}
+
+const LH_SiteNotes* LH_(report_site_notes)(const LH_Report* r, UInt i)
+{
+   static const LH_SiteNotes none = { 0 };
+   tl_assert(i < r->n_sites);
+   return r->notes[i] ? r->notes[i] : &none;
+}
+
 const LH_Report* LH_(report_build)(const LH_RunEnd* end)
 {
    LH_Report* r;
@@ -85,9 +101,12 @@ const LH_Report* LH_(report_build)(const LH_RunEnd* end)
    LH_(findings_compute)(r->sites, r->n_sites);
 
    /* 5: notes (they read the access folds the findings refreshed). */
-   r->notes = VG_(calloc)("lh.report.notes", r->n_sites + 1, sizeof(LH_SiteNotes));
-   for (i = 0; i < r->n_sites; i++)
-      LH_(site_notes_compute)(r->sites[i], &r->notes[i]);
+   r->notes = VG_(calloc)("lh.report.notes", r->n_sites + 1, sizeof(LH_SiteNotes*));
+   for (i = 0; i < r->n_sites; i++) {
+      LH_SiteNotes computed;
+      LH_(site_notes_compute)(r->sites[i], &computed);
+      if (computed.n > 0) r->notes[i] = copy_notes(&computed);
+   }
 
    /* 6 */
    copy_totals(&r->totals);
@@ -97,7 +116,10 @@ const LH_Report* LH_(report_build)(const LH_RunEnd* end)
 void LH_(report_free)(const LH_Report* report)
 {
    LH_Report* r = (LH_Report*)report;
+   UInt i;
    tl_assert(report_alive);
+   for (i = 0; i < r->n_sites; i++)
+      if (r->notes[i]) VG_(free)(r->notes[i]);
    VG_(free)(r->sites);
    VG_(free)(r->notes);
    VG_(free)(r);

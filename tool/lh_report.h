@@ -70,8 +70,14 @@ typedef struct {
    LH_ReportTotals totals;
    LH_Site**       sites;     /* sorted: sites[i]->id == i */
    UInt            n_sites;
-   LH_SiteNotes*   notes;     /* notes[i] belongs to sites[i] */
+   /* notes[i] belongs to sites[i]; NULL when the site has none (most
+      sites: a site's notes are allocated only when it has one, sized to
+      their number, so that 100,000 sites cost a pointer each). */
+   LH_SiteNotes**  notes;
 } LH_Report;
+
+/* The notes of sites[i]: an empty set when it has none. */
+const LH_SiteNotes* LH_(report_site_notes)(const LH_Report* report, UInt i);
 
 const LH_Report* LH_(report_build)(const LH_RunEnd* end);
 void LH_(report_free)(const LH_Report* report);

@@ -176,6 +176,7 @@ _Static_assert(__builtin_offsetof(struct LH_Block, access.first_access_time) == 
                "an access's fields are the first 64 bytes of LH_Block");
 
 struct LH_Block** LH_(record_pages) = NULL;
+static Addr* page_allocations = NULL;  /* what VG_(malloc) gave each page */
 static UInt pages_capacity = 0;
 static UInt pages_used = 0;
 static UInt records_used = 1;         /* record 0 means "no block" */
@@ -197,13 +198,16 @@ struct LH_Block* LH_(block_record_new)(void)
             tl_assert(new_capacity > pages_capacity);    /* 2^32 live blocks */
             LH_(record_pages) = VG_(realloc)("lh.shadow.record_pages", LH_(record_pages),
                                              new_capacity * sizeof(struct LH_Block*));
+            page_allocations = VG_(realloc)("lh.shadow.record_pages", page_allocations,
+                                            new_capacity * sizeof(Addr));
             pages_capacity = new_capacity;
          }
          {
-            /* a page starts on a cache line (never freed: the slack of
-               the rounding is kept with it) */
+            /* a page starts on a cache line (the slack of the rounding
+               is kept with it) */
             Addr raw = (Addr)VG_(malloc)("lh.shadow.records",
                                          LH_RECORDS_PER_PAGE * sizeof(struct LH_Block) + 63);
+            page_allocations[pages_used] = raw;
             LH_(record_pages)[pages_used++] = (struct LH_Block*)((raw + 63) & ~(Addr)63);
          }
       }
@@ -227,6 +231,18 @@ void LH_(block_record_free)(struct LH_Block* b)
 UInt LH_(block_records_used)(void)
 {
    return records_used;
+}
+
+Bool LH_(block_records_release)(void)
+{
+   UInt i;
+   for (i = 1; i < records_used; i++)
+      if (LH_(block_record)(i)->site != NULL) return False;
+   for (i = 0; i < pages_used; i++) VG_(free)((void*)page_allocations[i]);
+   pages_used = 0;
+   records_used = 1;
+   free_head = 0;
+   return True;
 }
 
 LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi)
@@ -256,6 +272,22 @@ UInt LH_(shadow_owner)(Addr a)
 /*--- Owning and forgetting ranges                         ---*/
 /*------------------------------------------------------------*/
 
+/* The end of the part of [g, hi) in g's chunk; *whole_chunk: that part
+   is the whole chunk. */
+static inline Addr chunk_stop(Addr g, Addr hi, Bool* whole_chunk)
+{
+   Addr chunk_start = g & ~(CHUNK_SIZE - 1);
+   Addr chunk_end = chunk_start + CHUNK_SIZE;
+   Addr stop = hi < chunk_end ? hi : chunk_end;
+   *whole_chunk = g == chunk_start && stop == chunk_end;
+   return stop;
+}
+
+static inline Addr granule_round_up(Addr a)
+{
+   return (a + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
+}
+
 Bool  LH_(shadow_overlap_seen) = False;
 Addr  LH_(filter_base) = 0;
 UWord LH_(filter_span) = 0;
@@ -282,14 +314,13 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
    if (hi <= lo) return;
    tl_assert(hi <= LH_SHADOW_ADDR_LIMIT);
    widen_filter(lo, hi);
-   hi = (hi + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
+   hi = granule_round_up(hi);
    g = lo;
    while (g < hi) {
-      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
-      Addr chunk_end = chunk_start + CHUNK_SIZE;
-      Addr stop = hi < chunk_end ? hi : chunk_end;
+      Bool whole_chunk;
+      Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, True);
-      if (g == chunk_start && stop == chunk_end && *entry == 0) {
+      if (whole_chunk && *entry == 0) {
          *entry = WHOLE_ENTRY(idx);          /* the lazy whole-chunk case */
       } else {
          LH_SharedChunk* c;
@@ -320,12 +351,11 @@ void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
    Addr g;
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    if (hi <= lo) return;
-   hi = (hi + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
+   hi = granule_round_up(hi);
    g = lo;
    while (g < hi) {
-      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
-      Addr chunk_end = chunk_start + CHUNK_SIZE;
-      Addr stop = hi < chunk_end ? hi : chunk_end;
+      Bool whole_chunk;
+      Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, False);
       LH_SharedChunk* c;
       UInt whole_owner;
@@ -340,7 +370,7 @@ void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
             g = stop;
             continue;
          }
-         if (g == chunk_start && stop == chunk_end) {
+         if (whole_chunk) {
             if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) free_solo_chunk(SOLO_OF(*entry));
             *entry = 0;
             g = stop;
@@ -415,9 +445,8 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
    VG_(memset)(out, 0, sizeof(*out));
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    while (g < hi) {
-      Addr chunk_start = g & ~(CHUNK_SIZE - 1);
-      Addr chunk_end = chunk_start + CHUNK_SIZE;
-      Addr stop = hi < chunk_end ? hi : chunk_end;
+      Bool whole_chunk;
+      Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, False);
       const UShort* rd_bits;        /* element gi at rd_bits[gi * stride] */
       const UShort* wr_bits;

@@ -65,7 +65,7 @@ static void print_top_sites(const LH_Report* r)
                         r->totals.peak_bytes);
       VG_(umsg)("  %10s %5s %'8llu %-6s  %s\n", a, share, s->blocks_at_peak,
                 LH_(plural)(s->blocks_at_peak, "block", "blocks"), where);
-      print_site_notes(&r->notes[i]);
+      print_site_notes(LH_(report_site_notes)(r, i));
       if (unnamed_object == NULL && VG_(strncmp)(where, "??? (in ", 8) == 0)
          unnamed_object = s;
    }

@@ -39,14 +39,15 @@ typedef struct {
       interval overwrites it without touching the series (a cache miss per
       malloc with many sites). */
    UInt          last_interval;
-   ULong         last_live_bytes;
    /* The series' own last entry, which the next one is encoded against. */
    UInt          series_end_interval;
+   ULong         last_live_bytes;
    ULong         series_end_live_bytes;
-   /* Computed on first use after LH_(timeline_finish): `growth` is valid
-      when growth_snapshot equals the current snapshot's number (0 = never). */
+   /* Computed on first use after LH_(timeline_finish), for a significant
+      site only (allocated then: NULL for most sites); valid when
+      growth_snapshot equals the current snapshot's number (0 = never). */
    UInt          growth_snapshot;
-   LH_Growth     growth;
+   LH_Growth*    growth;
 } LH_SiteTimeline;
 
 struct LH_Site;

@@ -15,6 +15,34 @@ def report(name, ok, why):
     print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
 
 
+def core_peak_in_use(log_path):
+    """The core arena's peak bytes in use over the whole run, from
+    --stats=yes ("core : M/N max/curr mmap'd, ..., A/B max/curr")."""
+    with open(log_path) as log:
+        for line in log:
+            match = re.search(r"core\s*:.*unmmap'd,\s*([\d,]+)/\s*[\d,]+ max/curr", line)
+            if match:
+                return int(match.group(1).replace(",", ""))
+    return None
+
+
+def tool_allocations(log_path):
+    """Like tool_bytes, but the number of allocations per cost centre."""
+    counts = None
+    in_core = False
+    with open(log_path) as log:
+        for line in log:
+            if line.startswith("-------- Arena "):
+                in_core = line.startswith('-------- Arena "core"')
+                if in_core:
+                    counts = {}
+                continue
+            match = re.match(r"\s*([\d,]+) in\s+([\d,]+): (lh\.\S+)", line)
+            if in_core and match:
+                counts[match.group(3)] = int(match.group(2).replace(",", ""))
+    return counts
+
+
 def tool_bytes(log_path):
     """Bytes in use at exit per lifeheap cost centre ('lh.*'), from the last
     listing of the core arena (the tool allocates there)."""
@@ -83,3 +111,44 @@ series_bytes = centres.get("lh.timeline.site", 0)
 # entry (an interval and a 64-bit value) would need 16 * changes.
 report("series: the sites' series take less than half of sixteen bytes an entry",
        0 < series_bytes < 8 * changes, "%d bytes for %d entries" % (series_bytes, changes))
+
+# --- Memory per site ----------------------------------------------------
+# sites.c DEPTH: 3^DEPTH sites of one 16-byte block each (and the site of
+# the array holding them), no notes, all freed before exit.  Between depth
+# 6 and 7 (730 and 2,188 sites) the peak of the tool's memory, the profile's
+# output included, grows by the cost of 1,458 sites: the record, the stack,
+# the access map of a 16-byte block, the label and frame list, the block's
+# record and shadow.  About 1,490 bytes; notes space for every site (744
+# bytes) or a live-block fold in every record would exceed the bound.
+for name, count in (("sites-6", 730), ("sites-7", 2188)):
+    profile = pc.load("%s/%s.json" % (out, name))
+    why = pc.evaluate(profile, "sites.#=%d" % count)
+    report("%s: %d sites" % (name, count), why is None, why)
+    why = pc.evaluate(profile, "at_exit.blocks=0")
+    report("%s: no block live at exit" % name, why is None, why)
+low = core_peak_in_use(out + "/sites-6.log")
+high = core_peak_in_use(out + "/sites-7.log")
+if low is None or high is None:
+    report("per-site memory: --stats=yes core arena line", False, "not in the logs")
+else:
+    per_site = (high - low) / (2188 - 730.0)
+    report("per-site memory: the tool's peak grows by at most 1,700 bytes per site",
+           0 < per_site <= 1700, "%.1f bytes per site" % per_site)
+
+# What only live blocks need is gone or was never made when none is live
+# at exit; the listing at exit is after the profile was written.
+freed = tool_allocations(out + "/sites-7.log")
+kept = tool_allocations(out + "/sites-6-kept.log")
+if not freed or not kept:
+    report("live-block state: --profile-heap listings", False, "no core arena listing in the logs")
+else:
+    report("sites-7: the 2,188 site records exist at exit",
+           freed.get("lh.sites.site") == 2188, "lh.sites.site: %s" % freed.get("lh.sites.site"))
+    report("sites-7: no block live at exit, so the block records were given back",
+           "lh.shadow.records" not in freed, "lh.shadow.records: %s" % freed.get("lh.shadow.records"))
+    report("sites-7: no site had a live block at output, so no live-block fold was made",
+           "lh.access.live" not in freed, "lh.access.live: %s" % freed.get("lh.access.live"))
+    report("sites-6-kept: every one of the 730 sites has a live block: 730 folds, records kept",
+           kept.get("lh.access.live") == 730 and kept.get("lh.shadow.records", 0) >= 1,
+           "lh.access.live: %s, lh.shadow.records: %s"
+           % (kept.get("lh.access.live"), kept.get("lh.shadow.records")))

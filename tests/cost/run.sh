@@ -3,6 +3,7 @@
 # Valgrind's accounting of the tool's allocations (--profile-heap=yes lists
 # the bytes in use per allocation cost centre at exit: deterministic, unlike
 # RSS or time), and that the compact per-site timelines read back exactly.
+# --stats=yes adds the arena's peak in use (the profile's output included).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -12,7 +13,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series; do
+for prog in blocks series sites; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -27,6 +28,9 @@ profile_heap() {
 profile_heap blocks-20k "$bin/blocks" 20000 \
   && profile_heap blocks-40k "$bin/blocks" 40000 \
   && profile_heap series "$bin/series" \
+  && profile_heap sites-6 --stats=yes "$bin/sites" 6 \
+  && profile_heap sites-7 --stats=yes "$bin/sites" 7 \
+  && profile_heap sites-6-kept "$bin/sites" 6 keep \
   || fail "profiling the test programs" "see $out/*.log"
 
 feed_checks "$here/check.py" "$out"
