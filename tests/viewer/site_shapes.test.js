@@ -39,7 +39,7 @@ test.before(async () => {
   await run('cc', ['-O0', '-g', '-fno-builtin', SOURCE, '-o', program]);
   profileFile = path.join(WORK, 'shapes.json');
   await run(path.join(lib.ROOT, 'scripts', 'run-lifeheap'), ['-q', '--lifeheap-out-file=' + profileFile, program], { cwd: WORK });
-  profile = JSON.parse(fs.readFileSync(profileFile, 'utf8'));
+  profile = lib.readProfile(profileFile);
   browser = await lib.launch();
 });
 test.after(async () => {
@@ -109,7 +109,8 @@ test('site shapes: a site of two sizes shows each size\'s lifetimes, as the tool
 test('site shapes: a site of several sizes from a profile without its grid says so', async () => {
   // The same profile with the late site's grid removed, as a lifeheap before it wrote one.
   const late = siteOf('late');
-  const older = JSON.parse(JSON.stringify(profile));
+  const older = JSON.parse(fs.readFileSync(profileFile, 'utf8'));
+  assert.ok(Array.isArray(older.sites[late.id].blocks_by_size_and_lifetime));
   delete older.sites[late.id].blocks_by_size_and_lifetime;
   const olderFile = path.join(WORK, 'shapes-older.json');
   fs.writeFileSync(olderFile, JSON.stringify(older));
