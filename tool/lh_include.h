@@ -206,6 +206,10 @@ struct LH_Site {
    /* Blocks by log2 size, freed so far (with the live ones: out);
       lh_shapes.c. */
    LH_Histogram freed_size_histogram;
+   /* Blocks by log2 size x log2 lifetime, made only once the site's
+      blocks fall in two size classes (NULL before: one size class's row
+      is the lifetime histogram); lh_shapes.c. */
+   struct LH_SiteGrid* size_lifetime;
 
    ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
    ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
@@ -430,11 +434,15 @@ void LH_(timeline_finish)(void);
 void LH_(timeline_write_json)(LH_Json* j);
 
 /* The shapes of the heap (lh_shapes.c): each site's blocks by log2 size,
+   and by log2 size x log2 lifetime when they have more than one size,
    the run's blocks by log2 size x log2 lifetime.  A block is counted when
-   freed, or, live, at each output (after shapes_output_begin). */
+   freed, or, live, at each output (after shapes_output_begin), after its
+   lifetime is counted in the site's freed_lifetime_histogram (freed) or
+   lifetime_histogram (live). */
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime);
 void LH_(shapes_output_begin)(void);
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime);
+void LH_(shapes_write_site_grid)(LH_Json* j, const LH_Site* site);
 void LH_(shapes_write_run)(LH_Json* j);
 void LH_(site_timeline_write_json)(LH_Json* j, LH_Site* site);
 void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites);

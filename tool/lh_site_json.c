@@ -343,6 +343,7 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
       LH_(json_object_end)(j);
    }
    write_histogram(j, "size_histogram_start", "size_histogram", &s->out->size_histogram);
+   LH_(shapes_write_site_grid)(j, s);
 
    put_unless(j, "reallocs", s->reallocs, 0);
    put_unless(j, "realloc_requested_bytes", s->realloc_requested_bytes, 0);

@@ -302,6 +302,50 @@ check_eq "diff json: global peak change" "313472 286720 -26752" \
 check_eq "diff json: resolved finding" "0 missing-backpressure" \
   "$(jq -r '"\(.findings.new | length) \(.findings.resolved[0].kind)"' "$work/diff.json")"
 
+# The headline: the most severe finding change (new, worsened, resolved),
+# its figures for both runs. base.json's missing-backpressure on
+# push_message (base site 1, new site 2) is gone in new.json.
+check_eq "diff json: the headline is the resolved finding, on both runs' sites" \
+  "resolved missing-backpressure high 1 2" \
+  "$(jq -r '.headline | "\(.state) \(.kind) \(.severity) \(.base_site) \(.new_site)"' "$work/diff.json")"
+expect_grep "diff text: the headline first" "^most severe change: resolved finding \[high\]: Missing backpressure at push_message (queue.c:42)$" "$work/diff.txt"
+# With the figures that are site fields in the finding (max_bytes 51,200 and
+# cross_thread_frees 100 are base site 1's own), a new finding shows them
+# for the baseline's site without it: new.json's push_message holds 8.0 KiB
+# at most, 100 frees by another thread; the queue depth is the finding's.
+jq '(.findings[] | select(.kind == "missing-backpressure") | .evidence) += {"max_bytes": 51200, "cross_thread_frees": 100}' \
+  "$profiles/base.json" >"$work/base_figures.json"
+"$lifeheap" diff "$profiles/new.json" "$work/base_figures.json" >"$work/diff_new.txt"
+check_eq "diff text: a new finding's figures beside the baseline site's own" \
+  "most severe change: new finding [high]: Missing backpressure at push_message (queue.c:42)
+    Live at most                             8.0 KiB -> 50.0 KiB
+    Queue depth (messages waited behind)     not computed -> 120
+    Freed by another thread                  100 -> 100" \
+  "$(grep -E '^(most severe|    [A-Z])' "$work/diff_new.txt")"
+# Worse in NEW (its first figure, max_bytes, larger): worsened.
+jq '(.findings[] | select(.kind == "missing-backpressure") | .evidence.max_bytes) = 61200' \
+  "$work/base_figures.json" >"$work/base_worse.json"
+"$lifeheap" diff "$work/base_figures.json" "$work/base_worse.json" --format json >"$work/diff_worse.json"
+check_eq "diff json: a larger first figure is worsened" "worsened missing-backpressure 1 1" \
+  "$(jq -r '.headline | "\(.state) \(.kind) \(.base_site) \(.new_site)"' "$work/diff_worse.json")"
+# Nothing changed: the most severe finding, in both runs.
+"$lifeheap" diff "$profiles/base.json" "$profiles/base.json" >"$work/diff_same.txt"
+expect_grep "diff text: nothing changed heads with the most severe finding in both" \
+  "^no finding changed; most severe, in both runs \[high\]: Missing backpressure at push_message (queue.c:42)$" "$work/diff_same.txt"
+# Severity first: a resolved high finding heads a new medium one (new.json's
+# oversized-preallocation renamed unused-capacity: new, medium).
+jq '(.findings[] | select(.kind == "oversized-preallocation") | .kind) = "unused-capacity"' \
+  "$profiles/new.json" >"$work/new_other.json"
+"$lifeheap" diff "$profiles/base.json" "$work/new_other.json" --format json >"$work/diff_other.json"
+check_eq "diff json: a resolved high finding before a new medium one" "resolved missing-backpressure 1" \
+  "$(jq -r '"\(.headline.state) \(.headline.kind) \(.findings.new | length)"' "$work/diff_other.json")"
+# No finding on either side.
+jq '.findings = []' "$profiles/base.json" >"$work/base_none.json"
+"$lifeheap" diff "$work/base_none.json" "$work/base_none.json" >"$work/diff_none.txt"
+check_eq "diff text: no findings in either run" "no findings in either run" "$(sed -n 4p "$work/diff_none.txt")"
+check_eq "diff json: no headline without findings" "null" \
+  "$("$lifeheap" diff "$work/base_none.json" "$work/base_none.json" --format json | jq -c .headline)"
+
 #--- rules ----------------------------------------------------------------------
 base=$profiles/base.json new=$profiles/new.json
 # base -> new: peak -8.5%, end 256 KiB both, site push_message -42 KiB,

@@ -29,7 +29,7 @@ sources=("$top"/cli/profile.c "$top"/cli/profile_defaults.c "$top"/cli/profile_r
          "$top"/cli/match.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
          "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c \
          "$top"/cli/rules.c "$top"/cli/finding_kinds.c "$top"/cli/evidence_labels.c "$top"/cli/sha256.c "$top"/cli/output_file.c \
-         "$top"/cli/cmd_diff.c "$top"/cli/cmd_check.c "$top"/cli/cmd_view.c \
+         "$top"/cli/cmd_diff.c "$top"/cli/diff_headline.c "$top"/cli/cmd_check.c "$top"/cli/cmd_view.c \
          "$top"/cli/command_args.c "$top"/cli/self_directory.c)
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c) "$here/profile_fuzz.c" "${sources[@]}" \

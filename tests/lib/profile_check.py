@@ -64,6 +64,8 @@ Assertions:
                             timeline's peak point the peak
   contract:timeline         the timeline's shape (see timeline_errors)
   contract:access           the access relations (see access_errors)
+  contract:evidence         findings' figures that are site fields equal
+                            them (see evidence_errors)
   PATH OP VALUE             a path into the document (run.exit.code=0,
                             sites.#>=3, timeline.times=increasing)
   all:PATH OP VALUE         PATH is a list with elements (a [*] or a filter

@@ -421,6 +421,7 @@ LH.profile = (function () {
     for (var n = 0; n < SITE_COUNTS.length; n++) if (!isCount(s[SITE_COUNTS[n]])) return false;
     if (s.realloc_growth_bytes !== undefined && s.realloc_growth_bytes !== null && !isCount(s.realloc_growth_bytes)) return false;
     if (s.size_histogram !== undefined && !LH.shapes.validHistogram(s.size_histogram)) return false;
+    if (s.blocks_by_size_and_lifetime !== undefined && !LH.shapes.validGrid(s.blocks_by_size_and_lifetime)) return false;
     var life = s.lifetime;
     if (!isObject(life) || !isCount(life.sum) || !isCount(life.min) || !isCount(life.max) || !Array.isArray(life.histogram)) return false;
     var acc = s.access;
@@ -489,8 +490,10 @@ LH.profile = (function () {
       requireNumber(s.growth, 'slope_bytes_per_million_instructions', prefix + 'growth.');
       requireNumber(s.growth, 'end_to_max_ratio', prefix + 'growth.');
     }
-    // Blocks by size: a histogram the page cannot draw is dropped (LH.shapes).
+    // Blocks by size (and by size and lifetime): what the page cannot draw is dropped
+    // (LH.shapes).
     if (s.size_histogram !== undefined && !LH.shapes.validHistogram(s.size_histogram)) delete s.size_histogram;
+    if (s.blocks_by_size_and_lifetime !== undefined && !LH.shapes.validGrid(s.blocks_by_size_and_lifetime)) delete s.blocks_by_size_and_lifetime;
     if (s.timeline === null) delete s.timeline;   // null: no series, as for an absent one
     if (s.timeline !== undefined) {
       var tl = member(s, 'timeline', prefix, 'an object');
