@@ -118,7 +118,7 @@ report("series: the sites' series take less than half of sixteen bytes an entry"
 # 6 and 7 (730 and 2,188 sites) the peak of the tool's memory, the profile's
 # output included, grows by the cost of 1,458 sites: the record, the stack,
 # the access map of a 16-byte block, the label and frame list, the block's
-# record and shadow.  About 1,490 bytes; notes space for every site (744
+# record and shadow.  About 1,380 bytes; notes space for every site (744
 # bytes) or a live-block fold in every record would exceed the bound.
 for name, count in (("sites-6", 730), ("sites-7", 2188)):
     profile = pc.load("%s/%s.json" % (out, name))
