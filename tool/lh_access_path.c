@@ -677,9 +677,12 @@ Bool note_in_run(Addr a, UWord n, Bool is_write)
    if ((old & mask) != mask) {
       /* (a slot's saturated flag is only set the ordinary way: a slot
          that thinks its block unsaturated just marks bits again) */
+      /* a first touch of these bytes (the usual case for a run: a loop
+         filling a new block) sets all n of mask's bits: no bit count */
+      UInt newly = (old & mask) == 0 ? (UInt)n : LH_(popcount16)(mask & ~old);
       *bits = old | mask;
-      if (is_write) ba->written_bytes_set += LH_(popcount16)(mask & ~old);
-      else ba->read_bytes_set += LH_(popcount16)(mask & ~old);
+      if (is_write) ba->written_bytes_set += newly;
+      else ba->read_bytes_set += newly;
    }
    if (is_write && a + n - run->lo > ba->written_high_water)
       ba->written_high_water = a + n - run->lo;
