@@ -50,11 +50,14 @@
    Two events may share a slot (a hash collision): each access checks
    that it lies inside the slot's part or block, so sharing costs speed,
    never correctness.  A slot is good only while its epoch equals
-   slot_epoch, which moves on whenever a block that was ever put in a slot
-   is freed or resized, or once blocks overlap (lh_shadow.c; then slots
-   are off for good, and the shadow alone says who owns a granule).  When
-   it moves, the armed slots (a short list) are disarmed, so the fastest
-   path needs no epoch check.
+   slot_epoch.  When a block that was put in a slot is freed or resized,
+   the slots filled this epoch (a short list) that hold it lose it (their
+   epoch set to 0, their arming dropped); when that list has overflowed,
+   or a map changes its layout, or once blocks overlap (lh_shadow.c; then
+   slots are off for good, and the shadow alone says who owns a granule),
+   slot_epoch moves on and every slot is invalid.  When it moves, the
+   armed slots (a short list) are disarmed, so the fastest path needs no
+   epoch check.
 
    A slot also keeps a repeat key: the last access it counted the
    ordinary way that set no new bit (address and size, inside one map
