@@ -13,6 +13,7 @@
 
 #include "command_args.h"
 #include "commands.h"
+#include "diff_headline.h"
 #include "match.h"
 #include "rules.h"
 #include "util.h"
@@ -201,7 +202,11 @@ static void print_text_diff(FILE *out, const struct diff *diff,
     print_text(out, base->path);
     fprintf(out, "\nnew   ");
     print_text(out, changed->path);
-    fprintf(out, "\n\n%-28s %12s %12s  %s\n", "metric", "base", "new",
+    fprintf(out, "\n\n");
+    struct diff_headline headline;
+    diff_headline_pick(base, changed, &diff->matching, &headline);
+    diff_headline_print(out, &headline, base, changed);
+    fprintf(out, "\n%-28s %12s %12s  %s\n", "metric", "base", "new",
             "change");
     struct global_pair pair;
     for (unsigned m = 0; next_global_pair(diff, &m, &pair);) {
@@ -337,6 +342,29 @@ static void print_json_diff(FILE *out, const struct diff *diff,
     print_json_string(out, base->path);
     fprintf(out, ",\n  \"new\": ");
     print_json_string(out, changed->path);
+    struct diff_headline headline;
+    diff_headline_pick(base, changed, &diff->matching, &headline);
+    fprintf(out, ",\n  \"headline\": ");
+    if (headline.state == HEADLINE_NONE) {
+        fprintf(out, "null");
+    } else {
+        fprintf(out, "{\"state\": \"%s\", \"kind\": ",
+                diff_headline_state_name(headline.state));
+        print_json_string(out, headline.finding->kind);
+        fprintf(out, ", \"severity\": ");
+        print_json_string(out, headline.finding->severity);
+        fprintf(out, ", \"base_site\": ");
+        if (headline.base_site)
+            fprintf(out, "%zu", headline.base_site->id);
+        else
+            fprintf(out, "null");
+        fprintf(out, ", \"new_site\": ");
+        if (headline.new_site)
+            fprintf(out, "%zu", headline.new_site->id);
+        else
+            fprintf(out, "null");
+        fputc('}', out);
+    }
     fprintf(out, ",\n  \"sort\": \"%s\",\n  \"global\": {", sort->name);
     const char *separator = "";
     struct global_pair pair;
@@ -483,13 +511,6 @@ int cmd_diff(int argc, char **argv)
     if (!base || !changed) {
         /* Report the first file's problem first, as a serial load would. */
         print_error(base ? jobs[1].error : jobs[0].error);
-        goto done;
-    }
-    if (base->format_version != changed->format_version) {
-        fprintf(stderr, "lifeheap diff: cannot compare format version %lld "
-                        "with format version %lld\n",
-                (long long)base->format_version,
-                (long long)changed->format_version);
         goto done;
     }
     diff.base = base;

@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,4 +159,73 @@ size_t evidence_headline(const struct finding *finding, size_t *indexes,
         }
     }
     return count;
+}
+
+const char *evidence_site_field(const char *key)
+{
+    return string_of(lookup(lookup(table(), "evidence"), key), "site_field");
+}
+
+bool evidence_site_value(const struct site *site, const char *key,
+                         double *value)
+{
+    /* The paths the table names, each to its member of struct site. */
+    static const struct {
+        const char *path;
+        size_t offset;
+        enum { TOP, ACCESS, GROWTH } part;
+    } fields[] = {
+#define SITE(name) {#name, offsetof(struct site, name), TOP}
+#define ACCESS(path, name) {path, offsetof(struct site_access, name), ACCESS}
+#define GROWTH(name) {"growth." #name, offsetof(struct site_growth, name), GROWTH}
+        SITE(max_bytes), SITE(max_blocks), SITE(freed_blocks),
+        SITE(cross_thread_frees), SITE(allocating_threads),
+        SITE(bytes_at_exit), SITE(blocks_at_exit), SITE(reallocs),
+        SITE(realloc_bytes_copied), SITE(realloc_requested_bytes),
+        SITE(total_blocks), SITE(total_bytes), SITE(bytes_at_peak),
+        SITE(blocks_at_peak),
+        ACCESS("access.at_peak.bytes", at_peak_bytes),
+        ACCESS("access.at_peak.unused_capacity_bytes",
+               at_peak_unused_capacity_bytes),
+        ACCESS("access.at_peak.never_read_bytes", at_peak_never_read_bytes),
+        ACCESS("access.at_peak.never_accessed_bytes",
+               at_peak_never_accessed_bytes),
+        ACCESS("access.unused_capacity_bytes", unused_capacity_bytes),
+        ACCESS("access.never_read_bytes", never_read_bytes),
+        ACCESS("access.never_accessed_bytes", never_accessed_bytes),
+        ACCESS("access.written_never_read_bytes", written_never_read_bytes),
+        ACCESS("access.measured_bytes", measured_bytes),
+        ACCESS("access.bytes_read", bytes_read),
+        GROWTH(rising_fraction), GROWTH(end_to_max_ratio),
+        GROWTH(slope_bytes_per_million_instructions),
+#undef SITE
+#undef ACCESS
+#undef GROWTH
+    };
+    const char *path = evidence_site_field(key);
+    if (!path)
+        return false;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strcmp(fields[i].path, path) != 0)
+            continue;
+        switch (fields[i].part) {
+        case TOP:
+            *value = (double)*(const uint64_t *)((const char *)site +
+                                                 fields[i].offset);
+            return true;
+        case ACCESS:
+            if (!site->has_access)
+                return false;
+            *value = (double)*(const uint64_t *)((const char *)&site->access +
+                                                 fields[i].offset);
+            return true;
+        case GROWTH:
+            if (!site->has_growth)
+                return false;
+            *value = *(const double *)((const char *)&site->growth +
+                                       fields[i].offset);
+            return true;
+        }
+    }
+    return false;
 }

@@ -8,6 +8,7 @@
 #ifndef LIFEHEAP_EVIDENCE_LABELS_H
 #define LIFEHEAP_EVIDENCE_LABELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,17 @@ void evidence_label(const char *kind, const char *key, char *buffer,
  * "1.2 KiB per million instr". duration: the run's, in instructions. */
 void evidence_value(const char *key, double value, uint64_t duration,
                     char *buffer, size_t size);
+
+/* The path in sites[] of the site field holding the same figure as
+ * evidence `key` ("access.at_peak.bytes"), or NULL when the figure is the
+ * finding's own (the table's site_field). */
+const char *evidence_site_field(const char *key);
+
+/* The figure `key` for `site` from its own fields (evidence_site_field);
+ * false when the key names none or the site lacks it (no growth, no
+ * access data). */
+bool evidence_site_value(const struct site *site, const char *key,
+                         double *value);
 
 /* Indexes into finding->evidence of the figures a headline shows (the
  * kind's "headline" keys present, a label shown once); returns how many,

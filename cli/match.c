@@ -401,15 +401,19 @@ void site_matching_free(struct site_matching *matching)
     matching->base_to_new = matching->new_to_base = NULL;
 }
 
+const struct finding *finding_on_site(const struct profile *profile,
+                                      size_t site, const char *kind)
+{
+    for (size_t i = 0; i < profile->finding_count; i++)
+        if (profile->findings[i].site == site &&
+            strcmp(profile->findings[i].kind, kind) == 0)
+            return &profile->findings[i];
+    return NULL;
+}
+
 bool finding_unmatched(const struct finding *finding,
                        const size_t *from_to_to, const struct profile *to)
 {
     size_t other = from_to_to[finding->site];
-    if (other == NO_MATCH)
-        return true;
-    for (size_t i = 0; i < to->finding_count; i++)
-        if (to->findings[i].site == other &&
-            strcmp(to->findings[i].kind, finding->kind) == 0)
-            return false;
-    return true;
+    return other == NO_MATCH || !finding_on_site(to, other, finding->kind);
 }

@@ -23,6 +23,10 @@ bool match_sites(const struct profile *base, const struct profile *changed,
 
 void site_matching_free(struct site_matching *matching);
 
+/* The finding of `kind` on site `site` of `profile`, or NULL. */
+const struct finding *finding_on_site(const struct profile *profile,
+                                      size_t site, const char *kind);
+
 /* True when `to` has no finding of `finding`'s kind on the site matching
  * `finding`'s site (from_to_to: the matching's map from finding's profile
  * to `to`): a new finding (from NEW to BASE) or a resolved one (from BASE

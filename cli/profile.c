@@ -23,6 +23,7 @@
 #include "profile.h"
 #include "json_split.h"
 #include "profile_rules.h"
+#include "profile_defaults.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -240,10 +241,12 @@ static void read_header(struct loader *loader, json_object *root)
         fail(loader, "format_version: expected an integer, found %s",
              type_name(version));
     profile->format_version = json_object_get_int64(version);
-    if (profile->format_version != PROFILE_FORMAT_VERSION)
+    if (profile->format_version < PROFILE_FORMAT_VERSION_OLDEST ||
+        profile->format_version > PROFILE_FORMAT_VERSION)
         fail(loader, "format_version %lld is not supported (this lifeheap "
-                     "reads version %d)",
-             (long long)profile->format_version, PROFILE_FORMAT_VERSION);
+                     "reads versions %d to %d)",
+             (long long)profile->format_version, PROFILE_FORMAT_VERSION_OLDEST,
+             PROFILE_FORMAT_VERSION);
 
     json_object *tool = require_object(loader, root, "tool");
     set_path(loader, "tool.");
@@ -480,6 +483,12 @@ static void read_frames(struct loader *loader, json_object *root)
            profiles lack them. */
         frame->library = present(value, "library") &&
                          require_bool(loader, value, "library");
+        /* Version 2: what the sites' labels and keys are joined from. */
+        frame->text = member(value, "text")
+                          ? optional_string(loader, value, "text") : NULL;
+        frame->match_text = member(value, "match_text")
+                                ? optional_string(loader, value, "match_text")
+                                : NULL;
         release_element(loader);
     }
 }
@@ -522,17 +531,30 @@ static void read_offset_accesses(json_object *access, struct site_access *a)
     a->offset_access_count = count;
 }
 
+/* sites[index].name when it is an object, NULL when absent or null (older
+ * profiles); anything else fails. Leaves the error path at its members. */
+static json_object *optional_site_object(struct loader *loader,
+                                         json_object *site_object,
+                                         const char *name, size_t index)
+{
+    json_object *value = member(site_object, name);
+    if (!value || json_object_is_type(value, json_type_null))
+        return NULL;
+    set_path(loader, "sites[%zu].%s", index, name);
+    if (!json_object_is_type(value, json_type_object))
+        fail(loader, "%s: expected an object or null, found %s", loader->path,
+             type_name(value));
+    set_path(loader, "sites[%zu].%s.", index, name);
+    return value;
+}
+
 static void read_access(struct loader *loader, json_object *site_object,
                         struct site *site, size_t index)
 {
-    json_object *access = member(site_object, "access");
-    if (!access || json_object_is_type(access, json_type_null))
+    json_object *access = optional_site_object(loader, site_object, "access",
+                                               index);
+    if (!access)
         return;
-    set_path(loader, "sites[%zu].access", index);
-    if (!json_object_is_type(access, json_type_object))
-        fail(loader, "%s: expected an object or null, found %s", loader->path,
-             type_name(access));
-    set_path(loader, "sites[%zu].access.", index);
     struct site_access *a = &site->access;
     site->has_access = true;
     a->bytes_read = require_count(loader, access, "bytes_read");
@@ -615,14 +637,10 @@ static void read_zero_size_and_allocator(struct loader *loader,
 static void read_growth(struct loader *loader, json_object *site_object,
                         struct site *site, size_t index)
 {
-    json_object *growth = member(site_object, "growth");
-    if (!growth || json_object_is_type(growth, json_type_null))
+    json_object *growth = optional_site_object(loader, site_object, "growth",
+                                               index);
+    if (!growth)
         return;
-    set_path(loader, "sites[%zu].growth", index);
-    if (!json_object_is_type(growth, json_type_object))
-        fail(loader, "%s: expected an object or null, found %s", loader->path,
-             type_name(growth));
-    set_path(loader, "sites[%zu].growth.", index);
     site->has_growth = true;
     site->growth.rising_fraction = require_number(loader, growth,
                                                   "rising_fraction");
@@ -778,9 +796,17 @@ static void read_sites(struct loader *loader, json_object *root)
     profile->sites = checked_calloc(loader, site_count,
                                     sizeof *profile->sites);
     profile->site_count = site_count;
+    json_object *allocator_stacks = member(root, "allocator_stacks");
     for (size_t i = 0; i < profile->site_count; i++) {
-        read_site(loader, array_element_object(loader, sites, "sites", i),
-                  &profile->sites[i], i);
+        json_object *site = array_element_object(loader, sites, "sites", i);
+        if (profile->format_version >= 2) {
+            const char *error = profile_expand_site(
+                site, i, profile->frames, profile->frame_count,
+                allocator_stacks);
+            if (error)
+                fail(loader, "sites[%zu].%s", i, error);
+        }
+        read_site(loader, site, &profile->sites[i], i);
         release_element(loader);
     }
 }
@@ -1236,6 +1262,8 @@ void profile_free(struct profile *profile)
         free(frame->directory);
         free(frame->object);
         free(frame->address);
+        free(frame->text);
+        free(frame->match_text);
     }
     free(profile->frames);
     for (size_t i = 0; i < profile->site_count; i++) {

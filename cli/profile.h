@@ -17,7 +17,10 @@
 #include <stdint.h>
 
 /* The only format_version this reader knows. */
-#define PROFILE_FORMAT_VERSION 1
+/* The version this lifeheap writes; it reads this one and
+ * PROFILE_FORMAT_VERSION_OLDEST (version 1: every site member written). */
+#define PROFILE_FORMAT_VERSION 2
+#define PROFILE_FORMAT_VERSION_OLDEST 1
 
 /* Largest integer a profile may hold: beyond 2^53 JSON readers in
  * JavaScript (the viewer) lose precision, and every sum the CLI makes over
@@ -34,6 +37,9 @@ struct frame {
     bool inlined;
     bool library;     /* allocator, runtime or standard-library code
                          (absent: false) */
+    char *text;       /* the frame as labels read it; NULL when absent */
+    char *match_text; /* its line of a site's match_key without the
+                         newline; NULL when absent (no name) */
 };
 
 struct site_access {

@@ -49,7 +49,7 @@ static const struct column columns[] = {
 enum { COLUMN_COUNT = sizeof columns / sizeof columns[0], COLUMN_WIDTH = 10 };
 
 /* The widest line the report writes, in characters; the site id column. */
-enum { REPORT_WIDTH = 120, SITE_WIDTH = 5 };
+enum { SITE_WIDTH = 5 };
 
 /* Callers shown after a site's name frame; the rest are counted. */
 enum { STACK_CALLERS = 5 };
@@ -559,6 +559,19 @@ static void format_evidence(const struct profile *profile,
                    value_size);
 }
 
+void print_headline_finding(FILE *out, const struct finding *finding,
+                            const char *site_name)
+{
+    fputc('[', out);
+    print_text(out, finding->severity);
+    fprintf(out, "]: ");
+    print_text(out, evidence_kind_title(finding->kind));
+    fprintf(out, " at ");
+    print_text(out, site_name);
+    fprintf(out, "\n  ");
+    print_text(out, finding->summary);
+}
+
 /* The most severe finding (the tool writes them most severe first) as the
  * viewer's headline: kind and site, its sentence, its key evidence. */
 static void print_headline(FILE *out, const struct profile *profile,
@@ -573,14 +586,8 @@ static void print_headline(FILE *out, const struct profile *profile,
     char name[2048];
     describe_site(profile, &profile->sites[finding->site], order, count, name,
                   sizeof name);
-    fprintf(out, "most severe finding [");
-    print_text(out, finding->severity);
-    fprintf(out, "]: ");
-    print_text(out, evidence_kind_title(finding->kind));
-    fprintf(out, " at ");
-    print_text(out, name);
-    fprintf(out, "\n  ");
-    print_text(out, finding->summary);
+    fprintf(out, "most severe finding ");
+    print_headline_finding(out, finding, name);
     size_t indexes[8];
     size_t shown = evidence_headline(finding, indexes, 8);
     for (size_t i = 0; i < shown; i++) {
@@ -623,10 +630,8 @@ static void print_findings(FILE *out, const struct profile *profile,
     }
 }
 
-/* Writes `text` with every line longer than `width` characters wrapped at
- * its last space that fits, the continuation indented four columns past
- * the line's own indent; a line without such a space is cut at the width. */
-static void print_wrapped(FILE *out, const char *text, size_t width)
+/* A line without a space that fits is cut at the width. */
+void print_wrapped(FILE *out, const char *text, size_t width)
 {
     while (*text) {
         const char *end = strchr(text, '\n');

@@ -15,6 +15,9 @@ TESTS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TESTS_BUILD="$TESTS_TOP/tests/bin"          # compiled test programs (git-ignored)
 TESTS_OUT="$TESTS_TOP/tests/artifacts"        # profiles and logs kept for inspection
 mkdir -p "$TESTS_BUILD" "$TESTS_OUT"
+# Inline checks read profiles with tests/lib/lifeheap_profile.py (the omitted
+# members put back, as the readers do: docs/format.md, "Omitted members").
+export PYTHONPATH="$TESTS_TOP/tests/lib${PYTHONPATH:+:$PYTHONPATH}"
 LH_PASSED=0
 LH_FAILED=0
 LH_SKIPPED=0

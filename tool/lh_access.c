@@ -293,55 +293,91 @@ static void refresh_live_folds(void)
    live_fold_events = block_events;
 }
 
+/* A member is written only when it differs from its default
+   (docs/format.md, "Omitted members"); an object whose members all have
+   their defaults is left out whole. */
+static void put_unless(LH_Json* j, const HChar* key, ULong v, ULong dflt)
+{
+   if (v != dflt) LH_(json_u64)(j, key, v);
+}
+
 void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
 {
    const LH_SiteAccess* sa = &site->access;
    const LH_AccessFold* r = &sa->retired;
    const LH_AccessFold* l;
-   Bool r_peak, l_peak;
+   Bool r_peak, l_peak, has_size;
+   ULong read, written, measured, never_read, never_written, never_accessed,
+         written_never_read, unused, idle, delay;
+   ULong peak_bytes, peak_never_read, peak_never_written,
+         peak_never_accessed, peak_unused;
+   Bool peak_default, all_default;
 
    refresh_live_folds();
    l = LH_(site_live_fold)(site);
    r_peak = r->at_peak_seq == LH_(peak_seq);
    l_peak = l->at_peak_seq == LH_(peak_seq);
 
-   LH_(json_object_begin)(j, "access");
    /* the one size all the site's blocks had, whether accessed or not */
-   if (sa->map_kind != LH_MAP_NONE && !sa->mixed_sizes)
-      LH_(json_u64)(j, "block_size", sa->map_block_size);
-   else
-      LH_(json_null)(j, "block_size");
-   LH_(json_u64)(j, "bytes_read", LH_(access_site_bytes)(site, False));
-   LH_(json_u64)(j, "bytes_written", LH_(access_site_bytes)(site, True));
-   LH_(json_u64)(j, "measured_bytes", r->measured_bytes + l->measured_bytes);
-   LH_(json_u64)(j, "never_read_bytes", r->never_read_bytes + l->never_read_bytes);
-   LH_(json_u64)(j, "never_written_bytes",
-                 r->never_written_bytes + l->never_written_bytes);
-   LH_(json_u64)(j, "never_accessed_bytes",
-                 r->never_accessed_bytes + l->never_accessed_bytes);
-   LH_(json_u64)(j, "written_never_read_bytes",
-                 r->written_never_read_bytes + l->written_never_read_bytes);
-   LH_(json_u64)(j, "unused_capacity_bytes",
-                 r->unused_capacity_bytes + l->unused_capacity_bytes);
-   LH_(json_u64)(j, "idle_before_free", r->idle_before_free + l->idle_before_free);
-   LH_(json_u64)(j, "first_access_delay",
-                 r->first_access_delay + l->first_access_delay);
-   LH_(json_object_begin)(j, "at_peak");
-   LH_(json_u64)(j, "bytes", (r_peak ? r->at_peak_bytes : 0)
-                             + (l_peak ? l->at_peak_bytes : 0));
-   LH_(json_u64)(j, "never_read_bytes", (r_peak ? r->at_peak_never_read : 0)
-                                        + (l_peak ? l->at_peak_never_read : 0));
-   LH_(json_u64)(j, "never_written_bytes",
-                 (r_peak ? r->at_peak_never_written : 0)
-                 + (l_peak ? l->at_peak_never_written : 0));
-   LH_(json_u64)(j, "never_accessed_bytes",
-                 (r_peak ? r->at_peak_never_accessed : 0)
-                 + (l_peak ? l->at_peak_never_accessed : 0));
-   LH_(json_u64)(j, "unused_capacity_bytes",
-                 (r_peak ? r->at_peak_unused_capacity : 0)
-                 + (l_peak ? l->at_peak_unused_capacity : 0));
-   LH_(json_object_end)(j);
-   LH_(access_write_map)(j, sa);
+   has_size = sa->map_kind != LH_MAP_NONE && !sa->mixed_sizes;
+   read = LH_(access_site_bytes)(site, False);
+   written = LH_(access_site_bytes)(site, True);
+   measured = r->measured_bytes + l->measured_bytes;
+   never_read = r->never_read_bytes + l->never_read_bytes;
+   never_written = r->never_written_bytes + l->never_written_bytes;
+   never_accessed = r->never_accessed_bytes + l->never_accessed_bytes;
+   written_never_read = r->written_never_read_bytes + l->written_never_read_bytes;
+   unused = r->unused_capacity_bytes + l->unused_capacity_bytes;
+   idle = r->idle_before_free + l->idle_before_free;
+   delay = r->first_access_delay + l->first_access_delay;
+   peak_bytes = (r_peak ? r->at_peak_bytes : 0) + (l_peak ? l->at_peak_bytes : 0);
+   peak_never_read = (r_peak ? r->at_peak_never_read : 0)
+                     + (l_peak ? l->at_peak_never_read : 0);
+   peak_never_written = (r_peak ? r->at_peak_never_written : 0)
+                        + (l_peak ? l->at_peak_never_written : 0);
+   peak_never_accessed = (r_peak ? r->at_peak_never_accessed : 0)
+                         + (l_peak ? l->at_peak_never_accessed : 0);
+   peak_unused = (r_peak ? r->at_peak_unused_capacity : 0)
+                 + (l_peak ? l->at_peak_unused_capacity : 0);
+
+   /* Defaults: the site's own figures for a site never accessed (every
+      byte measured is never read, never written, above the high-water
+      mark), the site's bytes at the peak for at_peak. */
+   peak_default = peak_bytes == site->bytes_at_peak
+                  && peak_never_read == peak_bytes
+                  && peak_never_written == peak_bytes
+                  && peak_never_accessed == peak_bytes
+                  && peak_unused == peak_bytes;
+   all_default = !has_size && read == 0 && written == 0
+                 && measured == site->total_bytes
+                 && never_read == measured && never_written == measured
+                 && never_accessed == measured && unused == measured
+                 && written_never_read == 0 && idle == 0 && delay == 0
+                 && peak_default && sa->map == NULL;
+   if (all_default) return;
+
+   LH_(json_object_begin)(j, "access");
+   if (has_size) LH_(json_u64)(j, "block_size", sa->map_block_size);
+   put_unless(j, "bytes_read", read, 0);
+   put_unless(j, "bytes_written", written, 0);
+   put_unless(j, "measured_bytes", measured, site->total_bytes);
+   put_unless(j, "never_read_bytes", never_read, measured);
+   put_unless(j, "never_written_bytes", never_written, measured);
+   put_unless(j, "never_accessed_bytes", never_accessed, measured);
+   put_unless(j, "written_never_read_bytes", written_never_read, 0);
+   put_unless(j, "unused_capacity_bytes", unused, measured);
+   put_unless(j, "idle_before_free", idle, 0);
+   put_unless(j, "first_access_delay", delay, 0);
+   if (!peak_default) {
+      LH_(json_object_begin)(j, "at_peak");
+      put_unless(j, "bytes", peak_bytes, site->bytes_at_peak);
+      put_unless(j, "never_read_bytes", peak_never_read, peak_bytes);
+      put_unless(j, "never_written_bytes", peak_never_written, peak_bytes);
+      put_unless(j, "never_accessed_bytes", peak_never_accessed, peak_bytes);
+      put_unless(j, "unused_capacity_bytes", peak_unused, peak_bytes);
+      LH_(json_object_end)(j);
+   }
+   if (sa->map != NULL) LH_(access_write_map)(j, sa);
    LH_(json_object_end)(j);
 }
 

@@ -61,8 +61,9 @@
             ├─ lh_output.c    the JSON profile (docs/format.md), written
             │                 with lh_json.c, renamed into place or
             │                 written through a device (lh_outfile.c);
-            │                 each site's identity across runs written
-            │                 from its frames by lh_match_key.c
+            │                 each site by lh_site_json.c (members at
+            │                 their defaults left out), its identity
+            │                 across runs by lh_match_key.c
             └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
    lh_table.c grows the pointer tables indexed by a number (sites by
@@ -177,6 +178,10 @@ struct LH_Site {
    /* Blocks by log2 size: freed so far, and with the live ones (set at
       output); lh_shapes.c. */
    LH_Histogram freed_size_histogram, size_histogram;
+   /* Blocks by log2 size x log2 lifetime, made only once the site's
+      blocks fall in two size classes (NULL before: one size class's row
+      is the lifetime histogram); lh_shapes.c. */
+   struct LH_SiteGrid* size_lifetime;
 
    ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
    ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
@@ -415,12 +420,15 @@ void LH_(timeline_finish)(void);
 void LH_(timeline_write_json)(LH_Json* j);
 
 /* The shapes of the heap (lh_shapes.c): each site's blocks by log2 size,
+   and by log2 size x log2 lifetime when they have more than one size,
    the run's blocks by log2 size x log2 lifetime.  A block is counted when
-   freed, or, live, at each output (after shapes_output_begin). */
+   freed, or, live, at each output (after shapes_output_begin), after its
+   lifetime is counted in the site's freed_lifetime_histogram (freed) or
+   lifetime_histogram (live). */
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime);
 void LH_(shapes_output_begin)(void);
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime);
-void LH_(shapes_write_site)(LH_Json* j, const LH_Site* site);
+void LH_(shapes_write_site_grid)(LH_Json* j, const LH_Site* site);
 void LH_(shapes_write_run)(LH_Json* j);
 void LH_(site_timeline_write_json)(LH_Json* j, LH_Site* site);
 void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites);
@@ -439,9 +447,10 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid);
 Bool LH_(in_replacement_code)(Addr ip);
 /* Gives a new site the preload frames the last LH_(record_allocation_stack)
    dropped (lh_sites.c, when the site is made); and writes them
-   ("allocator_frames"). */
+   (as an array under key, NULL inside an array: lh_site_json.c). */
 void LH_(site_take_allocator_frames)(LH_Site* site);
-void LH_(allocator_frames_write_json)(LH_Json* j, const LH_Site* site);
+void LH_(allocator_frames_write_json)(LH_Json* j, const HChar* key,
+                                      const LH_Site* site);
 /* Turns on reading inline info by default (pre_clo_init). */
 void LH_(symbols_pre_clo_init)(void);
 

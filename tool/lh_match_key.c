@@ -29,7 +29,10 @@
    a tab, the file (the object when there is no file, else nothing), a
    newline.  match_lines holds the kept frames' line numbers (0 unknown),
    which order the sites that share a key (docs/format.md, "Site identity
-   across runs", says how readers pair them).
+   across runs", says how readers pair them).  The profile carries a
+   frame's line ("match_text" in the frame table) once and, per site, the
+   stack positions kept ("match_frames", omitted when every position is),
+   from which readers join the key and its lines.
 */
 
 #include "pub_tool_basics.h"
@@ -39,8 +42,6 @@
 #include "lh_labels.h"
 #include "lh_json.h"
 #include "lh_match_key.h"
-
-#define LH_MATCH_KEY_CHARS 16384
 
 static Bool named(const LH_Frame* f)
 {
@@ -75,36 +76,30 @@ static UInt outermost_program_frame(const LH_Site* s)
    return outermost;
 }
 
+Bool LH_(frame_match_text)(UInt frame_id, HChar* out, SizeT size)
+{
+   const LH_Frame* f = LH_(frame_at)(frame_id);
+   HChar path[1024];
+   if (!named(f)) return False;
+   LH_(function_path)(f->function, path, sizeof path);
+   VG_(snprintf)(out, size, "%s\t%s", path,
+                 f->file ? f->file : f->object ? f->object : "");
+   return True;
+}
+
+/* The key itself is not written: a reader joins the kept frames'
+   "match_text" (frame table) with newlines, and their lines.  What is
+   written is which stack positions are kept, and only when that is not
+   every position (the default: a stack of the program's named frames). */
 void LH_(match_key_write_json)(LH_Json* j, const LH_Site* s)
 {
-   static HChar key[LH_MATCH_KEY_CHARS];    /* not on the small stack */
-   HChar path[1024];
-   SizeT used = 0;
-   UInt i, written = 0, outermost = outermost_program_frame(s);
-
-   key[0] = 0;
-   for (i = 0; i < s->n_frames; i++) {
-      const LH_Frame* f = LH_(frame_at)(s->frame_ids[i]);
-      const HChar* place;
-      Int wrote;
-      if (!kept(s, i, outermost)) continue;
-      place = f->file ? f->file : f->object ? f->object : "";
-      LH_(function_path)(f->function, path, sizeof path);
-      wrote = VG_(snprintf)(key + used, sizeof key - used, "%s\t%s\n",
-                            path, place);
-      if (wrote < 0 || used + wrote >= sizeof key) {
-         key[used] = 0;                      /* whole lines only */
-         break;
-      }
-      used += wrote;
-      written++;
-   }
-   LH_(json_string)(j, "match_key", key);
-   LH_(json_array_begin)(j, "match_lines");
-   for (i = 0; i < s->n_frames && written > 0; i++)
-      if (kept(s, i, outermost)) {
-         LH_(json_u64)(j, NULL, LH_(frame_at)(s->frame_ids[i])->line);
-         written--;
-      }
+   UInt i, outermost = outermost_program_frame(s);
+   Bool every = True;
+   for (i = 0; i < s->n_frames; i++)
+      if (!kept(s, i, outermost)) every = False;
+   if (every) return;
+   LH_(json_array_begin)(j, "match_frames");
+   for (i = 0; i < s->n_frames; i++)
+      if (kept(s, i, outermost)) LH_(json_u64)(j, NULL, i);
    LH_(json_array_end)(j);
 }

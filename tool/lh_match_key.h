@@ -7,8 +7,11 @@
 #include "lh_include.h"
 #include "lh_json.h"
 
-/* Writes the site's "match_key" and "match_lines" (after the frame table
-   is built: LH_(frames_build)). */
+/* Writes the site's "match_frames" (the stack positions of its key's
+   frames) unless every position is kept; after LH_(frames_build). */
 void LH_(match_key_write_json)(LH_Json* j, const LH_Site* s);
+/* A frame's line of a key, "path<TAB>file" (no newline), in out; False
+   (out untouched) for a frame without a name, which no key holds. */
+Bool LH_(frame_match_text)(UInt frame_id, HChar* out, SizeT size);
 
 #endif /* LH_MATCH_KEY_H */

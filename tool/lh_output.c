@@ -7,7 +7,7 @@
 
    The profile is a rendering of a report (lh_report.h): every figure,
    order, label, note and finding in it was decided by LH_(report_build);
-   this file only lays them out.  The document goes to an exclusive
+   this file only lays them out (each site: lh_site_json.c).  The document goes to an exclusive
    temporary file beside the target, renamed over it only when every byte
    was written: a reader never sees half a profile, and a failure leaves
    no file behind.  A device or a FIFO (/dev/null, /dev/stdout) is written
@@ -29,11 +29,11 @@
 #include "lh_core.h"
 #include "lh_report.h"
 #include "lh_options.h"
-#include "lh_match_key.h"
+#include "lh_site_json.h"
 #include "lh_text.h"
 #include "lh_outfile.h"
 
-#define LH_FORMAT_VERSION 1
+#define LH_FORMAT_VERSION 2
 
 /*------------------------------------------------------------*/
 /*--- Sections of the document                             ---*/
@@ -151,82 +151,6 @@ static void write_globals(LH_Json* j, const LH_ReportTotals* t)
    LH_(json_object_end)(j);
 }
 
-/* sites[].notes: kind, the sentence, and the numbers behind it. */
-static void write_notes(LH_Json* j, const LH_SiteNotes* notes)
-{
-   UInt k;
-   LH_(json_array_begin)(j, "notes");
-   for (k = 0; k < notes->n; k++) {
-      const LH_SiteNote* n = &notes->note[k];
-      LH_(json_object_begin)(j, NULL);
-      LH_(json_string)(j, "kind", LH_(note_kind_name)(n->kind));
-      LH_(json_string)(j, "text", n->text);
-      LH_(json_u64)(j, "bytes", n->bytes);
-      if (n->kind == LH_NoteReallocGrowth)
-         LH_(json_u64)(j, "reallocs", n->count);
-      else if (n->kind == LH_NoteSmallBlocks)
-         LH_(json_u64)(j, "blocks", n->count);
-      LH_(json_object_end)(j);
-   }
-   LH_(json_array_end)(j);
-}
-
-static void write_site(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
-{
-   UInt k, last_bucket = 0;
-   LH_(json_object_begin)(j, NULL);
-   LH_(json_u64)(j, "id", s->id);
-   LH_(json_u64)(j, "serial", s->serial);
-   LH_(json_array_begin)(j, "stack");
-   for (k = 0; k < s->n_frames; k++) LH_(json_u64)(j, NULL, s->frame_ids[k]);
-   LH_(json_array_end)(j);
-   LH_(json_u64)(j, "name_frame", s->name_frame);
-   LH_(json_string)(j, "label", s->label);
-   LH_(match_key_write_json)(j, s);
-   LH_(json_bool)(j, "runtime_only", s->runtime_only);
-   write_notes(j, notes);
-   LH_(json_u64)(j, "total_blocks", s->total_blocks);
-   LH_(json_u64)(j, "total_bytes", s->total_bytes);
-   LH_(json_u64)(j, "bytes_at_peak", s->bytes_at_peak);
-   LH_(json_u64)(j, "blocks_at_peak", s->blocks_at_peak);
-   LH_(json_u64)(j, "max_bytes", s->max_bytes);
-   LH_(json_u64)(j, "max_blocks", s->max_blocks);
-   LH_(json_u64)(j, "max_time", s->max_time);
-   LH_(json_u64)(j, "bytes_at_exit", s->bytes_at_exit);
-   LH_(json_u64)(j, "blocks_at_exit", s->blocks_at_exit);
-   LH_(json_u64)(j, "freed_blocks", s->freed_blocks);
-
-   LH_(json_object_begin)(j, "lifetime");
-   LH_(json_u64)(j, "sum", s->lifetime_sum);
-   LH_(json_u64)(j, "min", s->lifetime_min);
-   LH_(json_u64)(j, "max", s->lifetime_max);
-   last_bucket = LH_(histogram_end)(&s->lifetime_histogram);
-   LH_(json_array_begin)(j, "histogram");
-   for (k = 0; k < last_bucket; k++)
-      LH_(json_u64)(j, NULL, LH_(histogram_at)(&s->lifetime_histogram, k));
-   LH_(json_array_end)(j);
-   LH_(json_object_end)(j);
-   LH_(shapes_write_site)(j, s);
-
-   LH_(json_u64)(j, "reallocs", s->reallocs);
-   LH_(json_u64)(j, "realloc_requested_bytes", s->realloc_requested_bytes);
-   LH_(json_u64)(j, "realloc_bytes_copied", s->realloc_bytes_copied);
-   LH_(json_u64)(j, "realloc_growth_bytes", s->realloc_growth_bytes);
-   LH_(json_u64)(j, "first_alloc_time", s->first_alloc_time);
-   LH_(json_u64)(j, "last_alloc_time", s->last_alloc_time);
-   LH_(json_u64)(j, "allocating_threads", s->allocating_threads);
-   LH_(json_u64)(j, "cross_thread_frees", s->cross_thread_frees);
-   LH_(json_object_begin)(j, "zero_size_blocks");
-   LH_(json_u64)(j, "total", s->zero_size_total);
-   LH_(json_u64)(j, "at_peak", s->zero_size_at_peak);
-   LH_(json_u64)(j, "at_exit", s->zero_size_at_exit);
-   LH_(json_object_end)(j);
-   LH_(allocator_frames_write_json)(j, s);
-   LH_(access_write_site_json)(j, s);
-   LH_(site_timeline_write_json)(j, s);
-   LH_(json_object_end)(j);
-}
-
 static void write_document(LH_Json* j, const LH_Report* r)
 {
    UInt i;
@@ -241,9 +165,12 @@ static void write_document(LH_Json* j, const LH_Report* r)
    write_run(j, r);
    write_globals(j, &r->totals);
    LH_(frames_write_json)(j);
+   LH_(site_json_begin)(j, r);
    LH_(json_array_begin)(j, "sites");
-   for (i = 0; i < r->n_sites; i++) write_site(j, r->sites[i], LH_(report_site_notes)(r, i));
+   for (i = 0; i < r->n_sites; i++)
+      LH_(site_json_write)(j, r->sites[i], LH_(report_site_notes)(r, i));
    LH_(json_array_end)(j);
+   LH_(site_json_end)();
    LH_(timeline_write_json)(j);
    LH_(shapes_write_run)(j);
    LH_(findings_write_json)(j);

@@ -26,10 +26,26 @@
    A free costs two increments (and, rarely, a window growth of the
    site's histogram, lh_histogram.c).  The grids are 64 x 64 counts
    (32 KiB each) and written sparse: only the cells with blocks.
+
+   A site's own grid (site->size_lifetime, blocks by size x lifetime) is
+   needed only when its blocks have more than one size class: while they
+   all fall in one, that class's row is the site's lifetime histogram and
+   the reader derives it, so most sites (one struct, one call site, one
+   size) pay one NULL pointer.  When a block of a second class is folded,
+   the grid is made: the first class's row is a copy of the lifetime
+   histogram without the block being folded (the caller has counted it
+   already), then the block goes in its own row.  Rows are windowed
+   lifetime histograms, kept for the window of size classes in use:
+
+      grid->freed_rows    blocks freed so far (once two classes were freed)
+      grid->rows          + the live blocks, set at output; empty when the
+                          blocks counted so far have one size class
 */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
 #include "lh_include.h"
 #include "lh_json.h"
 
@@ -46,11 +62,105 @@ static inline UInt log2_bucket(ULong x)
    return bucket < SHAPE_BUCKETS ? bucket : SHAPE_BUCKETS - 1;
 }
 
+/*------------------------------------------------------------*/
+/*--- A site's size x lifetime rows                        ---*/
+/*------------------------------------------------------------*/
+
+/* Lifetime histograms for the size classes [first, first + n). */
+typedef struct {
+   LH_Histogram* rows;
+   UChar first, n;
+} SizeRows;
+
+struct LH_SiteGrid {
+   SizeRows freed_rows, rows;
+};
+
+static LH_Histogram* size_row(SizeRows* r, UInt size_bucket)
+{
+   UInt first, end, i;
+   LH_Histogram* rows;
+   if (r->n != 0 && size_bucket >= r->first && size_bucket < (UInt)r->first + r->n)
+      return &r->rows[size_bucket - r->first];
+   first = r->n == 0 || size_bucket < r->first ? size_bucket : r->first;
+   end = r->n != 0 && (UInt)r->first + r->n > size_bucket + 1
+            ? (UInt)r->first + r->n : size_bucket + 1;
+   rows = VG_(calloc)("lh.shapes.rows", end - first, sizeof(LH_Histogram));
+   for (i = 0; i < r->n; i++) rows[r->first + i - first] = r->rows[i];
+   VG_(free)(r->rows);
+   r->rows = rows;
+   r->first = (UChar)first;
+   r->n = (UChar)(end - first);
+   return &r->rows[size_bucket - first];
+}
+
+static void size_rows_clear(SizeRows* r)
+{
+   UInt i;
+   for (i = 0; i < r->n; i++) VG_(free)(r->rows[i].counts);
+   VG_(free)(r->rows);
+   r->rows = NULL;
+   r->first = r->n = 0;
+}
+
+static void size_rows_copy(SizeRows* to, const SizeRows* from)
+{
+   UInt i;
+   size_rows_clear(to);
+   if (from->n == 0) return;
+   size_row(to, (UInt)from->first + from->n - 1);
+   size_row(to, from->first);
+   for (i = 0; i < from->n; i++)
+      LH_(histogram_copy)(&to->rows[i], &from->rows[i]);
+}
+
+/* Whether the site's blocks counted so far (by size: sizes) and one more
+   of size class s span more than one size class: then the site keeps
+   rows.  The rows exist exactly when sizes spans two classes already. */
+static inline Bool needs_rows(const LH_Histogram* sizes, UInt s)
+{
+   return sizes->n > 1 || (sizes->n == 1 && sizes->first != s);
+}
+
+/* Folds a block of size class s and lifetime class l into rows r, given
+   the site's blocks by size before this block (sizes) and by lifetime
+   with this block counted (lifetimes). */
+static void fold_into_rows(SizeRows* r, const LH_Histogram* sizes,
+                           const LH_Histogram* lifetimes, UInt s, UInt l)
+{
+   if (r->n == 0) {
+      /* The second class: every block before this one is of the one
+         class there was, so its row is the lifetimes less this block. */
+      LH_Histogram* first_row = size_row(r, sizes->first);
+      tl_assert(sizes->n == 1);
+      LH_(histogram_copy)(first_row, lifetimes);
+      tl_assert(LH_(histogram_at)(first_row, l) > 0);
+      first_row->counts[l - first_row->first]--;
+   }
+   LH_(histogram_add)(size_row(r, s), l);
+}
+
+static struct LH_SiteGrid* site_grid(LH_Site* site)
+{
+   if (site->size_lifetime == NULL) {
+      site->size_lifetime = VG_(malloc)("lh.shapes.grid", sizeof(struct LH_SiteGrid));
+      VG_(memset)(site->size_lifetime, 0, sizeof(struct LH_SiteGrid));
+   }
+   return site->size_lifetime;
+}
+
+/*------------------------------------------------------------*/
+/*--- Folding blocks                                       ---*/
+/*------------------------------------------------------------*/
+
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime)
 {
-   UInt s = log2_bucket(size);
+   UInt s = log2_bucket(size), l = log2_bucket(lifetime);
+   if (needs_rows(&site->freed_size_histogram, s))
+      fold_into_rows(&site_grid(site)->freed_rows, &site->freed_size_histogram,
+                     &site->freed_lifetime_histogram, s, l);
    LH_(histogram_add)(&site->freed_size_histogram, s);
-   freed_grid[s][log2_bucket(lifetime)]++;
+   freed_grid[s][l]++;
 }
 
 void LH_(shapes_output_begin)(void)
@@ -59,23 +169,51 @@ void LH_(shapes_output_begin)(void)
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
       LH_(histogram_copy)(&site->size_histogram, &site->freed_size_histogram);
+      if (site->size_lifetime != NULL)
+         size_rows_copy(&site->size_lifetime->rows, &site->size_lifetime->freed_rows);
    }
    VG_(memcpy)(grid, freed_grid, sizeof grid);
 }
 
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
 {
-   UInt s = log2_bucket(size);
+   UInt s = log2_bucket(size), l = log2_bucket(lifetime);
+   if (needs_rows(&site->size_histogram, s))
+      fold_into_rows(&site_grid(site)->rows, &site->size_histogram,
+                     &site->lifetime_histogram, s, l);
    LH_(histogram_add)(&site->size_histogram, s);
-   grid[s][log2_bucket(lifetime)]++;
+   grid[s][l]++;
 }
 
-void LH_(shapes_write_site)(LH_Json* j, const LH_Site* site)
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+static void write_cell(LH_Json* j, UInt size_bucket, UInt lifetime_bucket, ULong blocks)
 {
-   UInt k, end = LH_(histogram_end)(&site->size_histogram);
-   LH_(json_array_begin)(j, "size_histogram");
-   for (k = 0; k < end; k++)
-      LH_(json_u64)(j, NULL, LH_(histogram_at)(&site->size_histogram, k));
+   LH_(json_array_begin)(j, NULL);
+   LH_(json_u64)(j, NULL, size_bucket);
+   LH_(json_u64)(j, NULL, lifetime_bucket);
+   LH_(json_u64)(j, NULL, blocks);
+   LH_(json_array_end)(j);
+}
+
+/* "blocks_by_size_and_lifetime" of one site, in the run's sparse form,
+   written only when the site's blocks have more than one size class (the
+   site's size histogram is written by lh_site_json.c). */
+void LH_(shapes_write_site_grid)(LH_Json* j, const LH_Site* site)
+{
+   UInt k, l;
+   const SizeRows* r;
+   if (site->size_lifetime == NULL || site->size_lifetime->rows.n == 0) return;
+   r = &site->size_lifetime->rows;
+   LH_(json_array_begin)(j, "blocks_by_size_and_lifetime");
+   for (k = 0; k < r->n; k++) {
+      const LH_Histogram* row = &r->rows[k];
+      for (l = 0; l < row->n; l++)
+         if (row->counts[l] != 0)
+            write_cell(j, (UInt)r->first + k, (UInt)row->first + l, row->counts[l]);
+   }
    LH_(json_array_end)(j);
 }
 
@@ -87,12 +225,7 @@ void LH_(shapes_write_run)(LH_Json* j)
    LH_(json_array_begin)(j, "blocks_by_size_and_lifetime");
    for (s = 0; s < SHAPE_BUCKETS; s++)
       for (l = 0; l < SHAPE_BUCKETS; l++) {
-         if (grid[s][l] == 0) continue;
-         LH_(json_array_begin)(j, NULL);
-         LH_(json_u64)(j, NULL, s);
-         LH_(json_u64)(j, NULL, l);
-         LH_(json_u64)(j, NULL, grid[s][l]);
-         LH_(json_array_end)(j);
+         if (grid[s][l] != 0) write_cell(j, s, l, grid[s][l]);
       }
    LH_(json_array_end)(j);
 }

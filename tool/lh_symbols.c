@@ -62,6 +62,8 @@
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
 #include "lh_dwarf_names.h"
+#include "lh_labels.h"
+#include "lh_match_key.h"
 
 #include "lh_core.h"   /* VG_(clo_read_inline_info), VG_(get_ExeContext_StackTrace) */
 
@@ -137,11 +139,12 @@ void LH_(site_take_allocator_frames)(LH_Site* site)
    site->n_allocator_frames = (UChar)last_allocator_frames;
 }
 
-void LH_(allocator_frames_write_json)(LH_Json* j, const LH_Site* site)
+void LH_(allocator_frames_write_json)(LH_Json* j, const HChar* key,
+                                      const LH_Site* site)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
    UInt k;
-   LH_(json_array_begin)(j, "allocator_frames");
+   LH_(json_array_begin)(j, key);
    for (k = 0; k < site->n_allocator_frames; k++) {
       const HChar* fn;
       const HChar* object;
@@ -717,6 +720,7 @@ void LH_(frames_write_json)(LH_Json* j)
    for (i = 0; i < n; i++) {
       LH_Frame* f = frame_by_id(i);
       HChar address[32];
+      static HChar text[2048];    /* not on the small stack */
       LH_(json_object_begin)(j, NULL);
       LH_(json_string)(j, "function", f->function);
       LH_(json_string)(j, "file", f->file);
@@ -728,6 +732,12 @@ void LH_(frames_write_json)(LH_Json* j)
       LH_(json_string)(j, "address", address);
       LH_(json_bool)(j, "inlined", f->inlined);
       LH_(json_bool)(j, "library", f->machinery);
+      /* What the sites' labels and keys are joined from (lh_site_json.c,
+         lh_match_key.c). */
+      LH_(frame_label_text)(i, text, sizeof text);
+      LH_(json_string)(j, "text", text);
+      if (LH_(frame_match_text)(i, text, sizeof text))
+         LH_(json_string)(j, "match_text", text);
       LH_(json_object_end)(j);
    }
    LH_(json_array_end)(j);

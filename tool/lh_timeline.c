@@ -645,10 +645,7 @@ void LH_(timeline_write_json)(LH_Json* json)
 void LH_(site_timeline_write_json)(LH_Json* json, LH_Site* site)
 {
    const LH_Growth* growth = LH_(site_growth)(site);
-   if (growth == NULL) {
-      LH_(json_null)(json, "growth");
-      return;
-   }
+   if (growth == NULL) return;            /* "growth": null, its default */
    LH_(json_object_begin)(json, "growth");
    LH_(json_double)(json, "rising_fraction", growth->rising_fraction);
    LH_(json_double)(json, "slope_bytes_per_million_instructions",

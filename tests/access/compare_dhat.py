@@ -10,6 +10,9 @@
 import json
 import re
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import lifeheap_profile  # noqa: E402  (reads a profile as the readers do)
 
 
 def dhat_points(path, function):
@@ -29,8 +32,7 @@ def dhat_points(path, function):
 
 def main():
     dhat_path, profile_path, functions = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with open(profile_path) as f:
-        profile = json.load(f)
+    profile = lifeheap_profile.load(profile_path)
     frames = profile["frames"]
     bad = 0
     for function in functions:

@@ -302,6 +302,50 @@ check_eq "diff json: global peak change" "313472 286720 -26752" \
 check_eq "diff json: resolved finding" "0 missing-backpressure" \
   "$(jq -r '"\(.findings.new | length) \(.findings.resolved[0].kind)"' "$work/diff.json")"
 
+# The headline: the most severe finding change (new, worsened, resolved),
+# its figures for both runs. base.json's missing-backpressure on
+# push_message (base site 1, new site 2) is gone in new.json.
+check_eq "diff json: the headline is the resolved finding, on both runs' sites" \
+  "resolved missing-backpressure high 1 2" \
+  "$(jq -r '.headline | "\(.state) \(.kind) \(.severity) \(.base_site) \(.new_site)"' "$work/diff.json")"
+expect_grep "diff text: the headline first" "^most severe change: resolved finding \[high\]: Missing backpressure at push_message (queue.c:42)$" "$work/diff.txt"
+# With the figures that are site fields in the finding (max_bytes 51,200 and
+# cross_thread_frees 100 are base site 1's own), a new finding shows them
+# for the baseline's site without it: new.json's push_message holds 8.0 KiB
+# at most, 100 frees by another thread; the queue depth is the finding's.
+jq '(.findings[] | select(.kind == "missing-backpressure") | .evidence) += {"max_bytes": 51200, "cross_thread_frees": 100}' \
+  "$profiles/base.json" >"$work/base_figures.json"
+"$lifeheap" diff "$profiles/new.json" "$work/base_figures.json" >"$work/diff_new.txt"
+check_eq "diff text: a new finding's figures beside the baseline site's own" \
+  "most severe change: new finding [high]: Missing backpressure at push_message (queue.c:42)
+    Live at most                             8.0 KiB -> 50.0 KiB
+    Queue depth (messages waited behind)     not computed -> 120
+    Freed by another thread                  100 -> 100" \
+  "$(grep -E '^(most severe|    [A-Z])' "$work/diff_new.txt")"
+# Worse in NEW (its first figure, max_bytes, larger): worsened.
+jq '(.findings[] | select(.kind == "missing-backpressure") | .evidence.max_bytes) = 61200' \
+  "$work/base_figures.json" >"$work/base_worse.json"
+"$lifeheap" diff "$work/base_figures.json" "$work/base_worse.json" --format json >"$work/diff_worse.json"
+check_eq "diff json: a larger first figure is worsened" "worsened missing-backpressure 1 1" \
+  "$(jq -r '.headline | "\(.state) \(.kind) \(.base_site) \(.new_site)"' "$work/diff_worse.json")"
+# Nothing changed: the most severe finding, in both runs.
+"$lifeheap" diff "$profiles/base.json" "$profiles/base.json" >"$work/diff_same.txt"
+expect_grep "diff text: nothing changed heads with the most severe finding in both" \
+  "^no finding changed; most severe, in both runs \[high\]: Missing backpressure at push_message (queue.c:42)$" "$work/diff_same.txt"
+# Severity first: a resolved high finding heads a new medium one (new.json's
+# oversized-preallocation renamed unused-capacity: new, medium).
+jq '(.findings[] | select(.kind == "oversized-preallocation") | .kind) = "unused-capacity"' \
+  "$profiles/new.json" >"$work/new_other.json"
+"$lifeheap" diff "$profiles/base.json" "$work/new_other.json" --format json >"$work/diff_other.json"
+check_eq "diff json: a resolved high finding before a new medium one" "resolved missing-backpressure 1" \
+  "$(jq -r '"\(.headline.state) \(.headline.kind) \(.findings.new | length)"' "$work/diff_other.json")"
+# No finding on either side.
+jq '.findings = []' "$profiles/base.json" >"$work/base_none.json"
+"$lifeheap" diff "$work/base_none.json" "$work/base_none.json" >"$work/diff_none.txt"
+check_eq "diff text: no findings in either run" "no findings in either run" "$(sed -n 4p "$work/diff_none.txt")"
+check_eq "diff json: no headline without findings" "null" \
+  "$("$lifeheap" diff "$work/base_none.json" "$work/base_none.json" --format json | jq -c .headline)"
+
 #--- rules ----------------------------------------------------------------------
 base=$profiles/base.json new=$profiles/new.json
 # base -> new: peak -8.5%, end 256 KiB both, site push_message -42 KiB,
@@ -419,7 +463,7 @@ write("array.json", b"[1, 2, 3]")
 write("trailing.json", text + b"\n}garbage")
 write("deep.json", b"[" * 100000)
 write("non-utf8.json", text.replace(b'"make_table"', b'"make_\xff\xfetable"'))
-mutate("version2.json", lambda p: p.update(format_version=2))
+mutate("version3.json", lambda p: p.update(format_version=3))
 mutate("version-string.json", lambda p: p.update(format_version="1"))
 mutate("other-format.json", lambda p: p.update(format="dhat"))
 mutate("no-sites.json", lambda p: p.pop("sites"))
@@ -448,7 +492,7 @@ declare -A bad_message=(
   [empty]="empty file" [truncated]="truncated JSON" [not-json]="invalid JSON"
   [array]="not a lifeheap profile" [trailing]="invalid JSON"
   [deep]="invalid JSON" [non-utf8]="invalid UTF-8 at byte"
-  [version2]="format_version 2 is not supported" [version-string]="format_version"
+  [version3]="format_version 3 is not supported" [version-string]="format_version"
   [other-format]="not a lifeheap profile" [no-sites]="sites: missing"
   [sites-object]="sites: expected an array, found an object"
   [string-count]="sites\[0\].total_bytes: expected an integer, found a string"
@@ -532,8 +576,8 @@ widest = max(len(l) for l in block)
 print("ok" if line == expected and widest <= 120 else "got %r...%r, widest %d" % (line[:60], line[-60:], widest))
 EOF
 check_eq "a 1 Mi-character argument: shown capped at display_max_chars characters" ok "$(cat "$work/cap.check")"
-expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version2.json"
-expect_grep "diff names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
+expect_exit "diff refuses a different format version" 2 "$lifeheap" diff "$base" "$bad/version3.json"
+expect_grep "diff names the version" "format_version 3 is not supported (this lifeheap reads versions 1 to 2)" "$work/err"
 expect_exit "report reads standard input" 0 sh -c "\"$lifeheap\" report - <\"$base\""
 
 # A profile from before the access and findings issues: access, growth and
@@ -740,9 +784,9 @@ expect_grep "view: both-stdin message" "cannot both be standard input" "$work/er
 expect_exit "view --baseline missing file" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$new" --baseline "$work/does-not-exist.json" -o "$work/x.html"
 expect_grep "view --baseline missing file message" "lifeheap: .*does-not-exist.json: No such file or directory" "$work/err"
 check "view --baseline missing file: no HTML written" test ! -e "$work/x.html"
-expect_exit "view --baseline refuses another format version" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$base" --baseline "$bad/version2.json" -o "$work/x.html"
-expect_grep "view --baseline names the version" "format_version 2 is not supported (this lifeheap reads version 1)" "$work/err"
-expect_exit "view refuses another format version in FILE too" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$bad/version2.json" --baseline "$base" -o "$work/x.html"
+expect_exit "view --baseline refuses another format version" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$base" --baseline "$bad/version3.json" -o "$work/x.html"
+expect_grep "view --baseline names the version" "format_version 3 is not supported (this lifeheap reads versions 1 to 2)" "$work/err"
+expect_exit "view refuses another format version in FILE too" 2 env LIFEHEAP_VIEWER_DIR="$here/fake-viewer" "$lifeheap" view "$bad/version3.json" --baseline "$base" -o "$work/x.html"
 check "view: refused pairs write no HTML" test ! -e "$work/x.html"
 expect_exit "view --help shows --baseline" 0 "$lifeheap" view --help
 expect_grep "view --help text" "usage: lifeheap view FILE \[--baseline BASE\] \[-o OUTPUT\]" "$work/out"

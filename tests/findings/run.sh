@@ -42,6 +42,13 @@ profile_example() {
     fail "$name: profile" "lifeheap or the program failed, see $out/$name.json.log"; return 1
   fi
   check_py "$name: timeline contract" "$out/$name.json" "contract:timeline"
+  # The figures of its findings that are site fields are those fields (a
+  # diff shows them for the other run's site). Only the problem examples
+  # have findings.
+  case $name in
+    queue_unbounded*|prealloc_oversized*|leak_cache|growth_noreserve|churn)
+      check_py "$name: findings' site figures are the site's fields" "$out/$name.json" "contract:evidence" ;;
+  esac
 }
 
 # profile_prog NAME [OPTIONS...]: builds progs/NAME.c (lifeheap.h from tool/,

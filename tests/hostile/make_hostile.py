@@ -74,8 +74,33 @@ def main():
            'not a lifeheap profile ("format" is not "lifeheap-profile")')
     mutate("version-string", lambda p: p.update(format_version="1"),
            "format_version: expected an integer, found a string")
-    mutate("version-2", lambda p: p.update(format_version=2),
-           "format_version 2 is not supported (this lifeheap reads version 1)")
+    mutate("version-3", lambda p: p.update(format_version=3),
+           "format_version 3 is not supported (this lifeheap reads versions 1 to 2)")
+    # Version 2: a site's omitted members are joined back from references
+    # (docs/format.md, "Omitted members"); a reference that leads nowhere is
+    # named.
+    def version2(change, *drop):
+        def apply(p):
+            p["format_version"] = 2
+            for f in p["frames"]:
+                f["text"] = f["function"] or "???"
+                if f["function"]:
+                    f["match_text"] = f["function"] + "\t" + (f["file"] or "")
+            for key in drop:
+                p["sites"][0].pop(key, None)
+            change(p)
+        return apply
+
+    def first_frame_unnamed(p):
+        site = p["sites"][0]
+        del p["frames"][site["stack"][0]]["match_text"]
+        site["match_frames"] = [0]
+    mutate("v2-label-frames", version2(lambda p: p["sites"][0].update(label_frames=[99]), "label"),
+           "sites[0].label_frames: a position outside the stack")
+    mutate("v2-allocator-stack", version2(lambda p: p["sites"][0].update(allocator_stack=5), "allocator_frames"),
+           "sites[0].allocator_stack: not an index into allocator_stacks")
+    mutate("v2-match-text", version2(first_frame_unnamed, "match_key", "match_lines"),
+           "sites[0].match_frames: a frame without match_text")
     # Types and ranges.
     mutate("negative-duration", lambda p: p["run"].update(duration=-5), "run.duration: negative value -5")
     mutate("bool-threads", lambda p: p["run"].update(threads=True),

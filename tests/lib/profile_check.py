@@ -64,6 +64,8 @@ Assertions:
                             timeline's peak point the peak
   contract:timeline         the timeline's shape (see timeline_errors)
   contract:access           the access relations (see access_errors)
+  contract:evidence         findings' figures that are site fields equal
+                            them (see evidence_errors)
   PATH OP VALUE             a path into the document (run.exit.code=0,
                             sites.#>=3, timeline.times=increasing)
   all:PATH OP VALUE         PATH is a list with elements (a [*] or a filter
@@ -116,6 +118,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # The contracts (valid, contract:NAME) live in profile_contracts.py; their
 # names are this module's too, for the suites' own checkers.
+import lifeheap_profile  # noqa: E402
+import profile_contracts  # noqa: E402
 from profile_contracts import (  # noqa: E402,F401
     CONTRACTS, SCHEMA, access_errors, index_errors, peak_point_errors,
     preload_frame_errors, schema_errors, sums_errors, tables_errors,
@@ -127,8 +131,17 @@ class CheckError(Exception):
 
 
 def load(path):
+    """A JSON file; a lifeheap profile with its omitted members put back as
+    the readers do (lifeheap_profile.py), its form as written kept for the
+    schema (valid)."""
     with open(path) as f:
-        return json.load(f)
+        text = f.read()
+    doc = json.loads(text)
+    if isinstance(doc, dict) and doc.get("format") == "lifeheap-profile":
+        written = json.loads(text)
+        doc = lifeheap_profile.expand(doc)
+        profile_contracts.AS_WRITTEN[id(doc)] = written
+    return doc
 
 
 # ------------------------------------------------------------------ results

@@ -21,11 +21,18 @@ def load(path):
         return json.load(f)
 
 
+# The profiles as written, by id() of the form with the omitted members put
+# back (profile_check.load, lifeheap_profile.py): the schema checks what the
+# tool wrote, every other contract reads the profile as the readers do.
+AS_WRITTEN = {}
+
+
 def schema_errors(doc):
     """Schema violations (python3-jsonschema, installed by scripts/setup.sh:
     without it this raises ImportError, a failure, never a pass)."""
     import jsonschema
     validator = jsonschema.Draft202012Validator(load(SCHEMA))
+    doc = AS_WRITTEN.get(id(doc), doc)
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if not errors:
         return []
@@ -208,4 +215,32 @@ def access_errors(doc, allow_empty=False):
     return errors
 
 
-CONTRACTS = {"tables": tables_errors, "timeline": timeline_errors, "access": access_errors}
+LABELS = os.path.join(TOP, "docs", "evidence-labels.json")
+
+
+def evidence_errors(doc):
+    """Each finding's evidence figure whose key docs/evidence-labels.json maps
+    to a site field (site_field) equals that field of the finding's site
+    (fractions to the profile's four decimals): what lets a diff show the
+    figure for the other run's site, which has no finding. A profile whose
+    findings have no such figure fails: nothing was checked."""
+    fields = {k: e["site_field"] for k, e in load(LABELS)["evidence"].items() if "site_field" in e}
+    errors, checked = [], 0
+    for f in doc.get("findings", []):
+        site = doc["sites"][f["site"]]
+        for key, value in f["evidence"].items():
+            if key not in fields:
+                continue
+            actual = site
+            for part in fields[key].split("."):
+                actual = actual.get(part) if isinstance(actual, dict) else None
+            checked += 1
+            if actual is None or abs(actual - value) > 1e-4 * max(1.0, abs(value)):
+                errors.append(f"{f['kind']} on site {f['site']}: evidence {key} {value} != {fields[key]} {actual}")
+    if checked == 0:
+        errors.append("no finding with a figure that is a site field: nothing checked")
+    return errors
+
+
+CONTRACTS = {"tables": tables_errors, "timeline": timeline_errors, "access": access_errors,
+             "evidence": evidence_errors}

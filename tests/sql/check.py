@@ -16,6 +16,9 @@ import re
 import struct
 import subprocess
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import lifeheap_profile  # noqa: E402  (reads a profile as the readers do)
 
 
 def result(name, ok, why=""):
@@ -52,7 +55,7 @@ def source_line(source, text):
 
 
 def check_queries(lifeheap, db, sql_md, source, profile_path):
-    profile = json.load(open(profile_path))
+    profile = lifeheap_profile.load(profile_path)
     duration = profile["run"]["duration"]
     line = {name: source_line(source, text) for name, text in [
         ("open_session", "char *session = malloc(48);"),

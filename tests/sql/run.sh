@@ -85,12 +85,13 @@ check "... and the file said to have no trailer" grep -q "has no trailer" "$out/
 
 # --- blocks whose site the profile lacks keep their serial, site_id NULL
 python3 - "$out/service.json" "$out/renumbered.json" <<'PY'
-import json, sys
-profile = json.load(open(sys.argv[1]))
+import json, lifeheap_profile, sys
+profile = lifeheap_profile.load(sys.argv[1])
 for site in profile["sites"]:
     if profile["frames"][site["stack"][site["name_frame"]]]["function"] == "make_scratch":
         site["serial"] = 999999
-json.dump(profile, open(sys.argv[2], "w"))
+# written back in full (version 1): the schema allows no version 1 member in version 2
+json.dump(lifeheap_profile.as_version1(profile), open(sys.argv[2], "w"))
 PY
 got=$("$lifeheap" sql "$out/renumbered.json" "$blocks" -e \
   "SELECT count(*), count(DISTINCT site_serial), min(size), max(size) FROM blocks WHERE site_id IS NULL" \

@@ -493,6 +493,32 @@ def prog_shapes(p, program, out):
     # Every site: as many blocks by size as by lifetime, total_blocks.
     for s in d["sites"]:
         eq(f"site {s['id']} size_histogram counts total_blocks", s["total_blocks"], sum(s["size_histogram"]))
+    # A site's own size x lifetime grid: only when its blocks have more than
+    # one size class; rows by size bucket as shapes.c says.
+    for tag in ("grown", "kept"):
+        s = p.site(tag)
+        if s is not None:
+            check(f"{tag}: one size class, no blocks_by_size_and_lifetime",
+                  "blocks_by_size_and_lifetime" not in s, str(s.get("blocks_by_size_and_lifetime")))
+    for tag, rows in (("switch", {5: 4, 9: 3}), ("late", {5: 3, 13: 2}),
+                      ("mixed", {0: 1, 1: 1, 2: 2, 3: 2, 4: 1, 10: 2, 11: 1, 13: 1})):
+        s = p.site(tag)
+        if s is None:
+            continue
+        cells = s.get("blocks_by_size_and_lifetime")
+        check(f"{tag}: blocks_by_size_and_lifetime present", cells is not None, "")
+        if cells is None:
+            continue
+        by_size = {}
+        for sz, life, n in cells:
+            by_size[sz] = by_size.get(sz, 0) + n
+        eq(f"{tag}: grid blocks by size", rows, by_size)
+    for tag, one_cell_rows in (("switch", (5, 9)), ("late", (5,))):
+        s = p.site(tag)
+        for sz in one_cell_rows:
+            if s is not None and s.get("blocks_by_size_and_lifetime"):
+                eq(f"{tag}: row {sz} is one cell (equal lifetimes)", 1,
+                   sum(1 for c in s["blocks_by_size_and_lifetime"] if c[0] == sz))
     # The run's grid: cells in order, none empty, and its sums by size and by
     # lifetime are the sums of the sites' size and lifetime histograms.
     cells = d["blocks_by_size_and_lifetime"]
@@ -536,6 +562,42 @@ PROGRAMS = {
 # ---------------------------------------------------------------- whole-file checks
 
 
+def site_grid_errors(d):
+    """sites[].blocks_by_size_and_lifetime: cells sorted, distinct, non-zero,
+    present exactly when the site's size_histogram has two classes or more,
+    and summing by size to size_histogram and by lifetime to
+    lifetime.histogram."""
+    errors = []
+    for s in d.get("sites", []):
+        sizes = s.get("size_histogram")
+        if sizes is None:
+            continue
+        classes = sum(1 for n in sizes if n)
+        cells = s.get("blocks_by_size_and_lifetime")
+        if (cells is not None) != (classes > 1):
+            errors.append(f"site {s['id']}: {classes} size classes, grid {'present' if cells is not None else 'absent'}")
+            continue
+        if cells is None:
+            continue
+        keys = [tuple(c[:2]) for c in cells]
+        if keys != sorted(set(keys)) or any(c[2] <= 0 for c in cells):
+            errors.append(f"site {s['id']}: cells not sorted, distinct and non-zero")
+        by_size = [0] * len(sizes)
+        by_life = [0] * len(s["lifetime"]["histogram"])
+        for sz, life, n in cells:
+            if sz >= len(by_size) or life >= len(by_life):
+                errors.append(f"site {s['id']}: cell {sz},{life} outside the histograms")
+                break
+            by_size[sz] += n
+            by_life[life] += n
+        else:
+            if by_size != sizes:
+                errors.append(f"site {s['id']}: grid by size {by_size} != size_histogram {sizes}")
+            if by_life != s["lifetime"]["histogram"]:
+                errors.append(f"site {s['id']}: grid by lifetime != lifetime.histogram")
+    return errors
+
+
 def cmd_schema(schema_path, profiles):
     import jsonschema
     if os.path.realpath(schema_path) != os.path.realpath(pc.SCHEMA):
@@ -551,7 +613,8 @@ def cmd_schema(schema_path, profiles):
                               (": globals are the sums over sites", pc.sums_errors(d)),
                               (": no frame inside lifeheap's malloc replacement",
                                pc.preload_frame_errors(d)),
-                              (": timeline peak point is the peak", pc.peak_point_errors(d))):
+                              (": timeline peak point is the peak", pc.peak_point_errors(d)),
+                              (": site size x lifetime grids add up", site_grid_errors(d))):
             check(name + title, not errors, "; ".join(errors))
 
 

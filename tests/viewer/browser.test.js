@@ -303,7 +303,7 @@ test('browser: malformed, truncated and wrong-version files give a clear message
   const cases = [
     ['truncated.json', /^Could not open truncated\.json: truncated JSON \(the document ends after \d+ bytes\)$/],
     ['not_json.txt', /^Could not open not_json\.txt: invalid JSON: /],
-    ['wrong_version.json', /^Could not open wrong_version\.json: format_version 2 is not supported \(this lifeheap reads version 1\)$/],
+    ['wrong_version.json', /^Could not open wrong_version\.json: format_version 3 is not supported \(this lifeheap reads versions 1 to 2\)$/],
     ['dhat.json', /^Could not open dhat\.json: not a lifeheap profile \(it is a DHAT profile/],
     ['bad_sites.json', /^Could not open bad_sites\.json: sites: expected an array, found an object$/],
   ];
@@ -320,7 +320,7 @@ test('browser: malformed, truncated and wrong-version files give a clear message
   // A bad file while a profile is open keeps the open one and says why.
   assert.equal(await lib.openFile(page, fixture('wrong_version.json')), 'error');
   assert.equal(await page.$eval('#app', (e) => e.hidden), false);
-  assert.match(await text(page, '#message'), /format_version 2 is not supported/);
+  assert.match(await text(page, '#message'), /format_version 3 is not supported/);
   // A bad number deep in one site's access map: the profile opens, that site says why.
   assert.equal(await lib.openFile(page, fixture('bad_map.json')), 'ready');
   assert.equal(await text(page, '.site-detail .error-inline'),

@@ -52,7 +52,7 @@ test.before(async () => {
     files[name] = path.join(WORK, name + '.json');
     await run(path.join(lib.ROOT, 'scripts', 'run-lifeheap'), ['--fair-sched=yes', '--lifeheap-out-file=' + files[name], await program(name)],
       { cwd: WORK, maxBuffer: 1 << 24 });
-    profiles[name] = JSON.parse(fs.readFileSync(files[name], 'utf8'));
+    profiles[name] = lib.readProfile(files[name]);
   }));
   browser = await lib.launch();
 });
@@ -126,7 +126,7 @@ for (const name of Object.keys(PROBLEMS)) {
 }
 
 test('first screen: a run without findings says so, with the peak', async () => {
-  const p = JSON.parse(fs.readFileSync(files.queue_bounded, 'utf8'));
+  const p = lib.readProfile(files.queue_bounded);
   assert.equal(p.findings.length, 0, 'the bounded queue has no finding (examples/README.md)');
   const page = await laptopPage();
   assert.equal(await lib.openFile(page, files.queue_bounded), 'ready');
@@ -190,7 +190,23 @@ test('diff headline: a new problem, a resolved one, and one in both with both ru
   assert.ok(await inFirstScreen(page, '#headline .headline'));
   assert.equal(await page.textContent('#headline .badge.state'), 'new');
   assert.equal(await page.textContent('#headline .headline-kind'), 'Missing backpressure');
-  assert.equal(await page.$('#headline .card-base'), null, 'a new finding has no baseline figures');
+  // The baseline's push site has no finding: its own fields give the figures that are
+  // site fields (live at most, frees by another thread), the rest are the finding's.
+  const bad = profiles.queue_unbounded, fixed = profiles.queue_bounded;
+  const finding = bad.findings[0];
+  const fixedSite = fixed.sites.find((s) => fixed.frames[s.stack[s.name_frame]].function === 'queue_push_message');
+  assert.ok(fixedSite, 'the bounded queue has the push site');
+  assert.equal(fixed.findings.filter((f) => f.site === fixedSite.id).length, 0);
+  const figures = await page.$$eval('#headline .headline-figure', (l) => l.map((e) => [e.getAttribute('data-key'), e.querySelector('.headline-figure-value').textContent]));
+  const fmtBytes = (n) => page.evaluate((v) => LH.format.bytes(v), n);
+  assert.deepEqual(figures, [
+    ['max_bytes', (await fmtBytes(fixedSite.max_bytes)) + ' → ' + (await fmtBytes(finding.evidence.max_bytes))],
+    ['queue_depth', 'not computed → ' + exact(finding.evidence.queue_depth)],
+    ['mean_lifetime', 'not computed → ' + exact(finding.evidence.mean_lifetime) + ' instr (' +
+      (await page.evaluate((a) => LH.format.percent(a[0] / a[1]), [finding.evidence.mean_lifetime, bad.run.duration])) + ' of the run)'],
+    ['cross_thread_frees', exact(fixedSite.cross_thread_frees) + ' → ' + exact(2000)],
+  ]);
+  assert.equal(fixedSite.cross_thread_frees, 2000);
   // The diff table (a Status column more) still fits 1280 px.
   assert.equal(await page.$$eval('.vhead .vcell', (l) => l.length), 10);
   assert.ok(await page.$eval('.vtable-scroll', (e) => e.scrollWidth <= e.clientWidth), 'diff table fits');
@@ -209,9 +225,35 @@ test('diff headline: a new problem, a resolved one, and one in both with both ru
   await page.close();
 });
 
+test('diff headline: the viewer and `lifeheap diff` head the same pairs with the same finding change', async () => {
+  const page = await laptopPage();
+  const pairs = [['queue_bounded', 'queue_unbounded'], ['queue_unbounded', 'queue_bounded'], ['leak_cache', 'leak_cache'],
+    ['churn', 'leak_cache'], ['prealloc_oversized', 'queue_unbounded'], ['leak_cache', 'churn']];
+  const states = new Set();
+  for (const [base, changed] of pairs) {
+    const { stdout } = await run(path.join(lib.ROOT, 'cli', 'lifeheap'), ['diff', '--format', 'json', files[base], files[changed]], { maxBuffer: 1 << 24 });
+    const cli = JSON.parse(stdout).headline;
+    assert.equal(await lib.openFile(page, files[changed]), 'ready');
+    assert.equal(await lib.openBaseline(page, files[base]), 'ready');
+    const viewer = await page.evaluate(() => {
+      const d = window.lifeheapViewer.state.diff, h = d.headline();
+      return { state: h.state, kind: h.finding.kind, severity: h.finding.severity,
+        base_site: h.row >= 0 && d.rowBase[h.row] >= 0 ? d.rowBase[h.row] : null,
+        new_site: h.row >= 0 && d.rowChanged[h.row] >= 0 ? d.rowChanged[h.row] : null };
+    });
+    assert.deepEqual(viewer, cli, base + ' -> ' + changed);
+    assert.equal(await page.textContent('#headline .badge.state'), cli.state);
+    states.add(cli.state);
+  }
+  // The pairs cover a new, a resolved and an unchanged headline.
+  assert.deepEqual([...states].sort(), ['new', 'resolved', 'unchanged']);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('site notes: beside the site in the table and in the site detail, in diff mode too', async () => {
   // The tool's notes (sites[].notes, docs/format.md) added to a real profile's top site.
-  const p = JSON.parse(fs.readFileSync(files.prealloc_oversized, 'utf8'));
+  const p = lib.readProfile(files.prealloc_oversized);
   const top = p.findings[0].site;
   p.sites[top].notes = [
     { kind: 'never-touched', text: '15.9 MiB (99%) of it never read nor written' },

@@ -120,4 +120,15 @@ async function screenshot(page, name, options) {
   return file;
 }
 
-module.exports = { ROOT, VIEWER, DIST, FIXTURES, ARTIFACTS, launch, newPage, openViewer, openFile, openBaseline, finishedLoads, waitNextLoad, waitState, selfContained, screenshot, fileUrl };
+// A profile the tool wrote, as the viewer reads it: the members a version 2 profile
+// leaves out put back by the viewer's own LH.profile.expandSite (docs/format.md,
+// "Omitted members"), so tests read every figure by its name.
+function readProfile(file) {
+  globalThis.LH = globalThis.LH || {};
+  if (!globalThis.LH.profile) require(path.join(VIEWER, 'src', 'model', 'profile.js'));
+  const p = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (p.format_version >= 2) p.sites.forEach((s, i) => globalThis.LH.profile.expandSite(s, i, p.frames, p.allocator_stacks));
+  return p;
+}
+
+module.exports = { ROOT, readProfile, VIEWER, DIST, FIXTURES, ARTIFACTS, launch, newPage, openViewer, openFile, openBaseline, finishedLoads, waitNextLoad, waitState, selfContained, screenshot, fileUrl };

@@ -54,7 +54,7 @@ test('model: rejects malformed, truncated and wrong-version files with clear mes
   const cases = [
     ['truncated.json', /^truncated JSON \(the document ends after \d+ bytes\)$/],
     ['not_json.txt', /^invalid JSON: /],
-    ['wrong_version.json', /^format_version 2 is not supported \(this lifeheap reads version 1\)$/],
+    ['wrong_version.json', /^format_version 3 is not supported \(this lifeheap reads versions 1 to 2\)$/],
     ['dhat.json', /DHAT profile/],
     ['bad_sites.json', /^sites: expected an array, found an object$/],
   ];
@@ -312,4 +312,50 @@ test('shapes: a grid or a size histogram the page cannot draw is dropped, the pr
   assert.equal(m.sites[0].size_histogram, undefined);
   assert.equal(LH.shapes.grid(m.profile), null);
   assert.deepEqual(m.sites[1].size_histogram.length, 18);
+});
+
+// The diff headline's rule (LH.Diff.prototype.headline, as cli/diff_headline.c): on the
+// queue fixture against copies of itself with one finding changed.
+test('model: the diff headline is the most severe finding change, new before worsened before resolved', async () => {
+  const original = JSON.parse(text('queue_bad.json'));
+  const variant = async (change) => {
+    const copy = JSON.parse(JSON.stringify(original));
+    change(copy);
+    return LH.profile.load(JSON.stringify(copy), 'variant');
+  };
+  const base = await LH.profile.load(text('queue_bad.json'), 'base');
+  const pick = (d) => { const h = d.headline(); return [h.state, h.finding.kind, h.side]; };
+  // Nothing changed: the most severe finding, unchanged.
+  assert.deepEqual(pick(new LH.Diff(base, await variant(() => {}))), ['unchanged', 'missing-backpressure', 'changed']);
+  // The medium oversized-preallocation's first headline figure (bytes_at_peak) grows:
+  // worsened, and it heads the unchanged high finding (only changes do).
+  const grown = await variant((p) => { p.findings[1].evidence.bytes_at_peak = 70000; });
+  assert.deepEqual(pick(new LH.Diff(base, grown)), ['worsened', 'oversized-preallocation', 'changed']);
+  // The same figure smaller: not worse, so nothing changed.
+  const shrunk = await variant((p) => { p.findings[1].evidence.bytes_at_peak = 60000; });
+  assert.deepEqual(pick(new LH.Diff(base, shrunk)), ['unchanged', 'missing-backpressure', 'changed']);
+  // A low finding raised to medium: worsened.
+  const raised = await variant((p) => { p.findings[2].severity = 'medium'; });
+  assert.deepEqual(pick(new LH.Diff(base, raised)), ['worsened', 'leak', 'changed']);
+  // The high finding gone (resolved) heads a new low one; a new high one heads a
+  // resolved high one (at equal severity, new first).
+  const swapped = await variant((p) => { p.findings.shift(); p.findings.push({ kind: 'leak', site: 2, severity: 'low', summary: 's', evidence: { bytes_at_exit: 1 } }); });
+  assert.deepEqual(pick(new LH.Diff(base, swapped)), ['resolved', 'missing-backpressure', 'base']);
+  const lows = await variant((p) => { p.findings.splice(0, 2); p.findings.push({ kind: 'leak', site: 2, severity: 'high', summary: 's', evidence: { bytes_at_exit: 1 } }); });
+  assert.deepEqual(pick(new LH.Diff(base, lows)), ['new', 'leak', 'changed']);
+  // No findings on either side: no headline.
+  const none = await variant((p) => { p.findings = []; });
+  assert.equal(new LH.Diff(none, none).headline(), null);
+});
+
+test('model: a site\'s lifetime-against-size grid, from the profile or its one size', () => {
+  const oneSize = { size_histogram: [0, 0, 0, 4], lifetime: { histogram: [0, 2, 0, 2] } };
+  assert.deepEqual(LH.shapes.siteCells(oneSize), [[3, 1, 2], [3, 3, 2]]);
+  const g = LH.shapes.siteGrid(oneSize);
+  assert.deepEqual([g.total, g.max, g.size, g.life], [4, 2, [3, 3], [1, 3]]);
+  const twoSizes = { size_histogram: [0, 1, 0, 4], lifetime: { histogram: [0, 3, 0, 2] }, blocks_by_size_and_lifetime: [[1, 1, 1], [3, 1, 2], [3, 3, 2]] };
+  assert.deepEqual(LH.shapes.siteCells(twoSizes), twoSizes.blocks_by_size_and_lifetime);
+  // Several sizes without the grid (an older profile): cannot tell.
+  assert.equal(LH.shapes.siteCells({ size_histogram: [0, 1, 0, 4], lifetime: { histogram: [0, 5] } }), null);
+  assert.equal(LH.shapes.siteCells({ lifetime: { histogram: [1] } }), null);
 });

@@ -104,6 +104,8 @@ test('stacked: diff mode draws both runs on the same scale with a moment each', 
     return row.querySelector('.swatch').getAttribute('data-color');
   }, { n, name });
   assert.equal(await colorOf(0, 'load_config'), await colorOf(1, 'load_config'));
+  // One byte scale: both charts run up to the larger peak.
+  assert.deepEqual(await page.$$eval('.stacked-chart', (c) => c.map((e) => e.getAttribute('data-y-max'))), ['235904', '235904']);
   // A click on the baseline's chart moves only the baseline's moment.
   await clickChart(page, 0.5, 0);
   assert.deepEqual(await page.$$eval('.stacked-run', (r) => r.map((e) => e.getAttribute('data-moment-index'))), ['5', '6']);
@@ -115,8 +117,9 @@ test('stacked: diff mode draws both runs on the same scale with a moment each', 
 
 // Points at cell (size bucket, lifetime bucket) of the n-th heat map, from the layout the
 // canvas publishes, and returns the readout under it.
-async function pointAtCell(page, size, life, n) {
-  const canvas = (await page.$$('canvas.heatmap'))[n || 0];
+// scope: a selector the map is in (the whole page by default).
+async function pointAtCell(page, size, life, n, scope) {
+  const canvas = (await page.$$((scope ? scope + ' ' : '') + 'canvas.heatmap'))[n || 0];
   await canvas.scrollIntoViewIfNeeded();
   const layout = await canvas.evaluate((c) => Object.fromEntries(Array.from(c.attributes).filter((a) => a.name.startsWith('data-')).map((a) => [a.name.slice(5), Number(a.value)])));
   const box = await canvas.boundingBox();
@@ -128,15 +131,15 @@ async function pointAtCell(page, size, life, n) {
 
 test('shapes: the run by size and the lifetime-against-size map say what each cell holds', async () => {
   const page = await loaded('queue_bad.json');
-  assert.equal(await page.$$eval('canvas.heatmap', (c) => c.length), 1);
+  assert.equal(await page.$$eval('.shapes-panel canvas.heatmap', (c) => c.length), 1);
   // Sizes 16 B (bucket 5) to 64 KiB (bucket 17), lifetimes from bucket 7 to the run's bucket 24.
-  const layout = await page.$eval('canvas.heatmap', (c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last')]);
+  const layout = await page.$eval('.shapes-panel canvas.heatmap', (c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last')]);
   assert.deepEqual(layout, ['5', '24']);
   // 700 messages and 700 queue nodes lived 2.1M-4.2M instructions (bucket 22).
-  assert.equal(await pointAtCell(page, 9, 22), '700 blocks of 256 B–511 B that lived 2.1M–4.2M instr (7.8% of the run\'s blocks)');
+  assert.equal(await pointAtCell(page, 9, 22, 0, '.shapes-panel'), '700 blocks of 256 B–511 B that lived 2.1M–4.2M instr (7.8% of the run\'s blocks)');
   // The 5,000 log lines: 16-31 B, 64-127 instructions: the churn cell.
-  assert.equal(await pointAtCell(page, 5, 7), '5,000 blocks of 16 B–31 B that lived 64–127 instr (55% of the run\'s blocks)');
-  assert.equal(await pointAtCell(page, 9, 7), '0 blocks of 256 B–511 B that lived 64–127 instr (0% of the run\'s blocks)');
+  assert.equal(await pointAtCell(page, 5, 7, 0, '.shapes-panel'), '5,000 blocks of 16 B–31 B that lived 64–127 instr (55% of the run\'s blocks)');
+  assert.equal(await pointAtCell(page, 9, 7, 0, '.shapes-panel'), '0 blocks of 256 B–511 B that lived 64–127 instr (0% of the run\'s blocks)');
   assert.match(await page.$eval('.shapes-panel', (p) => p.textContent), /9,012 blocks, each counted once/);
   // The size histogram: hovering the 16-31 B bar shows its 7,000 blocks in the legend.
   const over = await page.$('.shapes-panel .uplot .u-over');
@@ -164,18 +167,61 @@ test('shapes: the site detail shows the site\'s blocks by size; diff mode shares
   await page.close();
 
   const diff = await loaded('queue_bad.json', 'queue_fixed.json');
-  const maps = await diff.$$eval('canvas.heatmap', (cs) => cs.map((c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last'), c.getAttribute('data-cell-width'), c.getAttribute('data-cell-height')]));
+  const maps = await diff.$$eval('.shapes-panel canvas.heatmap', (cs) => cs.map((c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last'), c.getAttribute('data-cell-width'), c.getAttribute('data-cell-height')]));
   assert.equal(maps.length, 2);
   assert.deepEqual(maps[0], maps[1]);
   // The baseline (queue_fixed) drains its queue: its 256-byte messages live 32k-131k
   // instructions, 1,000 of them in bucket 16, of its 4,013 blocks.
   const fixed = readFixture('queue_fixed.json');
   assert.equal(fixed.totals.blocks, 4013);
-  assert.equal(await pointAtCell(diff, 9, 16, 0), '1,000 blocks of 256 B–511 B that lived 32.8k–65.5k instr (25% of the run\'s blocks)');
+  assert.equal(await pointAtCell(diff, 9, 16, 0, '.shapes-panel'), '1,000 blocks of 256 B–511 B that lived 32.8k–65.5k instr (25% of the run\'s blocks)');
   // The same cell of the changed run is empty: its messages live 2,000 times longer.
-  assert.equal(await pointAtCell(diff, 9, 16, 1), '0 blocks of 256 B–511 B that lived 32.8k–65.5k instr (0% of the run\'s blocks)');
+  assert.equal(await pointAtCell(diff, 9, 16, 1, '.shapes-panel'), '0 blocks of 256 B–511 B that lived 32.8k–65.5k instr (0% of the run\'s blocks)');
   await (await diff.$('.shapes-panel')).scrollIntoViewIfNeeded();
   await lib.screenshot(diff, 'shapes-queue-diff');
+  noProblems(diff);
+  await diff.close();
+});
+
+test('shapes: a site of one size has its lifetimes as its row of the heat map; diff mode shares the axes', async () => {
+  const page = await loaded('queue_bad.json');
+  assert.equal(await page.$eval('#site-detail .fn', (e) => e.textContent), 'make_message');
+  // make_message: 2,000 blocks of 256 B (size bucket 9), no grid in the profile: the
+  // row is its lifetime histogram, 40/160/400/700/700 blocks in buckets 18 to 22.
+  const site = readFixture('queue_bad.json').sites[0];
+  assert.equal(site.blocks_by_size_and_lifetime, undefined);
+  const layout = await page.$$eval('#site-detail canvas.heatmap', (cs) => cs.map((c) => [c.getAttribute('data-size-first'), c.getAttribute('data-life-last')]));
+  assert.deepEqual(layout, [['9', '22']]);
+  assert.equal(await pointAtCell(page, 9, 22, 0, '#site-detail'), '700 blocks of 256 B–511 B that lived 2.1M–4.2M instr (35% of the site\'s blocks)');
+  assert.equal(await pointAtCell(page, 9, 18, 0, '#site-detail'), '40 blocks of 256 B–511 B that lived 131k–262k instr (2.0% of the site\'s blocks)');
+  await (await page.$('#site-detail .site-shapes')).scrollIntoViewIfNeeded();
+  await lib.screenshot(page, 'site-heatmap-queue');
+  noProblems(page);
+  await page.close();
+
+  // Diff: the fixed queue's messages (the baseline) live 16k-131k instructions, the bad
+  // queue's 131k-4.2M: both maps span lifetime buckets 15 to 22, on one colour scale.
+  const diff = await loaded('queue_bad.json', 'queue_fixed.json');
+  assert.equal(await diff.$eval('#site-detail .fn', (e) => e.textContent), 'make_message');
+  const maps = await diff.$$eval('#site-detail .site-heatmap', (boxes) => boxes.map((b) => {
+    const c = b.querySelector('canvas.heatmap');
+    return [b.getAttribute('data-side'), c.getAttribute('data-size-first'), c.getAttribute('data-life-last'), c.getAttribute('data-cell-width'), c.getAttribute('data-cell-height')];
+  }));
+  assert.deepEqual(maps.map((m) => m[0]), ['baseline', 'changed']);
+  assert.deepEqual(maps[0].slice(1), maps[1].slice(1));
+  assert.deepEqual(maps[0].slice(1, 3), ['9', '22']);
+  // Eight lifetime rows (15 to 22) in the same height.
+  const rowsTall = Number(maps[0][4]);
+  assert.ok(rowsTall > 0 && Math.abs(rowsTall * 8 - (240 - 38 - 8)) < 1e-6, String(rowsTall));
+  assert.equal(await pointAtCell(diff, 9, 16, 0, '#site-detail'), '1,000 blocks of 256 B–511 B that lived 32.8k–65.5k instr (50% of the site\'s blocks)');
+  assert.equal(await pointAtCell(diff, 9, 16, 1, '#site-detail'), '0 blocks of 256 B–511 B that lived 32.8k–65.5k instr (0% of the site\'s blocks)');
+  assert.equal(await pointAtCell(diff, 9, 21, 1, '#site-detail'), '700 blocks of 256 B–511 B that lived 1.0M–2.1M instr (35% of the site\'s blocks)');
+  // The two access maps share one count scale: the larger of their tallest values.
+  const bad = readFixture('queue_bad.json').sites[0].access.map, good = readFixture('queue_fixed.json').sites[0].access.map;
+  const tallest = Math.max(...bad.reads, ...bad.writes, ...good.reads, ...good.writes);
+  assert.deepEqual(await diff.$$eval('#site-detail .access-map', (m) => m.map((e) => e.getAttribute('data-y-max'))), [String(tallest), String(tallest)]);
+  await (await diff.$('#site-detail .site-shapes')).scrollIntoViewIfNeeded();
+  await lib.screenshot(diff, 'site-heatmap-queue-diff');
   noProblems(diff);
   await diff.close();
 });
@@ -229,4 +275,28 @@ test('access map: a drag zooms into offsets and says what they hold, a double-cl
   assert.match(zoomed[1], new RegExp('^Zoomed to parts 1–' + parts + ' of 16 \\(0%–' + (parts * 100 / 16).toFixed(0) + '% of the block\\): 1,024 byte reads, '));
   noProblems(page);
   await page.close();
+});
+
+// The pixels of each chart's leftmost columns: a y-axis label wider than its axis is cut
+// there ("230.4 KiB" was, at a fixed axis width).
+const leftEdgeInk = (page) => page.$$eval('.uplot canvas', (cs) => cs.map((c) => {
+  const data = c.getContext('2d').getImageData(0, 0, 3, c.height).data;
+  let ink = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 40) ink++;
+  return ink;
+}));
+
+test('charts: no y-axis label is cut at the left edge, in a profile and in diff mode', async () => {
+  const page = await loaded('queue_bad.json');
+  const single = await leftEdgeInk(page);
+  // The timeline, the stacked chart, the run's sizes, the site's lifetimes and sizes, its access map.
+  assert.equal(single.length, 6);
+  assert.deepEqual(single, single.map(() => 0));
+  await page.close();
+  const diff = await loaded('queue_bad.json', 'queue_fixed.json');
+  const both = await leftEdgeInk(diff);
+  assert.ok(both.length >= 7, String(both.length));
+  assert.deepEqual(both, both.map(() => 0));
+  noProblems(diff);
+  await diff.close();
 });

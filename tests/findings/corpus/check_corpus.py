@@ -60,6 +60,8 @@ import json
 import os
 import re
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'lib'))
+import lifeheap_profile  # noqa: E402  (reads a profile as the readers do)
 
 KINDS = ["missing-backpressure", "leak", "unbounded-growth", "oversized-preallocation",
          "unused-capacity", "short-lived-churn", "realloc-growth"]
@@ -215,8 +217,7 @@ def main(argv):
             else:
                 path = os.path.join(profile_dir, scheduler, program + ".json")
                 try:
-                    with open(path) as f:
-                        profile = json.load(f)
+                    profile = lifeheap_profile.load(path)
                 except (OSError, ValueError) as e:
                     error = f"no profile ({e.__class__.__name__}: {path}; see {path}.log)"
             for prog, verb, kind, function in expectations:

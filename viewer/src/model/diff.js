@@ -320,5 +320,47 @@ LH.Diff = (function () {
     return out;
   };
 
+  // The finding change that heads the diff, by the rule `lifeheap diff` follows
+  // (cli/diff_headline.c, docs/cli.md): by severity; at equal severity new, then
+  // worsened (more severe, or a larger first headline figure), then resolved, then the
+  // profile's order; an unchanged finding only when nothing changed. Returns null
+  // without findings, else { finding, side, state, row, baseFinding, changedFinding }.
+  var SEVERITY = { high: 0, medium: 1, low: 2 };
+  var STATE_ORDER = { 'new': 0, worsened: 1, resolved: 2 };
+  function severityRank(finding) { return Object.prototype.hasOwnProperty.call(SEVERITY, finding.severity) ? SEVERITY[finding.severity] : 3; }
+  function worsened(before, after) {
+    if (severityRank(before) !== severityRank(after)) return severityRank(after) < severityRank(before);
+    var first = LH.evidence.headlineItems(after, 0)[0];
+    if (!first || !before.evidence || typeof before.evidence[first.key] !== 'number') return false;
+    return first.value > before.evidence[first.key];
+  }
+  Diff.prototype.headline = function () {
+    var self = this, best = null, bestKey = null;
+    // Keys compare element by element; the first smallest wins.
+    function consider(entry, key) {
+      var i = 0;
+      while (bestKey && i < key.length && key[i] === bestKey[i]) i++;
+      if (bestKey && (i === key.length || key[i] > bestKey[i])) return;
+      best = entry; bestKey = key;
+    }
+    var findSite = function (profile, site, kind) {
+      return profile.findings.filter(function (f) { return f.site === site && f.kind === kind; })[0] || null;
+    };
+    this.changed.profile.findings.forEach(function (f, i) {
+      var row = self.rowOfChanged[f.site], baseSite = row >= 0 ? self.rowBase[row] : -1;
+      var was = baseSite >= 0 ? findSite(self.base.profile, baseSite, f.kind) : null;
+      var state = !was ? 'new' : worsened(was, f) ? 'worsened' : 'unchanged';
+      consider({ finding: f, side: 'changed', state: state, row: row, baseFinding: was, changedFinding: f },
+        [state === 'unchanged' ? 1 : 0, severityRank(f), state === 'unchanged' ? 3 : STATE_ORDER[state], i]);
+    });
+    this.base.profile.findings.forEach(function (f, i) {
+      var row = self.rowOfBase[f.site], changedSite = row >= 0 ? self.rowChanged[row] : -1;
+      if (changedSite >= 0 && findSite(self.changed.profile, changedSite, f.kind)) return;
+      consider({ finding: f, side: 'base', state: 'resolved', row: row, baseFinding: f, changedFinding: null },
+        [0, severityRank(f), STATE_ORDER.resolved, i]);
+    });
+    return best;
+  };
+
   return Diff;
 })();

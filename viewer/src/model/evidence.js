@@ -62,5 +62,17 @@ LH.evidence = (function () {
       .filter(function (x) { if (!x || seen[x.label]) return false; seen[x.label] = true; return true; });
   }
 
-  return { table: table, kindTitle: kindTitle, describe: describe, formatValue: formatValue, items: items, headlineItems: headlineItems };
+  // The figure `key` from a site's own fields, when the table names one (site_field:
+  // the same number the tool puts in a finding's evidence), for a site without the
+  // finding; undefined when it names none or the site lacks it.
+  function siteValue(key, site) {
+    var entry = Object.prototype.hasOwnProperty.call(table.evidence, key) ? table.evidence[key] : null;
+    if (!entry || !entry.site_field || !site) return undefined;
+    var value = site;
+    entry.site_field.split('.').forEach(function (part) { value = value && typeof value === 'object' ? value[part] : undefined; });
+    return typeof value === 'number' && isFinite(value) ? value : undefined;
+  }
+
+  return { table: table, kindTitle: kindTitle, describe: describe, formatValue: formatValue, items: items, headlineItems: headlineItems,
+    siteValue: siteValue };
 })();

@@ -1,4 +1,4 @@
-// Parse and validate a lifeheap profile (docs/format.md, version 1) into a Model. DOM-free.
+// Parse and validate a lifeheap profile (docs/format.md, versions 1 and 2) into a Model. DOM-free.
 //
 // Loading is incremental so a 50 MB profile does not freeze the page: the text is parsed
 // in slices (chunked_json.js), then the sites are validated in slices of SLICE_SITES,
@@ -12,7 +12,10 @@
 var LH = globalThis.LH = globalThis.LH || {};
 
 LH.profile = (function () {
-  var SUPPORTED_VERSION = 1;
+  // The version lifeheap writes; versions OLDEST_VERSION to it are read (version 1
+  // writes every site member, version 2 leaves out those at their defaults).
+  var SUPPORTED_VERSION = 2;
+  var OLDEST_VERSION = 1;
   var SLICE_SITES = 4000;
 
   function ProfileError(message) {
@@ -183,8 +186,9 @@ LH.profile = (function () {
     if (typeof p.format_version !== 'number' || !Number.isInteger(p.format_version)) {
       fail('format_version: expected an integer, found ' + typeName(p.format_version));
     }
-    if (p.format_version !== SUPPORTED_VERSION) {
-      fail('format_version ' + p.format_version + ' is not supported (this lifeheap reads version ' + SUPPORTED_VERSION + ')');
+    if (p.format_version < OLDEST_VERSION || p.format_version > SUPPORTED_VERSION) {
+      fail('format_version ' + p.format_version + ' is not supported (this lifeheap reads versions ' +
+        OLDEST_VERSION + ' to ' + SUPPORTED_VERSION + ')');
     }
     var tool = member(p, 'tool', '', 'an object');
     member(tool, 'version', 'tool.', 'a string');
@@ -271,6 +275,138 @@ LH.profile = (function () {
     return s.match_key.split('\n').length - 1 === s.match_lines.length;
   }
 
+  // A version 2 site leaves out every member equal to its documented default
+  // (docs/format.md, "Omitted members"); this puts them back, as cli/profile_defaults.c
+  // does for the CLI, so the checks below and the model read both versions alike. A
+  // default is only added when what it is made from is usable; otherwise the member
+  // stays absent and the checks name it.
+  var SITE_ZERO_COUNTS = ['total_blocks', 'total_bytes', 'bytes_at_peak', 'blocks_at_peak',
+    'bytes_at_exit', 'blocks_at_exit', 'freed_blocks', 'reallocs', 'realloc_requested_bytes',
+    'realloc_bytes_copied', 'realloc_growth_bytes', 'first_alloc_time', 'cross_thread_frees'];
+  var ACCESS_ZERO_COUNTS = ['bytes_read', 'bytes_written', 'written_never_read_bytes',
+    'idle_before_free', 'first_access_delay'];
+  var OF_MEASURED = ['never_read_bytes', 'never_written_bytes', 'never_accessed_bytes',
+    'unused_capacity_bytes'];
+  function absent(o, key) { return !Object.prototype.hasOwnProperty.call(o, key); }
+  function defaultValue(o, key, value) { if (absent(o, key)) o[key] = value; }
+  function defaultFrom(o, key, from, fromKey) {
+    if (absent(o, key) && isCount(from[fromKey])) o[key] = from[fromKey];
+  }
+  function defaultObject(o, key) {
+    if (absent(o, key)) o[key] = {};
+    return isObject(o[key]) ? o[key] : null;
+  }
+  function expandHistogram(o, startKey, key) {
+    var start = absent(o, startKey) ? 0 : o[startKey];
+    var counts = absent(o, key) ? [] : o[key];
+    if (!isCount(start) || start > 64 || !Array.isArray(counts)) return;
+    var full = [];
+    for (var i = 0; i < start; i++) full.push(0);
+    o[key] = full.concat(counts);
+    delete o[startKey];
+  }
+  function validStack(s, frames) {
+    if (!Array.isArray(s.stack)) return false;
+    for (var k = 0; k < s.stack.length; k++) {
+      if (!isCount(s.stack[k]) || s.stack[k] >= frames.length || !isObject(frames[s.stack[k]])) return false;
+    }
+    return isCount(s.name_frame) && (s.stack.length ? s.name_frame < s.stack.length : s.name_frame === 0);
+  }
+  function positions(list, length, where) {
+    if (!Array.isArray(list)) fail(where + ': expected an array');
+    list.forEach(function (p) {
+      if (!isCount(p) || p >= length) fail(where + ': a position outside the stack');
+    });
+    return list;
+  }
+  function frameText(f) { return typeof f.text === 'string' ? f.text : '???'; }
+  // The label joined from the frame table: the name frame's text, " via " before a
+  // caller's, ", allocated by " before the first callee's and " > " before the next,
+  // then " #n".
+  function joinLabel(s, frames, where) {
+    var name = s.name_frame, stack = s.stack;
+    var text = stack.length ? frameText(frames[stack[name]]) : '???';
+    var calleeSeen = false;
+    var parts = absent(s, 'label_frames') ? [] : positions(s.label_frames, stack.length, where + 'label_frames');
+    parts.forEach(function (p) {
+      if (p > name) text += ' via ';
+      else if (calleeSeen) text += ' > ';
+      else { text += ', allocated by '; calleeSeen = true; }
+      text += frameText(frames[stack[p]]);
+    });
+    if (!absent(s, 'label_number')) {
+      if (!isCount(s.label_number)) fail(where + 'label_number: expected a count');
+      if (s.label_number > 0) text += ' #' + s.label_number;
+    }
+    return text;
+  }
+  function joinMatchKey(s, frames, where) {
+    var kept = absent(s, 'match_frames') ? s.stack.map(function (f, k) { return k; })
+      : positions(s.match_frames, s.stack.length, where + 'match_frames');
+    var key = '', lines = [];
+    kept.forEach(function (p) {
+      var f = frames[s.stack[p]];
+      if (typeof f.match_text !== 'string') fail(where + 'match_frames: a frame without match_text');
+      key += f.match_text + '\n';
+      lines.push(isCount(f.line) ? f.line : 0);
+    });
+    s.match_key = key;
+    s.match_lines = lines;
+  }
+  function expandSite(s, i, frames, allocatorStacks) {
+    if (!isObject(s)) return;
+    var where = 'sites[' + i + '].';
+    defaultValue(s, 'id', i);
+    defaultValue(s, 'stack', []);
+    defaultValue(s, 'name_frame', 0);
+    if (validStack(s, frames)) {
+      if (absent(s, 'label')) s.label = joinLabel(s, frames, where);
+      if (absent(s, 'match_key')) joinMatchKey(s, frames, where);
+    }
+    delete s.label_frames;
+    delete s.label_number;
+    delete s.match_frames;
+    defaultValue(s, 'runtime_only', false);
+    defaultValue(s, 'notes', []);
+    SITE_ZERO_COUNTS.forEach(function (key) { defaultValue(s, key, 0); });
+    defaultFrom(s, 'max_bytes', s, 'total_bytes');
+    defaultFrom(s, 'max_blocks', s, 'total_blocks');
+    defaultFrom(s, 'max_time', s, 'first_alloc_time');
+    defaultFrom(s, 'last_alloc_time', s, 'first_alloc_time');
+    defaultValue(s, 'allocating_threads', 1);
+    var life = defaultObject(s, 'lifetime');
+    if (life) {
+      defaultValue(life, 'sum', 0);
+      defaultFrom(life, 'min', life, 'sum');
+      defaultFrom(life, 'max', life, 'sum');
+      expandHistogram(life, 'histogram_start', 'histogram');
+    }
+    expandHistogram(s, 'size_histogram_start', 'size_histogram');
+    var zero = defaultObject(s, 'zero_size_blocks');
+    if (zero) ['total', 'at_peak', 'at_exit'].forEach(function (key) { defaultValue(zero, key, 0); });
+    if (absent(s, 'allocator_frames')) {
+      if (absent(s, 'allocator_stack')) s.allocator_frames = [];
+      else if (isCount(s.allocator_stack) && Array.isArray(allocatorStacks) && s.allocator_stack < allocatorStacks.length) {
+        s.allocator_frames = allocatorStacks[s.allocator_stack];
+      } else fail(where + 'allocator_stack: not an index into allocator_stacks');
+      delete s.allocator_stack;
+    }
+    var access = defaultObject(s, 'access');
+    if (access) {
+      defaultValue(access, 'block_size', null);
+      ACCESS_ZERO_COUNTS.forEach(function (key) { defaultValue(access, key, 0); });
+      defaultFrom(access, 'measured_bytes', s, 'total_bytes');
+      OF_MEASURED.forEach(function (key) { defaultFrom(access, key, access, 'measured_bytes'); });
+      var atPeak = defaultObject(access, 'at_peak');
+      if (atPeak) {
+        defaultFrom(atPeak, 'bytes', s, 'bytes_at_peak');
+        OF_MEASURED.forEach(function (key) { defaultFrom(atPeak, key, atPeak, 'bytes'); });
+      }
+      defaultValue(access, 'map', null);
+    }
+    defaultValue(s, 'growth', null);
+  }
+
   // The common case, without building any message: true when validateSite would pass.
   function siteLooksValid(s, i, frameCount, timelineLength) {
     if (!isObject(s) || s.id !== i || !Array.isArray(s.stack)) return false;
@@ -285,6 +421,7 @@ LH.profile = (function () {
     for (var n = 0; n < SITE_COUNTS.length; n++) if (!isCount(s[SITE_COUNTS[n]])) return false;
     if (s.realloc_growth_bytes !== undefined && s.realloc_growth_bytes !== null && !isCount(s.realloc_growth_bytes)) return false;
     if (s.size_histogram !== undefined && !LH.shapes.validHistogram(s.size_histogram)) return false;
+    if (s.blocks_by_size_and_lifetime !== undefined && !LH.shapes.validGrid(s.blocks_by_size_and_lifetime)) return false;
     var life = s.lifetime;
     if (!isObject(life) || !isCount(life.sum) || !isCount(life.min) || !isCount(life.max) || !Array.isArray(life.histogram)) return false;
     var acc = s.access;
@@ -353,8 +490,10 @@ LH.profile = (function () {
       requireNumber(s.growth, 'slope_bytes_per_million_instructions', prefix + 'growth.');
       requireNumber(s.growth, 'end_to_max_ratio', prefix + 'growth.');
     }
-    // Blocks by size: a histogram the page cannot draw is dropped (LH.shapes).
+    // Blocks by size (and by size and lifetime): what the page cannot draw is dropped
+    // (LH.shapes).
     if (s.size_histogram !== undefined && !LH.shapes.validHistogram(s.size_histogram)) delete s.size_histogram;
+    if (s.blocks_by_size_and_lifetime !== undefined && !LH.shapes.validGrid(s.blocks_by_size_and_lifetime)) delete s.blocks_by_size_and_lifetime;
     if (s.timeline === null) delete s.timeline;   // null: no series, as for an absent one
     if (s.timeline !== undefined) {
       var tl = member(s, 'timeline', prefix, 'an object');
@@ -445,7 +584,10 @@ LH.profile = (function () {
       var next = 0;
       function slice() {
         var end = Math.min(sites.length, next + SLICE_SITES);
-        for (; next < end; next++) validateSite(sites[next], next, frameCount, tl);
+        for (; next < end; next++) {
+          if (p.format_version >= 2) expandSite(sites[next], next, p.frames, p.allocator_stacks);
+          validateSite(sites[next], next, frameCount, tl);
+        }
         if (next < sites.length) {
           progress(next / sites.length, 'Checking sites ' + next + ' / ' + sites.length);
           return LH.chunkedJson.yieldToBrowser().then(slice);
@@ -461,6 +603,6 @@ LH.profile = (function () {
     });
   }
 
-  return { load: load, decode: decode, validateTop: validateTop, validateSite: validateSite, checkSiteArrays: checkSiteArrays,
-    checkRelations: checkRelations, capText: capText, ProfileError: ProfileError, SUPPORTED_VERSION: SUPPORTED_VERSION };
+  return { load: load, decode: decode, validateTop: validateTop, expandSite: expandSite, validateSite: validateSite, checkSiteArrays: checkSiteArrays,
+    checkRelations: checkRelations, capText: capText, ProfileError: ProfileError, SUPPORTED_VERSION: SUPPORTED_VERSION, OLDEST_VERSION: OLDEST_VERSION };
 })();

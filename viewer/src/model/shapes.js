@@ -1,5 +1,6 @@
 // The shapes of the heap: blocks by size, and by size and lifetime together
-// (`sites[].size_histogram`, `blocks_by_size_and_lifetime`, docs/format.md). DOM-free.
+// (`sites[].size_histogram`, `blocks_by_size_and_lifetime` of the run and of a site,
+// docs/format.md). DOM-free.
 // Both use log2 buckets: bucket 0 holds 0, bucket i >= 1 holds 2^(i-1) <= x < 2^i.
 // Profiles written before these fields existed have neither: the views say so.
 'use strict';
@@ -45,7 +46,9 @@ LH.shapes = (function () {
 
   // { cells: [[size, life, blocks]], total, max, size: [lo, hi], life: [lo, hi] } or null.
   function grid(profile) {
-    var cells = profile.blocks_by_size_and_lifetime;
+    return gridOf(profile.blocks_by_size_and_lifetime);
+  }
+  function gridOf(cells) {
     if (!cells) return null;
     var out = { cells: cells, total: 0, max: 0, size: [BUCKETS, -1], life: [BUCKETS, -1] };
     cells.forEach(function (c) {
@@ -59,6 +62,24 @@ LH.shapes = (function () {
     return out;
   }
 
+  // One site's blocks by size and lifetime, as grid() gives the run's, or null when the
+  // profile cannot tell. The tool writes `sites[].blocks_by_size_and_lifetime` only for a
+  // site whose blocks have two size classes or more; with one size class s, row s is the
+  // site's lifetime histogram (format.md). A site with several classes but no grid comes
+  // from a lifeheap that did not write it.
+  function siteCells(site) {
+    if (!site || !site.size_histogram) return null;
+    if (site.blocks_by_size_and_lifetime) return site.blocks_by_size_and_lifetime;
+    var classes = [];
+    site.size_histogram.forEach(function (n, i) { if (n > 0) classes.push(i); });
+    if (classes.length > 1) return null;
+    if (classes.length === 0) return [];
+    var cells = [];
+    site.lifetime.histogram.forEach(function (n, l) { if (n > 0) cells.push([classes[0], l, n]); });
+    return cells;
+  }
+  function siteGrid(site) { return gridOf(siteCells(site)); }
+
   // The run's blocks by size bucket (the grid summed over lifetimes), or null.
   function runSizeHistogram(profile) {
     var cells = profile.blocks_by_size_and_lifetime;
@@ -71,6 +92,6 @@ LH.shapes = (function () {
     return h;
   }
 
-  return { bounds: bounds, sizeText: sizeText, lifetimeText: lifetimeText, bucketOf: bucketOf, grid: grid,
+  return { bounds: bounds, sizeText: sizeText, lifetimeText: lifetimeText, bucketOf: bucketOf, grid: grid, siteCells: siteCells, siteGrid: siteGrid,
     runSizeHistogram: runSizeHistogram, validGrid: validGrid, validHistogram: validHistogram, BUCKETS: BUCKETS };
 })();

@@ -26,9 +26,40 @@ LH.charts = (function () {
     return plot;
   }
 
-  function bytesAxis() {
-    return { values: function (u, splits) { return splits.map(function (v) { return f.bytes(v); }); }, size: 70 };
+  // A y axis as wide as its widest label: uPlot's axes have a fixed width by default,
+  // which cut "976.6 KiB" at the chart's left edge. uPlot draws an axis's labels in its
+  // default font (12px) beside a tick of 10 px and a gap of 5 px.
+  var AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+  var measuring = null;
+  function labelWidth(text) {
+    if (!measuring) {
+      measuring = document.createElement('canvas').getContext('2d');
+      measuring.font = AXIS_FONT;
+    }
+    return measuring.measureText(text).width;
   }
+  function fitAxis(format, least) {
+    return {
+      values: function (u, splits) { return splits.map(format); },
+      size: function (u, labels) {
+        var widest = 0;
+        (labels || []).forEach(function (text) { if (text) widest = Math.max(widest, labelWidth(String(text))); });
+        return Math.max(least, Math.ceil(widest) + 10 + 5 + 6);
+      },
+    };
+  }
+  // Byte ticks in binary steps (1, 2, 4, ... 512 of B, KiB, MiB, ...), so the labels
+  // read "1.0 MiB", "2.0 MiB" rather than uPlot's decimal "976.6 KiB", "1.9 MiB".
+  var BYTE_STEPS = [];
+  for (var unit = 1; unit <= Math.pow(1024, 5); unit *= 1024) {
+    for (var step = 1; step < 1024; step *= 2) BYTE_STEPS.push(step * unit);
+  }
+  function bytesAxis() {
+    var axis = fitAxis(function (v) { return f.bytes(v); }, 50);
+    axis.incrs = BYTE_STEPS;
+    return axis;
+  }
+  function countAxis() { return fitAxis(function (v) { return f.count(v); }, 40); }
 
   // Vertical lines with labels: the peak and the LIFEHEAP_MARK markers.
   function verticalMarks(marks) {
@@ -76,8 +107,11 @@ LH.charts = (function () {
       bytesAxis(),
     ];
     if (series.some(function (s) { return s.scale === 'blocks'; })) {
-      axes.push({ scale: 'blocks', side: 1, grid: { show: false }, size: 60,
-        values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); } });
+      var blocksAxis = countAxis();
+      blocksAxis.scale = 'blocks';
+      blocksAxis.side = 1;
+      blocksAxis.grid = { show: false };
+      axes.push(blocksAxis);
     }
     return mount(container, {
       height: options.height || 260,
@@ -128,7 +162,7 @@ LH.charts = (function () {
       axes: [
         { values: function (u, splits) { return splits.map(function (v) { return v === Math.round(v) ? axisText(v) : ''; }); },
           splits: function () { var step = Math.ceil((length - first) / 12), out = []; for (var i = first; i < length; i += step) out.push(i); return out; } },
-        { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
+        countAxis(),
       ],
       legend: { live: true },
       hooks: { draw: [verticalMarks(options.marks || [])] },
@@ -140,7 +174,10 @@ LH.charts = (function () {
   // back to the whole block; options.readout (an element) then says which offsets are
   // shown and the reads and writes in them. options.blockSize: the one size of every
   // block of a bucketed map (access.block_size), to say parts in bytes.
+  // options: readout (the line that says what is shown), blockSize, yMax (a scale
+  // shared with the other run's map in diff mode).
   function accessMap(container, map, options) {
+    if (options.yMax) container.setAttribute('data-y-max', String(options.yMax));
     var xs = [];
     var n = map.reads.length;
     // One extra point at x = n repeats the last value so the last step has a width.
@@ -177,12 +214,12 @@ LH.charts = (function () {
       ],
       // x: the data's extent, 0 to n (a double-click goes back to it).
       scales: { x: { time: false },
-        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+        y: { range: function (u, min, max) { var top = options.yMax || max; return [0, top > 0 ? top * 1.1 : 1]; } } },
       cursor: { drag: { x: true, y: false } },
       hooks: { ready: [describe], setScale: [function (u, key) { if (key === 'x') describe(u); }] },
       axes: [
         { values: function (u, splits) { return splits.map(function (v) { return buckets ? (partBytes ? f.bytes(v * partBytes) : f.percent(v / map.buckets)) : f.count(v); }); } },
-        { values: function (u, splits) { return splits.map(function (v) { return f.count(v); }); }, size: 50 },
+        countAxis(),
       ],
       legend: { live: true },
     }, [xs, map.reads.concat([map.reads[n - 1] || 0]), map.writes.concat([map.writes[n - 1] || 0])]);
@@ -193,6 +230,7 @@ LH.charts = (function () {
   // sum). options: xIsFraction, marks, yMax (a shared scale for side-by-side charts),
   // onPick(x) for a click that did not drag (a drag zooms, a double-click resets).
   function stacked(container, xs, layers, options) {
+    if (options.yMax) container.setAttribute('data-y-max', String(options.yMax));
     var n = xs.length, running = new Array(n).fill(0), sums = [];
     layers.forEach(function (layer) {
       running = running.map(function (r, k) { return r + (layer.values[k] || 0); });

@@ -2,9 +2,10 @@
 // (findings come most severe first) as one sentence naming its site, its kind and
 // severity, and the few numbers that prove it, labelled and formatted from
 // docs/evidence-labels.json (LH.evidence). Clicking it selects the site. With no
-// finding it says so, with the peak. In diff mode: the changed run's most severe
-// finding, new or still there, its numbers beside the baseline's; when the changed run
-// has none, the baseline's first one, marked resolved.
+// finding it says so, with the peak. In diff mode: the most severe
+// finding change (LH.Diff.prototype.headline: new, worsened, resolved, or the most
+// severe unchanged one when nothing changed), each figure as "baseline → changed": a
+// run without the finding shows its matching site's own field when the figure is one.
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
 
@@ -21,15 +22,30 @@ LH.headlineView = (function () {
     return labelled ? model.siteName(site) : model.siteName(site) + ' · ' + model.siteLocation(site);
   }
 
-  // One labelled number; `before` is the baseline's text of the same key in diff mode.
-  function figure(item, before) {
+  // One labelled number; in diff mode `sides` is { base, changed }: each run's text of
+  // the same figure (see sideText).
+  function figure(item, sides) {
     return el('div', { className: 'headline-figure', attrs: { 'data-key': item.key }, title: item.title }, [
       el('div', { className: 'headline-figure-label', text: item.label }),
-      el('div', { className: 'headline-figure-value' }, [
-        before !== undefined ? el('span', { className: 'card-base', text: (before === null ? 'absent' : before) + ' → ' }) : null,
-        el('span', { text: item.text }),
-      ]),
+      el('div', { className: 'headline-figure-value' }, sides ? [
+        el('span', { className: 'card-base', text: sides.base + ' → ' }),
+        el('span', { text: sides.changed }),
+      ] : [el('span', { text: item.text })]),
     ]);
+  }
+
+  // One run's text of figure `item` in a diff: its finding's evidence where the run has
+  // the finding; else its matching site's own field where the figure is one (LH.evidence
+  // .siteValue); else "not computed" (the tool computes it only with a finding); "no such
+  // site" when the run has no matching site.
+  function sideText(item, finding, site, duration) {
+    if (finding) {
+      var own = LH.evidence.items(finding, duration).filter(function (x) { return x.key === item.key; })[0];
+      return own ? own.text : 'not recorded';
+    }
+    if (!site) return 'no such site';
+    var value = LH.evidence.siteValue(item.key, site);
+    return value === undefined ? 'not computed' : LH.evidence.formatValue(item.unit, value, duration).text;
   }
 
   function more(count) {
@@ -44,13 +60,11 @@ LH.headlineView = (function () {
     return button;
   }
 
-  // finding: the one to show; model: its profile; state: new/unchanged/resolved in diff
-  // mode; baseFinding: the baseline's finding of the same kind and site (unchanged).
-  function box(finding, model, others, onSelect, state, baseFinding, baseModel) {
+  // finding: the one to show; model: its profile; in diff mode, state (new, worsened,
+  // resolved, unchanged) and sidesOf(item): both runs' texts of a figure.
+  function box(finding, model, others, onSelect, state, sidesOf) {
     var severity = severityOf(finding);
     var items = LH.evidence.headlineItems(finding, model.duration);
-    var baseTexts = {};
-    if (baseFinding) LH.evidence.items(baseFinding, baseModel.duration).forEach(function (x) { baseTexts[x.key] = x.text; });
     var node = el('div', { className: 'headline severity-' + severity + (state ? ' state-' + state : ''),
       attrs: { role: 'button', tabindex: '0', 'data-kind': String(finding.kind), 'data-site': String(finding.site) } }, [
       el('div', { className: 'headline-head' }, [
@@ -61,9 +75,7 @@ LH.headlineView = (function () {
         more(others),
       ]),
       el('p', { className: 'headline-sentence', text: String(finding.summary) }),
-      el('div', { className: 'headline-figures' }, items.map(function (x) {
-        return figure(x, baseFinding ? (Object.prototype.hasOwnProperty.call(baseTexts, x.key) ? baseTexts[x.key] : null) : undefined);
-      })),
+      el('div', { className: 'headline-figures' }, items.map(function (x) { return figure(x, sidesOf ? sidesOf(x) : null); })),
     ]);
     node.addEventListener('click', function () { onSelect(); });
     node.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(); } });
@@ -93,20 +105,20 @@ LH.headlineView = (function () {
 
   function renderDiff(container, diff, selectRow) {
     LH.dom.clear(container);
-    var list = diff.findings();
-    var shown = list.filter(function (x) { return x.side === 'changed'; })[0] || list[0];
+    var shown = diff.headline();
     if (!shown) {
       container.appendChild(calm('No findings in either run. ' + peakText(diff.changed)));
       return;
     }
     var model = shown.side === 'base' ? diff.base : diff.changed;
-    var baseFinding = null;
-    if (shown.state === 'unchanged') {
-      var baseSite = diff.rowBase[shown.row];
-      baseFinding = diff.base.profile.findings.filter(function (x) { return x.kind === shown.finding.kind && x.site === baseSite; })[0] || null;
+    var baseIndex = shown.row >= 0 ? diff.rowBase[shown.row] : -1, changedIndex = shown.row >= 0 ? diff.rowChanged[shown.row] : -1;
+    var baseSite = baseIndex >= 0 ? diff.base.sites[baseIndex] : null, changedSite = changedIndex >= 0 ? diff.changed.sites[changedIndex] : null;
+    function sidesOf(item) {
+      return { base: sideText(item, shown.baseFinding, baseSite, diff.base.duration),
+        changed: sideText(item, shown.changedFinding, changedSite, diff.changed.duration) };
     }
-    container.appendChild(box(shown.finding, model, list.length - 1, function () { selectRow(shown.row); },
-      shown.state, baseFinding, diff.base));
+    container.appendChild(box(shown.finding, model, diff.findings().length - 1, function () { selectRow(shown.row); },
+      shown.state, sidesOf));
   }
 
   return { renderSingle: renderSingle, renderDiff: renderDiff };

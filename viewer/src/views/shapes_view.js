@@ -21,9 +21,9 @@ LH.shapesView = (function () {
   }
 
   // Draws one heat map. axes: {size: [lo, hi], life: [lo, hi], max} shared by a diff's
-  // two maps. Returns the canvas, whose data-* attributes give its layout (cell size and
-  // first buckets) to a user agent.
-  function heatMap(container, g, axes, duration, readout) {
+  // two maps; whose: what the blocks are ("the run's", "the site's"). Returns the canvas,
+  // whose data-* attributes give its layout (cell size and first buckets) to a user agent.
+  function heatMap(container, g, axes, duration, readout, whose) {
     var width = Math.max(280, container.clientWidth || 480), height = 240;
     var ratio = window.devicePixelRatio || 1;
     var canvas = el('canvas', { className: 'heatmap', attrs: { width: Math.round(width * ratio), height: Math.round(height * ratio) } });
@@ -97,7 +97,7 @@ LH.shapesView = (function () {
       if (!cell) return;
       var n = at[cell[0] * S.BUCKETS + cell[1]] || 0;
       readout.textContent = f.exactCount(n) + (n === 1 ? ' block' : ' blocks') + ' of ' + S.sizeText(cell[0]) + ' that lived ' +
-        S.lifetimeText(cell[1]) + (g.total > 0 ? ' (' + f.percent(n / g.total) + ' of the run\'s blocks)' : '');
+        S.lifetimeText(cell[1]) + (g.total > 0 ? ' (' + f.percent(n / g.total) + ' of ' + (whose || 'the run\'s') + ' blocks)' : '');
       readout.setAttribute('data-cell', cell.join(','));
     }
     canvas.addEventListener('mousemove', show);
@@ -135,11 +135,7 @@ LH.shapesView = (function () {
     LH.dom.clear(container);
     var gb = S.grid(diff.base.profile), gc = S.grid(diff.changed.profile);
     if (!gb || !gc) { missing(container); return; }
-    var axes = {
-      size: [Math.min(gb.size[0], gc.size[0]), Math.max(gb.size[1], gc.size[1])],
-      life: [Math.min(gb.life[0], gc.life[0]), Math.max(gb.life[1], gc.life[1])],
-      max: Math.max(gb.max, gc.max),
-    };
+    var axes = sharedAxes([gb, gc]);
     var hist = el('div', {}, [el('h3', { text: 'Blocks by size, baseline and changed' })]);
     container.appendChild(hist);
     sizeHistogram(hist, [
@@ -171,5 +167,48 @@ LH.shapesView = (function () {
     }));
   }
 
-  return { renderSingle: renderSingle, renderDiff: renderDiff, siteSizes: siteSizes };
+  // Both sides' axes: the union of their buckets, the larger maximum.
+  function sharedAxes(grids) {
+    var axes = { size: [S.BUCKETS, -1], life: [S.BUCKETS, -1], max: 0 };
+    grids.forEach(function (g) {
+      if (g.total === 0) return;
+      axes.size = [Math.min(axes.size[0], g.size[0]), Math.max(axes.size[1], g.size[1])];
+      axes.life = [Math.min(axes.life[0], g.life[0]), Math.max(axes.life[1], g.life[1])];
+      axes.max = Math.max(axes.max, g.max);
+    });
+    if (axes.size[1] < 0) { axes.size = [0, 0]; axes.life = [0, 0]; }
+    return axes;
+  }
+
+  // One site's lifetime against size (LH.shapes.siteGrid), or baseline and changed on the
+  // same axes and colour scale. sides: [{label, site, model}]; container is in the page.
+  function siteHeatMaps(container, sides) {
+    var withSite = sides.filter(function (x) { return x.site; });
+    var grids = withSite.map(function (x) { return S.siteGrid(x.site); });
+    var drawn = [];
+    withSite.forEach(function (x, i) { if (grids[i] && grids[i].total > 0) drawn.push({ side: x, grid: grids[i] }); });
+    withSite.forEach(function (x, i) {
+      if (!grids[i]) {
+        var why = x.site.size_histogram ? 'this profile has no blocks by size and lifetime for a site of several sizes (it was written by a lifeheap without them).'
+          : 'no block sizes in this profile.';
+        container.appendChild(el('p', { className: 'empty', text: sides.length > 1 ? x.label + ': ' + why : why.charAt(0).toUpperCase() + why.slice(1) }));
+      }
+    });
+    if (drawn.length === 0) return;
+    var axes = sharedAxes(drawn.map(function (d) { return d.grid; }));
+    var row = el('div', { className: drawn.length > 1 ? 'shapes-grid site-heatmaps' : 'site-heatmaps' });
+    container.appendChild(row);
+    drawn.forEach(function (d) {
+      var box = el('div', { className: 'site-heatmap', attrs: { 'data-side': d.side.label } });
+      if (sides.length > 1) box.appendChild(el('p', { className: 'caption', text: d.side.label }));
+      row.appendChild(box);
+      var mapBox = el('div'), readout = el('p', { className: 'caption heat-readout', text: 'Point at a cell to see its blocks.' });
+      box.appendChild(mapBox);
+      box.appendChild(readout);
+      heatMap(mapBox, d.grid, axes, d.side.model.duration, readout, 'the site\'s');
+    });
+    if (drawn.length > 1) container.appendChild(el('p', { className: 'caption', text: 'Both maps on the same axes and colour scale.' }));
+  }
+
+  return { renderSingle: renderSingle, renderDiff: renderDiff, siteSizes: siteSizes, siteHeatMaps: siteHeatMaps, sharedAxes: sharedAxes };
 })();

@@ -1,6 +1,7 @@
 // The selected site in full: its stack (every frame field), every per-site field of the
-// profile grouped by meaning, its lifetime histogram and its access map. In diff mode
-// each figure has baseline, changed and change columns.
+// profile grouped by meaning, its lifetime and size histograms, its access map and its
+// blocks by lifetime against size. In diff mode each figure has baseline, changed and
+// change columns, and each chart draws both runs on the same axes.
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
 
@@ -163,9 +164,11 @@ LH.siteDetailView = (function () {
     var histWrap = el('div', { className: 'chart' });
     var mapWrap = el('div', { className: 'chart-group' });
     var sizeWrap = el('div');
+    var heatWrap = el('div', { className: 'site-shapes' });
     container.appendChild(el('div', { className: 'detail-charts' }, [
       el('div', {}, [el('h3', { text: 'Lifetime histogram (blocks by lifetime, log2 buckets of instructions)' }), histWrap,
-        el('h3', { text: 'Size histogram (blocks by size, log2 buckets of bytes)' }), sizeWrap]),
+        el('h3', { text: 'Size histogram (blocks by size, log2 buckets of bytes)' }), sizeWrap,
+        el('h3', { text: 'Lifetime against size (the site\'s blocks; darker: more blocks)' }), heatWrap]),
       el('div', {}, [el('h3', { text: 'Access map (byte reads and writes by offset in the block)' }), mapWrap]),
     ]));
     var withSite = sides.filter(function (x) { return x.site; });
@@ -177,6 +180,15 @@ LH.siteDetailView = (function () {
       marks: [{ x: durationBucket(last.model.duration), label: 'run duration', color: '#495057', dash: true }] });
     // Appended once the wrapper is in the page, so the chart takes its width.
     LH.shapesView.siteSizes(sizeWrap, sides);
+    LH.shapesView.siteHeatMaps(heatWrap, sides);
+    // In diff mode both maps share the count scale (the larger of their tallest values).
+    var mapMax = 0;
+    if (withSite.length > 1) {
+      withSite.forEach(function (x) {
+        var m = acc(x.site).map;
+        if (m) m.reads.concat(m.writes).forEach(function (v) { if (v > mapMax) mapMax = v; });
+      });
+    }
     withSite.forEach(function (x) {
       var map = acc(x.site).map;
       var title = sides.length > 1 ? x.label + ': ' : '';
@@ -192,7 +204,7 @@ LH.siteDetailView = (function () {
       mapWrap.appendChild(el('p', { className: 'caption', text: title + caption }));
       mapWrap.appendChild(holder);
       mapWrap.appendChild(readout);
-      LH.charts.accessMap(holder, map, { readout: readout, blockSize: acc(x.site).block_size || null });
+      LH.charts.accessMap(holder, map, { readout: readout, blockSize: acc(x.site).block_size || null, yMax: mapMax || null });
     });
   }
 
