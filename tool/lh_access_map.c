@@ -104,15 +104,32 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
    return m;
 }
 
+/* 1.0 / size for the sizes of small blocks, each computed the first
+   time a block of that size leaves its map's cached part (0: not yet).
+   The block record has no room to keep 1/size, and a program reading one
+   byte of each of many small blocks (a hash map's probes, a ring of
+   messages) would otherwise pay a floating-point division per access.
+   Only the pages of sizes in use are ever touched. */
+static double inv_size_of_small[LH_ACCESS_MAP_MAX_BYTES + 1];
+
+static inline double inv_size_of(SizeT size)
+{
+   double inv;
+   if (size > LH_ACCESS_MAP_MAX_BYTES) return 1.0 / (double)size;
+   inv = inv_size_of_small[size];
+   if (UNLIKELY(inv == 0.0)) inv = inv_size_of_small[size] = 1.0 / (double)size;
+   return inv;
+}
+
 /* map_add when the access is not in the cached part: find its part (and
    cache it), or count byte by byte when it straddles two parts. */
 __attribute__((noinline))
 void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
                   UWord n, SizeT size, ULong* counts)
 {
-   /* the division is paid only when the access leaves the cached part
-      (the block record has no room to keep 1/size) */
-   UWord first = bucket_of_fast(offset, size, 1.0 / (double)size);
+   /* bucket_of_fast is exact whatever the estimate's rounding, so a
+      stored reciprocal gives the same part as a fresh division */
+   UWord first = bucket_of_fast(offset, size, inv_size_of(size));
    /* part 'first' covers [first*size/K, (first+1)*size/K) */
    SizeT first_lo = (SizeT)(((ULong)first * size) / K);
    SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);

@@ -50,11 +50,14 @@
    Two events may share a slot (a hash collision): each access checks
    that it lies inside the slot's part or block, so sharing costs speed,
    never correctness.  A slot is good only while its epoch equals
-   slot_epoch, which moves on whenever a block that was ever put in a slot
-   is freed or resized, or once blocks overlap (lh_shadow.c; then slots
-   are off for good, and the shadow alone says who owns a granule).  When
-   it moves, the armed slots (a short list) are disarmed, so the fastest
-   path needs no epoch check.
+   slot_epoch.  When a block that was put in a slot is freed or resized,
+   the slots filled this epoch (a short list) that hold it lose it (their
+   epoch set to 0, their arming dropped); when that list has overflowed,
+   or a map changes its layout, or once blocks overlap (lh_shadow.c; then
+   slots are off for good, and the shadow alone says who owns a granule),
+   slot_epoch moves on and every slot is invalid.  When it moves, the
+   armed slots (a short list) are disarmed, so the fastest path needs no
+   epoch check.
 
    A slot also keeps a repeat key: the last access it counted the
    ordinary way that set no new bit (address and size, inside one map
@@ -118,6 +121,7 @@ typedef struct {
    Bool      saturated;      /* every byte's bit of this slot's kind set */
    Bool      armed;          /* in the armed list (armed for its current
                                 block only while part_room != 0) */
+   Bool      filled;         /* in the filled list (filled this epoch) */
    /* the last block met the slow way: it takes the slot if it comes
       again next (may be stale: only compared, never used) */
    const LH_Block* candidate;
@@ -134,6 +138,18 @@ static AccessSlot write_slots[LH_ACCESS_SLOTS];
 static ULong slot_epoch = 1;
 static AccessSlot* armed_slots[MAX_ARMED_SLOTS];
 static UInt n_armed_slots = 0;
+
+/* The slots filled since the epoch last moved (each once), so that a
+   freed or resized block is taken out of the few slots that may hold it
+   instead of every slot losing its block: a loop that frees a block each
+   time round (a ring of messages, an event loop) keeps the slots of the
+   blocks it goes on using.  Past MAX_FILLED_SLOTS fills the list is
+   given up until the next epoch, and forgetting a slotted block moves the
+   epoch, as it always did. */
+#define MAX_FILLED_SLOTS 32
+static AccessSlot* filled_slots[MAX_FILLED_SLOTS];
+static UInt n_filled_slots = 0;
+static Bool filled_slots_overflow = False;
 
 static inline AccessSlot* slot_at(UWord index, Bool is_write)
 {
@@ -264,16 +280,56 @@ void LH_(slots_new_epoch)(void)
       armed_slots[i]->armed = False;
    }
    n_armed_slots = 0;
+   for (i = 0; i < n_filled_slots; i++) filled_slots[i]->filled = False;
+   n_filled_slots = 0;
+   filled_slots_overflow = False;
    slot_epoch++;
 }
 
-/* Block b is going away or changing size: no slot may point to it. */
+/* The slot holds a block for this epoch: it goes in the filled list. */
+static inline void slot_note_filled(AccessSlot* slot)
+{
+   if (slot->filled) return;
+   if (n_filled_slots == MAX_FILLED_SLOTS) {
+      filled_slots_overflow = True;
+      return;
+   }
+   slot->filled = True;
+   filled_slots[n_filled_slots++] = slot;
+}
+
+/* Block b is going away or changing size: no slot may point to it.
+   Every slot that holds a block this epoch is in the filled list (unless
+   it overflowed): those holding b lose it (their pending repeats counted
+   first, their arming dropped), and so does a run in b.  Anything else
+   keeps its block. */
 void LH_(slots_forget)(LH_Block* b)
 {
-   if (b->slotted) {
+   UInt i;
+   if (!b->slotted) return;
+   b->slotted = 0;
+   if (filled_slots_overflow) {
       LH_(slots_new_epoch)();
-      b->slotted = 0;
+      return;
    }
+   for (i = 0; i < n_filled_slots; ) {
+      AccessSlot* slot = filled_slots[i];
+      if (slot->block == b && slot->epoch == slot_epoch) {
+         if (slot->repeats != 0) slot_repeats_flush(slot);
+         slot->repeat_key = 0;
+         slot->part_room = 0;
+         slot->epoch = 0;          /* never a good epoch */
+         slot->filled = False;
+         filled_slots[i] = filled_slots[--n_filled_slots];
+      } else {
+         i++;
+      }
+   }
+   for (i = 0; i < 2; i++)
+      if (runs[i].block == b && runs[i].epoch == slot_epoch) {
+         run_end(&runs[i]);
+         runs[i].epoch = 0;
+      }
 }
 
 void LH_(slots_check_overlap)(void)
@@ -364,25 +420,36 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    if (slot->by_parts && m->part_cache_block == b)
       slot_arm(slot, m->part_cache_index, m->part_cache_lo, m->part_cache_hi);
    b->slotted = 1;
+   slot_note_filled(slot);
 }
 
-/* A big block b was just accessed the slow way through the slot.  A
-   block the slot already holds may have become saturated; another one
-   takes the slot only when it comes twice in a row (its candidate), so
-   code that hops between many blocks (a B-tree's pages) does not refill
-   its slots at every access. */
-static inline void slot_note_block(AccessSlot* slot, LH_Block* b, Bool is_write)
+/* Block b was just accessed the slow way through the slot (first_touch:
+   it is the block's first access).  A block the slot already holds may
+   have become saturated; another one takes the slot only when it comes
+   twice in a row (its candidate), so code that hops between many blocks
+   (a B-tree's pages) does not refill its slots at every access.  One
+   exception: a new block's first access through a slot that holds no
+   good block (empty, or its epoch passed: a freed block was slotted) takes
+   it at once, since it replaces nothing, and the code that touches a new
+   block first is mostly a loop filling it (without this, each block a
+   loop fills takes two slow trips before its slot is filled). */
+static inline void slot_note_block(AccessSlot* slot, LH_Block* b, Bool is_write,
+                                   Bool first_touch)
 {
-   if (slot->block == b && slot->epoch == slot_epoch) {
-      if (!slot->saturated
-          && (is_write ? b->access.written_bytes_set
-                       : b->access.read_bytes_set) == b->req_size)
-         slot_fill(slot, b, is_write);
-   } else if (slot->candidate == b) {
+   if (slot->epoch == slot_epoch) {
+      if (slot->block == b) {
+         if (!slot->saturated
+             && (is_write ? b->access.written_bytes_set
+                          : b->access.read_bytes_set) == b->req_size)
+            slot_fill(slot, b, is_write);
+         return;
+      }
+   } else if (first_touch) {
       slot_fill(slot, b, is_write);
-   } else {
-      slot->candidate = b;
+      return;
    }
+   if (slot->candidate == b) slot_fill(slot, b, is_write);
+   else slot->candidate = b;
 }
 
 /* Records the access of [a, a+size) for every live block it touches, and
@@ -407,12 +474,14 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
          Addr s = a > b->payload ? a : b->payload;
          Addr e = end < block_end ? end : block_end;
          if (LIKELY(s < e)) {
+            /* a block's map pointer is set at its first access */
+            Bool first_touch = b->access.map == NULL;
             if (s != a && !LH_(shadow_lookup)(s, &ref))
                break;                                /* cannot happen */
             mark_bits(&b->access, s, e, is_write, &ref);
             count_access(b, s - b->payload, e - s, is_write);
             if (slot != NULL && !LH_(shadow_overlap_seen))
-               slot_note_block(slot, b, is_write);
+               slot_note_block(slot, b, is_write, first_touch);
             a = e > granule_end ? e : granule_end;
             continue;
          }
@@ -677,9 +746,12 @@ Bool note_in_run(Addr a, UWord n, Bool is_write)
    if ((old & mask) != mask) {
       /* (a slot's saturated flag is only set the ordinary way: a slot
          that thinks its block unsaturated just marks bits again) */
+      /* a first touch of these bytes (the usual case for a run: a loop
+         filling a new block) sets all n of mask's bits: no bit count */
+      UInt newly = (old & mask) == 0 ? (UInt)n : LH_(popcount16)(mask & ~old);
       *bits = old | mask;
-      if (is_write) ba->written_bytes_set += LH_(popcount16)(mask & ~old);
-      else ba->read_bytes_set += LH_(popcount16)(mask & ~old);
+      if (is_write) ba->written_bytes_set += newly;
+      else ba->read_bytes_set += newly;
    }
    if (is_write && a + n - run->lo > ba->written_high_water)
       ba->written_high_water = a + n - run->lo;
