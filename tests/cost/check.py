@@ -26,26 +26,10 @@ def core_peak_in_use(log_path):
     return None
 
 
-def tool_allocations(log_path):
-    """Like tool_bytes, but the number of allocations per cost centre."""
-    counts = None
-    in_core = False
-    with open(log_path) as log:
-        for line in log:
-            if line.startswith("-------- Arena "):
-                in_core = line.startswith('-------- Arena "core"')
-                if in_core:
-                    counts = {}
-                continue
-            match = re.match(r"\s*([\d,]+) in\s+([\d,]+): (lh\.\S+)", line)
-            if in_core and match:
-                counts[match.group(3)] = int(match.group(2).replace(",", ""))
-    return counts
-
-
-def tool_bytes(log_path):
-    """Bytes in use at exit per lifeheap cost centre ('lh.*'), from the last
-    listing of the core arena (the tool allocates there)."""
+def core_arena_centres(log_path, column):
+    """From the last listing of the core arena (the tool allocates there),
+    each lifeheap cost centre ('lh.*') with one of its two figures:
+    column 1, bytes in use; column 2, the number of allocations."""
     centres = None
     in_core = False
     with open(log_path) as log:
@@ -57,8 +41,18 @@ def tool_bytes(log_path):
                 continue
             match = re.match(r"\s*([\d,]+) in\s+([\d,]+): (lh\.\S+)", line)
             if in_core and match:
-                centres[match.group(3)] = int(match.group(1).replace(",", ""))
+                centres[match.group(3)] = int(match.group(column).replace(",", ""))
     return centres
+
+
+def tool_allocations(log_path):
+    """The number of allocations at exit per lifeheap cost centre."""
+    return core_arena_centres(log_path, 2)
+
+
+def tool_bytes(log_path):
+    """Bytes in use at exit per lifeheap cost centre."""
+    return core_arena_centres(log_path, 1)
 
 
 # --- Memory per live block ------------------------------------------------
