@@ -14,11 +14,7 @@ const { execFileSync, spawnSync } = require('child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'cli', 'lifeheap');
-globalThis.LH = globalThis.LH || {};
-globalThis.LH.profileRules = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'profile-rules.json'), 'utf8'));
-globalThis.LH.metricTable = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'metrics.json'), 'utf8'));
-for (const m of ['format', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(ROOT, 'viewer', 'src', 'model', m + '.js'));
-const LH = globalThis.LH;
+const LH = require('./node_model').loadModel();
 
 const ALLOWED = /^(sites\[\d+\]\.access|timeline): (missing|expected an object, found null)$/;
 

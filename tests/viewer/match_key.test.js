@@ -11,11 +11,7 @@ const { spawnSync } = require('child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'cli', 'lifeheap');
-globalThis.LH = globalThis.LH || {};
-globalThis.LH.profileRules = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'profile-rules.json'), 'utf8'));
-globalThis.LH.metricTable = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'metrics.json'), 'utf8'));
-for (const m of ['format', 'shapes', 'metrics', 'chunked_json', 'profile', 'model', 'diff', 'tree']) require(path.join(ROOT, 'viewer', 'src', 'model', m + '.js'));
-const LH = globalThis.LH;
+const LH = require('./node_model').loadModel();
 
 // queue_bad.json with a key per site: "site<i>\tq.c\n", line i + 1.
 function keyed() {
