@@ -23,7 +23,9 @@
 #include "profile.h"
 #include "json_split.h"
 #include "profile_rules.h"
+#include "profile_counts.h"
 #include "profile_defaults.h"
+#include "text_builder.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -116,13 +118,20 @@ static bool present(json_object *object, const char *key)
     return json_object_object_get_ex(object, key, NULL);
 }
 
+/* The member `key` of `object`, which must be there (NULL when null). */
+static json_object *required_member(struct loader *loader, json_object *object,
+                                    const char *key)
+{
+    if (!present(object, key))
+        fail(loader, "%s%s: missing", loader->path, key);
+    return member(object, key);
+}
+
 static json_object *require(struct loader *loader, json_object *object,
                             const char *key, enum json_type type,
                             const char *type_wanted)
 {
-    json_object *value = member(object, key);
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
+    json_object *value = required_member(loader, object, key);
     if (!json_object_is_type(value, type))
         fail(loader, "%s%s: expected %s, found %s", loader->path, key,
              type_wanted, type_name(value));
@@ -160,17 +169,13 @@ static uint64_t integer_value(struct loader *loader, json_object *value,
 static uint64_t require_count(struct loader *loader, json_object *object,
                               const char *key)
 {
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
-    return integer_value(loader, member(object, key), key);
+    return integer_value(loader, required_member(loader, object, key), key);
 }
 
 static double require_number(struct loader *loader, json_object *object,
                              const char *key)
 {
-    json_object *value = member(object, key);
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
+    json_object *value = required_member(loader, object, key);
     if (!json_object_is_type(value, json_type_int) &&
         !json_object_is_type(value, json_type_double))
         fail(loader, "%s%s: expected a number, found %s", loader->path, key,
@@ -190,9 +195,7 @@ static char *require_string(struct loader *loader, json_object *object,
 static char *optional_string(struct loader *loader, json_object *object,
                              const char *key)
 {
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
-    json_object *value = member(object, key);
+    json_object *value = required_member(loader, object, key);
     if (json_object_is_type(value, json_type_null))
         return NULL;
     if (!json_object_is_type(value, json_type_string))
@@ -209,6 +212,18 @@ static bool require_bool(struct loader *loader, json_object *object,
     return json_object_get_boolean(value);
 }
 
+/* The counts of a table (profile_counts.h), members of `object`, into the
+ * model's struct at `model`. */
+static void read_count_members(struct loader *loader, json_object *object,
+                               void *model, const struct count_members *counts)
+{
+    for (size_t m = 0; m < counts->count; m++) {
+        uint64_t value = require_count(loader, object, counts->members[m].key);
+        memcpy((char *)model + counts->members[m].offset, &value,
+               sizeof value);
+    }
+}
+
 /* Sets loader->path to a printf-formatted prefix such as "sites[3].". */
 static void set_path(struct loader *loader, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
@@ -219,6 +234,64 @@ static void set_path(struct loader *loader, const char *format, ...)
     va_start(args, format);
     vsnprintf(loader->path, sizeof loader->path, format, args);
     va_end(args);
+}
+
+/* Adds "key." to the error path: the members of the object at `key`. */
+static void extend_path(struct loader *loader, const char *key)
+{
+    size_t used = strlen(loader->path);
+    snprintf(loader->path + used, sizeof loader->path - used, "%s.", key);
+}
+
+/* The member `key` of `object`, which must be an object; leaves the error
+ * path at its members. */
+static json_object *enter_member(struct loader *loader, json_object *object,
+                                 const char *key)
+{
+    json_object *value = require_object(loader, object, key);
+    extend_path(loader, key);
+    return value;
+}
+
+/* The top-level member `key`, which must be an object; leaves the error
+ * path at its members ("totals."). */
+static json_object *section(struct loader *loader, json_object *root,
+                            const char *key)
+{
+    set_path(loader, "%s", "");
+    return enter_member(loader, root, key);
+}
+
+/* `value`, named by the printf-formatted `format` ("sites[3].notes[1]"),
+ * which must be an object (`wanted` words what else the message says was
+ * expected); leaves the error path at its members. */
+static json_object *object_at(struct loader *loader, json_object *value,
+                              const char *wanted, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static json_object *object_at(struct loader *loader, json_object *value,
+                              const char *wanted, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(loader->path, sizeof loader->path, format, args);
+    va_end(args);
+    if (!json_object_is_type(value, json_type_object))
+        fail(loader, "%s: expected %s, found %s", loader->path, wanted,
+             type_name(value));
+    extend_path(loader, "");
+    return value;
+}
+
+/* Element `index` of the array `key` (a member of the object the error
+ * path names), which must be a count. */
+static uint64_t integer_element(struct loader *loader, json_object *array,
+                                const char *key, size_t index)
+{
+    char element[96];
+    snprintf(element, sizeof element, "%s[%zu]", key, index);
+    return integer_value(loader, json_object_array_get_idx(array, index),
+                         element);
 }
 
 /*--- Sections -------------------------------------------------------------*/
@@ -248,8 +321,7 @@ static void read_header(struct loader *loader, json_object *root)
              (long long)profile->format_version, PROFILE_FORMAT_VERSION_OLDEST,
              PROFILE_FORMAT_VERSION);
 
-    json_object *tool = require_object(loader, root, "tool");
-    set_path(loader, "tool.");
+    json_object *tool = section(loader, root, "tool");
     profile->tool_version = require_string(loader, tool, "version");
     profile->valgrind_version = require_string(loader, tool,
                                                "valgrind_version");
@@ -258,9 +330,7 @@ static void read_header(struct loader *loader, json_object *root)
 static void read_run(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *run = require_object(loader, root, "run");
-    set_path(loader, "run.");
+    json_object *run = section(loader, root, "run");
     json_object *command = require_array(loader, run, "command");
     size_t command_len = json_object_array_length(command);
     /* Counts are set after their array exists, so profile_free() can run
@@ -281,8 +351,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->started_at_unix_ms = require_count(loader, run,
                                                     "started_at_unix_ms");
     profile->pid = (int64_t)require_count(loader, run, "pid");
-    profile->duration = require_count(loader, run, "duration");
-    profile->threads = require_count(loader, run, "threads");
+    read_count_members(loader, run, profile, &run_counts);
     /* Only the DHAT export needs it: tolerated when absent. */
     json_object *options = member(run, "options");
     json_object *num_callers = options && json_object_is_type(options,
@@ -298,8 +367,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->dump_reason = checked_strdup(loader,
                                               json_object_get_string(dump_reason));
 
-    json_object *exit = require_object(loader, run, "exit");
-    set_path(loader, "run.exit.");
+    json_object *exit = enter_member(loader, run, "exit");
     /* Borrowed from the json-c tree: nothing to free when a later field
      * fails. */
     const char *status = json_object_get_string(
@@ -329,20 +397,8 @@ static void read_run(struct loader *loader, json_object *root)
 static void read_totals(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *totals = require_object(loader, root, "totals");
-    set_path(loader, "totals.");
-    profile->total_blocks = require_count(loader, totals, "blocks");
-    profile->total_bytes = require_count(loader, totals, "bytes");
-    profile->total_frees = require_count(loader, totals, "frees");
-    profile->total_reallocs = require_count(loader, totals, "reallocs");
-    profile->total_realloc_requested_bytes =
-        require_count(loader, totals, "realloc_requested_bytes");
-    profile->total_realloc_bytes_copied =
-        require_count(loader, totals, "realloc_bytes_copied");
-    profile->total_bytes_read = require_count(loader, totals, "bytes_read");
-    profile->total_bytes_written =
-        require_count(loader, totals, "bytes_written");
+    json_object *totals = section(loader, root, "totals");
+    read_count_members(loader, totals, profile, &totals_counts);
     if (member(totals, "realloc_growth_bytes")) {
         profile->has_total_realloc_growth = true;
         profile->total_realloc_growth_bytes =
@@ -355,18 +411,11 @@ static void read_totals(struct loader *loader, json_object *root)
         profile->total_invalid_reallocs =
             require_count(loader, totals, "invalid_reallocs");
 
-    set_path(loader, "%s", "");
-    json_object *peak = require_object(loader, root, "peak");
-    set_path(loader, "peak.");
-    profile->peak_bytes = require_count(loader, peak, "bytes");
-    profile->peak_blocks = require_count(loader, peak, "blocks");
-    profile->peak_time = require_count(loader, peak, "time");
+    read_count_members(loader, section(loader, root, "peak"), profile,
+                       &peak_counts);
 
-    set_path(loader, "%s", "");
-    json_object *at_exit = require_object(loader, root, "at_exit");
-    set_path(loader, "at_exit.");
-    profile->exit_bytes = require_count(loader, at_exit, "bytes");
-    profile->exit_blocks = require_count(loader, at_exit, "blocks");
+    read_count_members(loader, section(loader, root, "at_exit"), profile,
+                       &at_exit_counts);
 }
 
 static json_object *parse_whole(struct loader *loader, const char *data,
@@ -438,12 +487,7 @@ static json_object *array_element_object(struct loader *loader,
                                : json_object_get(
                                      json_object_array_get_idx(array, index));
     loader->element = value;
-    set_path(loader, "%s[%zu]", name, index);
-    if (!json_object_is_type(value, json_type_object))
-        fail(loader, "%s: expected an object, found %s", loader->path,
-             type_name(value));
-    set_path(loader, "%s[%zu].", name, index);
-    return value;
+    return object_at(loader, value, "an object", "%s[%zu]", name, index);
 }
 
 static void release_element(struct loader *loader)
@@ -453,16 +497,23 @@ static void release_element(struct loader *loader)
     loader->element = NULL;
 }
 
+/* The top-level array `name` (in *array) and how many elements it has. */
+static size_t top_array(struct loader *loader, json_object *root,
+                        const char *name, json_object **array)
+{
+    set_path(loader, "%s", "");
+    *array = require_array(loader, root, name);
+    return element_count(loader, *array, name);
+}
+
 static void read_frames(struct loader *loader, json_object *root)
 {
+    json_object *frames;
+    size_t count = top_array(loader, root, "frames", &frames);
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *frames = require_array(loader, root, "frames");
-    size_t frame_count = element_count(loader, frames, "frames");
-    profile->frames = checked_calloc(loader, frame_count,
-                                     sizeof *profile->frames);
-    profile->frame_count = frame_count;
-    for (size_t i = 0; i < profile->frame_count; i++) {
+    profile->frames = checked_calloc(loader, count, sizeof *profile->frames);
+    profile->frame_count = count;
+    for (size_t i = 0; i < count; i++) {
         json_object *value = array_element_object(loader, frames, "frames", i);
         struct frame *frame = &profile->frames[i];
         frame->function = optional_string(loader, value, "function");
@@ -472,9 +523,7 @@ static void read_frames(struct loader *loader, json_object *root)
                                : NULL;
         frame->object = optional_string(loader, value, "object");
         frame->address = require_string(loader, value, "address");
-        if (!present(value, "line"))
-            fail(loader, "%sline: missing", loader->path);
-        json_object *line = member(value, "line");
+        json_object *line = required_member(loader, value, "line");
         frame->line = json_object_is_type(line, json_type_null)
                           ? -1
                           : (int64_t)integer_value(loader, line, "line");
@@ -540,49 +589,21 @@ static json_object *optional_site_object(struct loader *loader,
     json_object *value = member(site_object, name);
     if (!value || json_object_is_type(value, json_type_null))
         return NULL;
-    set_path(loader, "sites[%zu].%s", index, name);
-    if (!json_object_is_type(value, json_type_object))
-        fail(loader, "%s: expected an object or null, found %s", loader->path,
-             type_name(value));
-    set_path(loader, "sites[%zu].%s.", index, name);
-    return value;
+    return object_at(loader, value, "an object or null", "sites[%zu].%s",
+                     index, name);
 }
 
-static void read_access(struct loader *loader, json_object *site_object,
-                        struct site *site, size_t index)
+/* sites[i].access (`access`, NULL when absent or null). */
+static void read_access(struct loader *loader, json_object *access,
+                        struct site *site)
 {
-    json_object *access = optional_site_object(loader, site_object, "access",
-                                               index);
     if (!access)
         return;
     struct site_access *a = &site->access;
     site->has_access = true;
-    a->bytes_read = require_count(loader, access, "bytes_read");
-    a->bytes_written = require_count(loader, access, "bytes_written");
-    a->measured_bytes = require_count(loader, access, "measured_bytes");
-    a->never_read_bytes = require_count(loader, access, "never_read_bytes");
-    a->never_written_bytes = require_count(loader, access,
-                                           "never_written_bytes");
-    a->never_accessed_bytes = require_count(loader, access,
-                                            "never_accessed_bytes");
-    a->written_never_read_bytes = require_count(loader, access,
-                                                "written_never_read_bytes");
-    a->unused_capacity_bytes = require_count(loader, access,
-                                             "unused_capacity_bytes");
-    a->idle_before_free = require_count(loader, access, "idle_before_free");
-    a->first_access_delay = require_count(loader, access,
-                                          "first_access_delay");
-    json_object *at_peak = require_object(loader, access, "at_peak");
-    set_path(loader, "sites[%zu].access.at_peak.", index);
-    a->at_peak_bytes = require_count(loader, at_peak, "bytes");
-    a->at_peak_never_read_bytes = require_count(loader, at_peak,
-                                                "never_read_bytes");
-    a->at_peak_never_written_bytes = require_count(loader, at_peak,
-                                                   "never_written_bytes");
-    a->at_peak_never_accessed_bytes = require_count(loader, at_peak,
-                                                    "never_accessed_bytes");
-    a->at_peak_unused_capacity_bytes = require_count(loader, at_peak,
-                                                     "unused_capacity_bytes");
+    read_count_members(loader, access, a, &access_counts);
+    read_count_members(loader, enter_member(loader, access, "at_peak"), a,
+                       &access_at_peak_counts);
     read_offset_accesses(access, a);
     json_object *block_size = member(access, "block_size");
     if (block_size) {
@@ -599,15 +620,10 @@ static void read_zero_size_and_allocator(struct loader *loader,
 {
     json_object *zero = member(value, "zero_size_blocks");
     if (zero) {
-        set_path(loader, "sites[%zu].zero_size_blocks", index);
-        if (!json_object_is_type(zero, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(zero));
-        set_path(loader, "sites[%zu].zero_size_blocks.", index);
+        object_at(loader, zero, "an object", "sites[%zu].zero_size_blocks",
+                  index);
         site->has_zero_size = true;
-        site->zero_size_total = require_count(loader, zero, "total");
-        site->zero_size_at_peak = require_count(loader, zero, "at_peak");
-        site->zero_size_at_exit = require_count(loader, zero, "at_exit");
+        read_count_members(loader, zero, site, &zero_size_counts);
     }
     json_object *frames = member(value, "allocator_frames");
     if (!frames)
@@ -618,12 +634,9 @@ static void read_zero_size_and_allocator(struct loader *loader,
     site->allocator_frames = checked_calloc(loader, count ? count : 1,
                                             sizeof *site->allocator_frames);
     for (size_t i = 0; i < count; i++) {
-        json_object *frame = json_object_array_get_idx(frames, i);
-        set_path(loader, "sites[%zu].allocator_frames[%zu]", index, i);
-        if (!json_object_is_type(frame, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(frame));
-        set_path(loader, "sites[%zu].allocator_frames[%zu].", index, i);
+        json_object *frame = object_at(
+            loader, json_object_array_get_idx(frames, i), "an object",
+            "sites[%zu].allocator_frames[%zu]", index, i);
         site->allocator_frames[i].address = require_string(loader, frame,
                                                            "address");
         site->allocator_frame_count = i + 1;
@@ -634,11 +647,10 @@ static void read_zero_size_and_allocator(struct loader *loader,
     }
 }
 
-static void read_growth(struct loader *loader, json_object *site_object,
-                        struct site *site, size_t index)
+/* sites[i].growth (`growth`, NULL when absent or null). */
+static void read_growth(struct loader *loader, json_object *growth,
+                        struct site *site)
 {
-    json_object *growth = optional_site_object(loader, site_object, "growth",
-                                               index);
     if (!growth)
         return;
     site->has_growth = true;
@@ -665,12 +677,9 @@ static void read_notes(struct loader *loader, json_object *site_object,
     for (size_t i = 0; i < count; i++) {
         /* A member of the site's object (borrowed, not a top-level
          * element: array_element_object is for those). */
-        json_object *value = json_object_array_get_idx(notes, i);
-        set_path(loader, "sites[%zu].notes[%zu]", index, i);
-        if (!json_object_is_type(value, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(value));
-        set_path(loader, "sites[%zu].notes[%zu].", index, i);
+        json_object *value = object_at(
+            loader, json_object_array_get_idx(notes, i), "an object",
+            "sites[%zu].notes[%zu]", index, i);
         site->notes[i].kind = require_string(loader, value, "kind");
         site->notes[i].text = require_string(loader, value, "text");
     }
@@ -698,11 +707,7 @@ static void read_site(struct loader *loader, json_object *value,
     site->stack = checked_calloc(loader, stack_len, sizeof *site->stack);
     site->stack_len = stack_len;
     for (size_t i = 0; i < site->stack_len; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "stack[%zu]", i);
-        uint64_t frame = integer_value(loader,
-                                       json_object_array_get_idx(stack, i),
-                                       key);
+        uint64_t frame = integer_element(loader, stack, "stack", i);
         if (frame >= profile->frame_count)
             fail(loader, "sites[%zu].stack[%zu]: frame index %llu out of "
                          "range (%zu frames)",
@@ -725,12 +730,9 @@ static void read_site(struct loader *loader, json_object *value,
         site->match_lines_len = json_object_array_length(lines);
         site->match_lines = checked_calloc(loader, site->match_lines_len + 1,
                                            sizeof *site->match_lines);
-        for (size_t i = 0; i < site->match_lines_len; i++) {
-            char key[48];
-            snprintf(key, sizeof key, "match_lines[%zu]", i);
-            site->match_lines[i] = integer_value(
-                loader, json_object_array_get_idx(lines, i), key);
-        }
+        for (size_t i = 0; i < site->match_lines_len; i++)
+            site->match_lines[i] = integer_element(loader, lines,
+                                                   "match_lines", i);
         size_t key_lines = 0;
         for (const char *c = site->match_key; *c; c++)
             key_lines += *c == '\n';
@@ -745,59 +747,37 @@ static void read_site(struct loader *loader, json_object *value,
                      "(%zu frames)",
              index, site->name_frame, site->stack_len);
 
-    site->total_blocks = require_count(loader, value, "total_blocks");
-    site->total_bytes = require_count(loader, value, "total_bytes");
-    site->bytes_at_peak = require_count(loader, value, "bytes_at_peak");
-    site->blocks_at_peak = require_count(loader, value, "blocks_at_peak");
-    site->max_bytes = require_count(loader, value, "max_bytes");
-    site->max_blocks = require_count(loader, value, "max_blocks");
-    site->max_time = require_count(loader, value, "max_time");
-    site->bytes_at_exit = require_count(loader, value, "bytes_at_exit");
-    site->blocks_at_exit = require_count(loader, value, "blocks_at_exit");
-    site->freed_blocks = require_count(loader, value, "freed_blocks");
-    site->reallocs = require_count(loader, value, "reallocs");
-    site->realloc_requested_bytes =
-        require_count(loader, value, "realloc_requested_bytes");
-    site->realloc_bytes_copied = require_count(loader, value,
-                                               "realloc_bytes_copied");
+    read_count_members(loader, value, site, &site_counts);
     if (member(value, "realloc_growth_bytes")) {
         site->has_realloc_growth = true;
         site->realloc_growth_bytes = require_count(loader, value,
                                                    "realloc_growth_bytes");
     }
-    site->first_alloc_time = require_count(loader, value, "first_alloc_time");
-    site->last_alloc_time = require_count(loader, value, "last_alloc_time");
-    site->allocating_threads = require_count(loader, value,
-                                             "allocating_threads");
-    site->cross_thread_frees = require_count(loader, value,
-                                             "cross_thread_frees");
+    read_count_members(loader, value, site, &site_late_counts);
 
-    json_object *lifetime = require_object(loader, value, "lifetime");
-    set_path(loader, "sites[%zu].lifetime.", index);
-    site->lifetime_sum = require_count(loader, lifetime, "sum");
-    site->lifetime_min = require_count(loader, lifetime, "min");
-    site->lifetime_max = require_count(loader, lifetime, "max");
+    json_object *lifetime = enter_member(loader, value, "lifetime");
+    read_count_members(loader, lifetime, site, &lifetime_counts);
     /* Not kept (the viewer draws it), but part of the format: checked as
        the viewer checks it, so both readers refuse the same profiles. */
     require_array(loader, lifetime, "histogram");
 
     read_zero_size_and_allocator(loader, value, site, index);
-    read_access(loader, value, site, index);
-    read_growth(loader, value, site, index);
+    read_access(loader, optional_site_object(loader, value, "access", index),
+                site);
+    read_growth(loader, optional_site_object(loader, value, "growth", index),
+                site);
     read_site_timeline(loader, value, site, index);
 }
 
 static void read_sites(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *sites = require_array(loader, root, "sites");
-    size_t site_count = element_count(loader, sites, "sites");
-    profile->sites = checked_calloc(loader, site_count,
-                                    sizeof *profile->sites);
-    profile->site_count = site_count;
     json_object *allocator_stacks = member(root, "allocator_stacks");
-    for (size_t i = 0; i < profile->site_count; i++) {
+    json_object *sites;
+    size_t count = top_array(loader, root, "sites", &sites);
+    profile->sites = checked_calloc(loader, count, sizeof *profile->sites);
+    profile->site_count = count;
+    for (size_t i = 0; i < count; i++) {
         json_object *site = array_element_object(loader, sites, "sites", i);
         if (profile->format_version >= 2) {
             const char *error = profile_expand_site(
@@ -823,13 +803,8 @@ static void read_counts(struct loader *loader, json_object *object,
                      "point)",
              loader->path, key, json_object_array_length(array), count);
     *values = checked_calloc(loader, count, sizeof **values);
-    for (size_t i = 0; i < count; i++) {
-        char element[64];
-        snprintf(element, sizeof element, "%s[%zu]", key, i);
-        (*values)[i] = integer_value(loader,
-                                     json_object_array_get_idx(array, i),
-                                     element);
-    }
+    for (size_t i = 0; i < count; i++)
+        (*values)[i] = integer_element(loader, array, key, i);
 }
 
 /* The global timeline and its markers. Optional: a profile without a
@@ -841,9 +816,7 @@ static void read_timeline(struct loader *loader, json_object *root)
     json_object *timeline = member(root, "timeline");
     if (!timeline || json_object_is_type(timeline, json_type_null))
         return;
-    set_path(loader, "%s", "");
-    timeline = require_object(loader, root, "timeline");
-    set_path(loader, "timeline.");
+    timeline = section(loader, root, "timeline");
     size_t count = json_object_array_length(
         require_array(loader, timeline, "times"));
     read_counts(loader, timeline, "times", count, &profile->timeline_times);
@@ -880,8 +853,7 @@ static void read_site_timeline(struct loader *loader, json_object *site_object,
         json_object_is_type(series, json_type_null))
         return;   /* no global timeline: the series are not read */
     set_path(loader, "sites[%zu].", index);
-    series = require_object(loader, site_object, "timeline");
-    set_path(loader, "sites[%zu].timeline.", index);
+    series = enter_member(loader, site_object, "timeline");
     read_counts(loader, series, "live_bytes", loader->profile->timeline_count,
                 &site->timeline_live_bytes);
 }
@@ -983,15 +955,22 @@ static size_t utf8_error_offset(const unsigned char *bytes, size_t size)
     return SIZE_MAX;
 }
 
-/* Parses `data` as one document with json-c: the whole tree at once. */
-static json_object *parse_whole(struct loader *loader, const char *data,
-                                size_t size)
+/* A strict json-c parser that checks UTF-8, nesting at most `depth` deep. */
+static json_tokener *new_tokener(struct loader *loader, int depth)
 {
-    json_tokener *tokener = json_tokener_new_ex(64);
+    json_tokener *tokener = json_tokener_new_ex(depth);
     if (!tokener)
         fail(loader, "out of memory");
     json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
                                         JSON_TOKENER_VALIDATE_UTF8);
+    return tokener;
+}
+
+/* Parses `data` as one document with json-c: the whole tree at once. */
+static json_object *parse_whole(struct loader *loader, const char *data,
+                                size_t size)
+{
+    json_tokener *tokener = new_tokener(loader, 64);
     json_object *root = NULL;
     size_t offset = 0;
     enum json_tokener_error status = json_tokener_continue;
@@ -1060,11 +1039,7 @@ static json_object *parse_outline(struct loader *loader)
         cuts[pieces++] = order[a]->open + 1;
         from = order[a]->close;
     }
-    json_tokener *tokener = json_tokener_new_ex(64);
-    if (!tokener)
-        fail(loader, "out of memory");
-    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
-                                        JSON_TOKENER_VALIDATE_UTF8);
+    json_tokener *tokener = new_tokener(loader, 64);
     json_object *root = NULL;
     enum json_tokener_error status = json_tokener_continue;
     for (size_t p = 0; p <= pieces && status == json_tokener_continue; p += 2) {
@@ -1105,11 +1080,7 @@ static json_object *parse_document(struct loader *loader, const char *data,
     loader->data = data;
     loader->size = size;
     if (loader->split_arrays && json_split(data, size, &loader->split)) {
-        loader->element_tokener = json_tokener_new_ex(62);
-        if (!loader->element_tokener)
-            fail(loader, "out of memory");
-        json_tokener_set_flags(loader->element_tokener,
-                               JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+        loader->element_tokener = new_tokener(loader, 62);
         json_object *outline = parse_outline(loader);
         if (outline)
             return outline;
@@ -1181,31 +1152,6 @@ struct profile *profile_parse_with(const char *name, const char *data,
     return profile;
 }
 
-/* Reads a whole stream; `expected` (the file's size when known, else 0)
- * sizes the buffer so a large file is read without copies. */
-static char *read_stream(FILE *stream, size_t expected, size_t *size)
-{
-    size_t capacity = expected ? expected + 1 : 1 << 16, length = 0;
-    char *data = malloc(capacity);
-    while (data) {
-        if (length == capacity) {
-            char *bigger = realloc(data, capacity * 2);
-            if (!bigger) {
-                free(data);
-                return NULL;
-            }
-            data = bigger;
-            capacity *= 2;
-        }
-        size_t got = fread(data + length, 1, capacity - length, stream);
-        length += got;
-        if (got == 0)
-            break;
-    }
-    *size = length;
-    return data;
-}
-
 struct profile *profile_load(const char *path, char *error, size_t error_size)
 {
     FILE *stream = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -1225,20 +1171,19 @@ struct profile *profile_load(const char *path, char *error, size_t error_size)
         if (S_ISREG(info.st_mode) && info.st_size > 0)
             expected = (size_t)info.st_size;
     }
-    size_t size = 0;
-    char *data = read_stream(stream, expected, &size);
-    bool read_failed = ferror(stream);
+    struct text_builder text = {0};
+    bool read = text_append_stream(&text, stream, expected);
     if (stream != stdin)
         fclose(stream);
-    if (!data || read_failed) {
-        free(data);
+    if (!read) {
         snprintf(error, error_size, "lifeheap: %s: %s", path,
-                 data ? "read error" : "out of memory");
+                 text.failed ? "out of memory" : "read error");
+        text_free(&text);
         return NULL;
     }
-    struct profile *profile = profile_parse(path, data, size, error,
-                                            error_size);
-    free(data);
+    struct profile *profile = profile_parse(path, text.data, text.length,
+                                            error, error_size);
+    text_free(&text);
     return profile;
 }
 
