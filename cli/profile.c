@@ -4,12 +4,9 @@
  * one line and the error message names the exact field
  * ("sites[12].stack[3]: frame index 99 out of range (12 frames)").
  * Everything the model holds is copied out of json-c trees, never of the
- * whole document at once: json_split.c finds the elements of the "frames"
- * and "sites" arrays, json-c parses the rest (those arrays left empty) and
- * then each element on its own, which is read and released, so memory is
- * the text, the model and one element's tree (a whole tree is about 12
- * times the text). A document json_split() finds irregular, or that does
- * not parse that way, is parsed whole: its error message is the authority.
+ * whole document at once: profile_document.c parses the document without
+ * the elements of its "frames" and "sites" arrays, and then each element on
+ * its own, which is read and released.
  * The consistency rules of docs/profile-rules.json are checked last
  * (profile_rules.c).
  *
@@ -21,7 +18,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "profile.h"
-#include "json_split.h"
+#include "profile_loader.h"
 #include "profile_rules.h"
 #include "profile_counts.h"
 #include "profile_defaults.h"
@@ -37,28 +34,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct loader {
-    jmp_buf on_error;
-    char *error;
-    size_t error_size;
-    const char *name;
-    struct profile *profile;
-    char path[256];   /* JSON path of the object being read, for messages */
-    /* The document's text (after a byte order mark) and, when json_split()
-     * found its "frames" and "sites" elements, where they are: each is then
-     * parsed on its own (element_tokener) and released once read. */
-    const char *data;
-    size_t size;
-    struct json_split split;
-    json_tokener *element_tokener;
-    json_object *element;   /* the element being read (freed on error) */
-    bool split_arrays;      /* false: always parse the whole document */
-};
-
-static void fail(struct loader *loader, const char *format, ...)
-    __attribute__((noreturn, format(printf, 2, 3)));
-
-static void fail(struct loader *loader, const char *format, ...)
+void loader_fail(struct loader *loader, const char *format, ...)
 {
     char reason[512];
     va_list args;
@@ -74,7 +50,7 @@ static void *checked_calloc(struct loader *loader, size_t count, size_t size)
 {
     void *memory = calloc(count ? count : 1, size);
     if (!memory)
-        fail(loader, "out of memory");
+        loader_fail(loader, "out of memory");
     return memory;
 }
 
@@ -82,7 +58,7 @@ static char *checked_strdup(struct loader *loader, const char *text)
 {
     char *copy = strdup(text);
     if (!copy)
-        fail(loader, "out of memory");
+        loader_fail(loader, "out of memory");
     return copy;
 }
 
@@ -123,7 +99,7 @@ static json_object *required_member(struct loader *loader, json_object *object,
                                     const char *key)
 {
     if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
+        loader_fail(loader, "%s%s: missing", loader->path, key);
     return member(object, key);
 }
 
@@ -133,7 +109,7 @@ static json_object *require(struct loader *loader, json_object *object,
 {
     json_object *value = required_member(loader, object, key);
     if (!json_object_is_type(value, type))
-        fail(loader, "%s%s: expected %s, found %s", loader->path, key,
+        loader_fail(loader, "%s%s: expected %s, found %s", loader->path, key,
              type_wanted, type_name(value));
     return value;
 }
@@ -154,14 +130,14 @@ static uint64_t integer_value(struct loader *loader, json_object *value,
                               const char *key)
 {
     if (!json_object_is_type(value, json_type_int))
-        fail(loader, "%s%s: expected an integer, found %s", loader->path, key,
+        loader_fail(loader, "%s%s: expected an integer, found %s", loader->path, key,
              type_name(value));
     if (json_object_get_int64(value) < 0)
-        fail(loader, "%s%s: negative value %lld", loader->path, key,
+        loader_fail(loader, "%s%s: negative value %lld", loader->path, key,
              (long long)json_object_get_int64(value));
     uint64_t number = json_object_get_uint64(value);
     if (number > PROFILE_MAX_INTEGER)
-        fail(loader, "%s%s: value out of range (more than 2^53 - 1)",
+        loader_fail(loader, "%s%s: value out of range (more than 2^53 - 1)",
              loader->path, key);
     return number;
 }
@@ -178,7 +154,7 @@ static double require_number(struct loader *loader, json_object *object,
     json_object *value = required_member(loader, object, key);
     if (!json_object_is_type(value, json_type_int) &&
         !json_object_is_type(value, json_type_double))
-        fail(loader, "%s%s: expected a number, found %s", loader->path, key,
+        loader_fail(loader, "%s%s: expected a number, found %s", loader->path, key,
              type_name(value));
     return json_object_get_double(value);
 }
@@ -199,7 +175,7 @@ static char *optional_string(struct loader *loader, json_object *object,
     if (json_object_is_type(value, json_type_null))
         return NULL;
     if (!json_object_is_type(value, json_type_string))
-        fail(loader, "%s%s: expected a string or null, found %s", loader->path,
+        loader_fail(loader, "%s%s: expected a string or null, found %s", loader->path,
              key, type_name(value));
     return checked_strdup(loader, json_object_get_string(value));
 }
@@ -277,7 +253,7 @@ static json_object *object_at(struct loader *loader, json_object *value,
     vsnprintf(loader->path, sizeof loader->path, format, args);
     va_end(args);
     if (!json_object_is_type(value, json_type_object))
-        fail(loader, "%s: expected %s, found %s", loader->path, wanted,
+        loader_fail(loader, "%s: expected %s, found %s", loader->path, wanted,
              type_name(value));
     extend_path(loader, "");
     return value;
@@ -300,23 +276,23 @@ static void read_header(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
     if (present(root, "dhatFileVersion"))
-        fail(loader, "not a lifeheap profile (it is a DHAT profile: open it "
+        loader_fail(loader, "not a lifeheap profile (it is a DHAT profile: open it "
                      "in DHAT's dh_view.html)");
     json_object *format = member(root, "format");
     if (!format || !json_object_is_type(format, json_type_string) ||
         strcmp(json_object_get_string(format), "lifeheap-profile") != 0)
-        fail(loader, "not a lifeheap profile (\"format\" is not "
+        loader_fail(loader, "not a lifeheap profile (\"format\" is not "
                      "\"lifeheap-profile\")");
     json_object *version = member(root, "format_version");
     if (!present(root, "format_version"))
-        fail(loader, "format_version: missing");
+        loader_fail(loader, "format_version: missing");
     if (!json_object_is_type(version, json_type_int))
-        fail(loader, "format_version: expected an integer, found %s",
+        loader_fail(loader, "format_version: expected an integer, found %s",
              type_name(version));
     profile->format_version = json_object_get_int64(version);
     if (profile->format_version < PROFILE_FORMAT_VERSION_OLDEST ||
         profile->format_version > PROFILE_FORMAT_VERSION)
-        fail(loader, "format_version %lld is not supported (this lifeheap "
+        loader_fail(loader, "format_version %lld is not supported (this lifeheap "
                      "reads versions %d to %d)",
              (long long)profile->format_version, PROFILE_FORMAT_VERSION_OLDEST,
              PROFILE_FORMAT_VERSION);
@@ -341,7 +317,7 @@ static void read_run(struct loader *loader, json_object *root)
     for (size_t i = 0; i < profile->command_len; i++) {
         json_object *argument = json_object_array_get_idx(command, i);
         if (!json_object_is_type(argument, json_type_string))
-            fail(loader, "run.command[%zu]: expected a string, found %s", i,
+            loader_fail(loader, "run.command[%zu]: expected a string, found %s", i,
                  type_name(argument));
         profile->command[i] = checked_strdup(loader,
                                              json_object_get_string(argument));
@@ -379,7 +355,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->exit_status = EXIT_STATUS_SIGNAL;
         /* Both null when the signal is not known. */
         if (!present(exit, "signal"))
-            fail(loader, "run.exit.signal: missing");
+            loader_fail(loader, "run.exit.signal: missing");
         profile->exit_code = member(exit, "signal")
                                  ? (int64_t)require_count(loader, exit,
                                                           "signal")
@@ -389,7 +365,7 @@ static void read_run(struct loader *loader, json_object *root)
     } else if (strcmp(status, "running") == 0) {
         profile->exit_status = EXIT_STATUS_RUNNING;
     } else {
-        fail(loader, "run.exit.status: unknown value (expected exited, "
+        loader_fail(loader, "run.exit.status: unknown value (expected exited, "
                      "signal or running)");
     }
 }
@@ -418,63 +394,6 @@ static void read_totals(struct loader *loader, json_object *root)
                        &at_exit_counts);
 }
 
-static json_object *parse_whole(struct loader *loader, const char *data,
-                                size_t size);
-
-/* The split array of the top-level array `name`, or NULL when the document
- * was parsed whole. */
-static const struct json_split_array *split_array(struct loader *loader,
-                                                  const char *name)
-{
-    if (!loader->split.usable)
-        return NULL;
-    for (int a = 0; a < JSON_SPLIT_ARRAYS; a++)
-        if (strcmp(loader->split.arrays[a].key, name) == 0 &&
-            loader->split.arrays[a].found)
-            return &loader->split.arrays[a];
-    return NULL;
-}
-
-/* How many elements the top-level array `name` (read as `array`) has. */
-static size_t element_count(struct loader *loader, json_object *array,
-                            const char *name)
-{
-    const struct json_split_array *split = split_array(loader, name);
-    return split ? split->count : json_object_array_length(array);
-}
-
-/* Element `index` of the split array, parsed from its own text. A syntax
- * error there is reported as the whole document's parse reports it. */
-static json_object *parse_element(struct loader *loader,
-                                  const struct json_split_array *split,
-                                  size_t index)
-{
-    const char *text = loader->data + split->starts[index];
-    size_t length = split->ends[index] - split->starts[index];
-    json_tokener *tokener = loader->element_tokener;
-    json_tokener_reset(tokener);
-    json_object *value = NULL;
-    enum json_tokener_error status = json_tokener_continue;
-    size_t done = 0;
-    while (done < length && status == json_tokener_continue) {
-        size_t chunk = length - done > (1u << 30) ? (1u << 30) : length - done;
-        value = json_tokener_parse_ex(tokener, text + done, (int)chunk);
-        status = json_tokener_get_error(tokener);
-        done += status == json_tokener_continue
-                    ? chunk
-                    : json_tokener_get_parse_end(tokener);
-    }
-    if (status == json_tokener_success && done == length)
-        return value;
-    if (value)
-        json_object_put(value);
-    /* The authority on a broken document is the parse of all of it. */
-    json_object *whole = parse_whole(loader, loader->data, loader->size);
-    json_object_put(whole);
-    fail(loader, "invalid JSON near byte %zu: %s", split->starts[index] + done,
-         json_tokener_error_desc(status));
-}
-
 /* Element `index` of the top-level array `name` (`array` in the tree), which
  * must be an object; leaves the error path at "name[index]." for the
  * element's members. Give it back with release_element(). */
@@ -482,10 +401,7 @@ static json_object *array_element_object(struct loader *loader,
                                          json_object *array, const char *name,
                                          size_t index)
 {
-    const struct json_split_array *split = split_array(loader, name);
-    json_object *value = split ? parse_element(loader, split, index)
-                               : json_object_get(
-                                     json_object_array_get_idx(array, index));
+    json_object *value = document_element(loader, array, name, index);
     loader->element = value;
     return object_at(loader, value, "an object", "%s[%zu]", name, index);
 }
@@ -503,7 +419,7 @@ static size_t top_array(struct loader *loader, json_object *root,
 {
     set_path(loader, "%s", "");
     *array = require_array(loader, root, name);
-    return element_count(loader, *array, name);
+    return document_element_count(loader, *array, name);
 }
 
 static void read_frames(struct loader *loader, json_object *root)
@@ -695,7 +611,7 @@ static void read_site(struct loader *loader, json_object *value,
     struct profile *profile = loader->profile;
     site->id = require_count(loader, value, "id");
     if (site->id != index)
-        fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
+        loader_fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
              index, site->id);
     if (present(value, "serial")) {
         site->has_serial = true;
@@ -709,7 +625,7 @@ static void read_site(struct loader *loader, json_object *value,
     for (size_t i = 0; i < site->stack_len; i++) {
         uint64_t frame = integer_element(loader, stack, "stack", i);
         if (frame >= profile->frame_count)
-            fail(loader, "sites[%zu].stack[%zu]: frame index %llu out of "
+            loader_fail(loader, "sites[%zu].stack[%zu]: frame index %llu out of "
                          "range (%zu frames)",
                  index, i, (unsigned long long)frame, profile->frame_count);
         site->stack[i] = frame;
@@ -737,13 +653,13 @@ static void read_site(struct loader *loader, json_object *value,
         for (const char *c = site->match_key; *c; c++)
             key_lines += *c == '\n';
         if (key_lines != site->match_lines_len)
-            fail(loader, "sites[%zu].match_lines: %zu lines for a match_key "
+            loader_fail(loader, "sites[%zu].match_lines: %zu lines for a match_key "
                          "of %zu frames", index, site->match_lines_len,
                  key_lines);
     }
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
-        fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
+        loader_fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
                      "(%zu frames)",
              index, site->name_frame, site->stack_len);
 
@@ -784,7 +700,7 @@ static void read_sites(struct loader *loader, json_object *root)
                 site, i, profile->frames, profile->frame_count,
                 allocator_stacks);
             if (error)
-                fail(loader, "sites[%zu].%s", i, error);
+                loader_fail(loader, "sites[%zu].%s", i, error);
         }
         read_site(loader, site, &profile->sites[i], i);
         release_element(loader);
@@ -799,7 +715,7 @@ static void read_counts(struct loader *loader, json_object *object,
 {
     json_object *array = require_array(loader, object, key);
     if (json_object_array_length(array) != count)
-        fail(loader, "%s%s: %zu values, expected %zu (one per timeline "
+        loader_fail(loader, "%s%s: %zu values, expected %zu (one per timeline "
                      "point)",
              loader->path, key, json_object_array_length(array), count);
     *values = checked_calloc(loader, count, sizeof **values);
@@ -901,192 +817,13 @@ static void read_findings(struct loader *loader, json_object *root)
         finding->summary = require_string(loader, value, "summary");
         uint64_t site = require_count(loader, value, "site");
         if (site >= profile->site_count)
-            fail(loader, "findings[%zu].site: site %llu does not exist (%zu "
+            loader_fail(loader, "findings[%zu].site: site %llu does not exist (%zu "
                          "sites)",
                  i, (unsigned long long)site, profile->site_count);
         finding->site = site;
         read_evidence(loader, value, finding);
         release_element(loader);
     }
-}
-
-/*--- Parsing --------------------------------------------------------------*/
-
-/* The first byte offset that is not well-formed UTF-8 (an overlong form, a
- * surrogate, a code point past U+10FFFF, a cut sequence), or SIZE_MAX. json-c's
- * own check lets overlong forms through, and the report would write them
- * back out as invalid JSON; the viewer makes the same check
- * (utf8ErrorOffset in viewer/src/model/profile.js). */
-static size_t utf8_error_offset(const unsigned char *bytes, size_t size)
-{
-    size_t i = 0;
-    while (i < size) {
-        unsigned char c = bytes[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        unsigned char low = 0x80, high = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            need = 1;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            need = 2;
-            if (c == 0xE0)
-                low = 0xA0;         /* overlong */
-            else if (c == 0xED)
-                high = 0x9F;        /* surrogates */
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            need = 3;
-            if (c == 0xF0)
-                low = 0x90;         /* overlong */
-            else if (c == 0xF4)
-                high = 0x8F;        /* past U+10FFFF */
-        } else {
-            return i;               /* C0, C1, F5-FF, a stray continuation */
-        }
-        if (i + need >= size || bytes[i + 1] < low || bytes[i + 1] > high)
-            return i;
-        for (size_t k = 2; k <= need; k++)
-            if ((bytes[i + k] & 0xC0) != 0x80)
-                return i;
-        i += need + 1;
-    }
-    return SIZE_MAX;
-}
-
-/* A strict json-c parser that checks UTF-8, nesting at most `depth` deep. */
-static json_tokener *new_tokener(struct loader *loader, int depth)
-{
-    json_tokener *tokener = json_tokener_new_ex(depth);
-    if (!tokener)
-        fail(loader, "out of memory");
-    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
-                                        JSON_TOKENER_VALIDATE_UTF8);
-    return tokener;
-}
-
-/* Parses `data` as one document with json-c: the whole tree at once. */
-static json_object *parse_whole(struct loader *loader, const char *data,
-                                size_t size)
-{
-    json_tokener *tokener = new_tokener(loader, 64);
-    json_object *root = NULL;
-    size_t offset = 0;
-    enum json_tokener_error status = json_tokener_continue;
-    /* json-c takes an int length: feed large files in chunks. */
-    while (offset < size) {
-        size_t chunk = size - offset;
-        if (chunk > (1u << 30))
-            chunk = 1u << 30;
-        root = json_tokener_parse_ex(tokener, data + offset, (int)chunk);
-        status = json_tokener_get_error(tokener);
-        if (status != json_tokener_continue) {
-            offset += json_tokener_get_parse_end(tokener);
-            break;
-        }
-        offset += chunk;
-    }
-    if (status == json_tokener_continue) {
-        /* A number or a literal at the top level ("null", "12") ends only
-           where something follows it: a space says it is complete. */
-        root = json_tokener_parse_ex(tokener, " ", 1);
-        status = json_tokener_get_error(tokener);
-    }
-    if (status == json_tokener_continue) {
-        json_tokener_free(tokener);
-        fail(loader, "truncated JSON (the document ends after %zu bytes)",
-             size);
-    }
-    if (status != json_tokener_success) {
-        size_t where = offset;
-        json_tokener_free(tokener);
-        fail(loader, "invalid JSON near byte %zu: %s", where,
-             json_tokener_error_desc(status));
-    }
-    json_tokener_free(tokener);
-    for (; offset < size; offset++) {
-        char c = data[offset];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            json_object_put(root);
-            fail(loader, "invalid JSON: unexpected data after the document "
-                         "at byte %zu",
-                 offset);
-        }
-    }
-    return root;
-}
-
-/* Feeds json-c the document without the elements of its split arrays
- * ("frames": [], "sites": []), in the pieces between them. NULL when that
- * does not parse (the caller then parses the whole text). */
-static json_object *parse_outline(struct loader *loader)
-{
-    const struct json_split_array *first = &loader->split.arrays[0];
-    const struct json_split_array *second = &loader->split.arrays[1];
-    if (second->found && (!first->found || second->open < first->open)) {
-        const struct json_split_array *swap = first;
-        first = second;
-        second = swap;
-    }
-    size_t cuts[5] = {0}, pieces = 0;   /* [start, end) pairs */
-    size_t from = 0;
-    const struct json_split_array *order[2] = {first, second};
-    for (int a = 0; a < 2; a++) {
-        if (!order[a]->found)
-            continue;
-        cuts[pieces++] = from;
-        cuts[pieces++] = order[a]->open + 1;
-        from = order[a]->close;
-    }
-    json_tokener *tokener = new_tokener(loader, 64);
-    json_object *root = NULL;
-    enum json_tokener_error status = json_tokener_continue;
-    for (size_t p = 0; p <= pieces && status == json_tokener_continue; p += 2) {
-        size_t start = p < pieces ? cuts[p] : from;
-        size_t end = p < pieces ? cuts[p + 1] : loader->size;
-        while (start < end && status == json_tokener_continue) {
-            size_t chunk = end - start > (1u << 30) ? (1u << 30) : end - start;
-            root = json_tokener_parse_ex(tokener, loader->data + start,
-                                         (int)chunk);
-            status = json_tokener_get_error(tokener);
-            start += chunk;
-        }
-    }
-    json_tokener_free(tokener);
-    if (status != json_tokener_success) {
-        if (root)
-            json_object_put(root);
-        return NULL;
-    }
-    return root;
-}
-
-/* The document's tree: the outline only when the big arrays could be split
- * (their elements are parsed one by one as they are read), else all of it. */
-static json_object *parse_document(struct loader *loader, const char *data,
-                                   size_t size)
-{
-    if (size == 0)
-        fail(loader, "empty file");
-    size_t bad = utf8_error_offset((const unsigned char *)data, size);
-    if (bad != SIZE_MAX)
-        fail(loader, "invalid UTF-8 at byte %zu (a profile is UTF-8 text)", bad);
-    /* A byte order mark is allowed (and skipped), as browsers skip it. */
-    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3;
-        size -= 3;
-    }
-    loader->data = data;
-    loader->size = size;
-    if (loader->split_arrays && json_split(data, size, &loader->split)) {
-        loader->element_tokener = new_tokener(loader, 62);
-        json_object *outline = parse_outline(loader);
-        if (outline)
-            return outline;
-    }
-    json_split_free(&loader->split);
-    return parse_whole(loader, data, size);
 }
 
 struct profile *profile_parse(const char *name, const char *data, size_t size,
@@ -1114,9 +851,7 @@ struct profile *profile_parse_with(const char *name, const char *data,
         if (root)
             json_object_put(root);
         release_element(&loader);
-        json_split_free(&loader.split);
-        if (loader.element_tokener)
-            json_tokener_free(loader.element_tokener);
+        document_release(&loader);
         profile_free(profile);
         /* Parsed whole, a document's syntax error is found before any
            field is checked, wherever it is; read element by element, a bad
@@ -1128,9 +863,9 @@ struct profile *profile_parse_with(const char *name, const char *data,
         return NULL;
     }
     profile->path = checked_strdup(&loader, name);
-    root = parse_document(&loader, data, size);
+    root = document_parse(&loader, data, size);
     if (!json_object_is_type(root, json_type_object))
-        fail(&loader, "not a lifeheap profile (the document is %s, not an "
+        loader_fail(&loader, "not a lifeheap profile (the document is %s, not an "
                       "object)",
              type_name(root));
     read_header(&loader, root);
@@ -1142,13 +877,10 @@ struct profile *profile_parse_with(const char *name, const char *data,
     read_findings(&loader, root);
     json_object_put(root);
     root = NULL;
-    json_split_free(&loader.split);
-    if (loader.element_tokener)
-        json_tokener_free(loader.element_tokener);
-    loader.element_tokener = NULL;
+    document_release(&loader);
     char broken[512];
     if (!profile_check_rules(profile, broken, sizeof broken))
-        fail(&loader, "%s", broken);
+        loader_fail(&loader, "%s", broken);
     return profile;
 }
 
