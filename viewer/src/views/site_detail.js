@@ -280,8 +280,9 @@ LH.siteDetailView = (function () {
     ];
     if ((sides[0].site && !arraysValid(container, sides[0].site, bi)) || (sides[1].site && !arraysValid(container, sides[1].site, ci))) return;
     var status = diff.status(row);
-    container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' +
-      (status === 'new' ? 'NEW: only in the changed profile' : 'GONE: only in the baseline')));
+    var statusText = { 'new': 'NEW: only in the changed profile', gone: 'GONE: only in the baseline',
+      unpaired: 'NOT PAIRED: a site of the ' + (bi >= 0 ? 'baseline' : 'changed profile') + ' (a profile without site keys)' };
+    container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' + statusText[status]));
     var noteSides = sides.map(function (x) { return x.site ? notesList(x.site, x.label) : null; });
     if (noteSides[0] || noteSides[1]) container.appendChild(el('div', { className: 'diff-details' }, noteSides));
     container.appendChild(el('div', { className: 'detail-body' }, [
