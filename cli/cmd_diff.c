@@ -14,6 +14,7 @@
 #include "command_args.h"
 #include "commands.h"
 #include "diff_headline.h"
+#include "diff_rows.h"
 #include "match.h"
 #include "rules.h"
 #include "util.h"
@@ -49,12 +50,6 @@ const char diff_usage[] =
 
 /*--- Per-site changes ----------------------------------------------------*/
 
-struct site_change {
-    const struct site *base_site;     /* NULL for a new site */
-    const struct site *changed_site;  /* NULL for a vanished site */
-    double change;                    /* in the sort metric */
-};
-
 static double site_metric(const struct metric *metric,
                           const struct profile *profile,
                           const struct site *site, bool *available)
@@ -66,7 +61,8 @@ static double site_metric(const struct metric *metric,
 
 static int compare_changes(const void *left, const void *right)
 {
-    const struct site_change *a = left, *b = right;
+    const struct diff_row *a = *(const struct diff_row *const *)left;
+    const struct diff_row *b = *(const struct diff_row *const *)right;
     if (fabs(a->change) != fabs(b->change))
         return fabs(a->change) > fabs(b->change) ? -1 : 1;
     /* Ties: matched and new sites by NEW id, then vanished by BASE id. */
@@ -80,48 +76,54 @@ static int compare_changes(const void *left, const void *right)
 struct diff {
     const struct profile *base, *changed;
     struct site_matching matching;
-    struct site_change *changes;
-    size_t change_count, matched, added, vanished;
+    struct diff_rows rows;        /* NEW's sites in order, then vanished */
+    const struct diff_row **order;   /* the rows by the size of their change */
 };
 
 static bool build_changes(struct diff *diff, const struct metric *sort)
 {
     const struct profile *base = diff->base, *changed = diff->changed;
-    diff->changes = calloc(base->site_count + changed->site_count + 1,
-                           sizeof *diff->changes);
-    if (!diff->changes)
+    if (!diff_rows_build(base, changed, &diff->matching, &diff->rows))
         return false;
-    for (size_t i = 0; i < changed->site_count; i++) {
-        size_t b = diff->matching.new_to_base[i];
-        struct site_change *change = &diff->changes[diff->change_count++];
-        change->changed_site = &changed->sites[i];
-        change->base_site = b == NO_MATCH ? NULL : &base->sites[b];
-        if (b == NO_MATCH)
-            diff->added++;
-        else
-            diff->matched++;
-    }
-    for (size_t i = 0; i < base->site_count; i++) {
-        if (diff->matching.base_to_new[i] != NO_MATCH)
-            continue;
-        struct site_change *change = &diff->changes[diff->change_count++];
-        change->base_site = &base->sites[i];
-        diff->vanished++;
-    }
-    for (size_t i = 0; i < diff->change_count; i++) {
-        struct site_change *change = &diff->changes[i];
+    for (size_t i = 0; i < diff->rows.count; i++) {
+        struct diff_row *change = &diff->rows.rows[i];
         bool base_has, changed_has;
         double before = site_metric(sort, base, change->base_site, &base_has);
         double after = site_metric(sort, changed, change->changed_site,
                                    &changed_has);
         change->change = base_has && changed_has ? after - before : 0;
     }
-    qsort(diff->changes, diff->change_count, sizeof *diff->changes,
+    diff->order = calloc(diff->rows.count + 1, sizeof *diff->order);
+    if (!diff->order)
+        return false;
+    for (size_t i = 0; i < diff->rows.count; i++)
+        diff->order[i] = &diff->rows.rows[i];
+    qsort(diff->order, diff->rows.count, sizeof *diff->order,
           compare_changes);
     return true;
 }
 
-static const char *change_status(const struct site_change *change)
+/* A row's ids on one side for the text listing: "4", "4+5" (twins), "-". */
+static void format_ids(const size_t *ids, size_t count, char *buffer,
+                       size_t size)
+{
+    size_t used = 0;
+    snprintf(buffer, size, "-");
+    for (size_t i = 0; i < count && used < size; i++)
+        used += (size_t)snprintf(buffer + used, size - used, "%s%zu",
+                                 i ? "+" : "", ids[i]);
+}
+
+/* The same as a JSON array. */
+static void print_json_ids(FILE *out, const size_t *ids, size_t count)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, "%s%zu", i ? ", " : "", ids[i]);
+    fputc(']', out);
+}
+
+static const char *change_status(const struct diff_row *change)
 {
     return !change->base_site      ? "new"
            : !change->changed_site ? "vanished"
@@ -158,7 +160,7 @@ static void format_change(const struct metric *metric, double before,
 /*--- Text output ----------------------------------------------------------*/
 
 static void print_site_label(FILE *out, const struct diff *diff,
-                             const struct site_change *change)
+                             const struct diff_row *change)
 {
     char name[1024];
     if (change->changed_site)
@@ -220,23 +222,23 @@ static void print_text_diff(FILE *out, const struct diff *diff,
         fprintf(out, "%-28s %12s %12s  %s\n", pair.metric->name, a, b, c);
     }
 
-    size_t shown = top && top < diff->change_count ? top : diff->change_count;
+    size_t shown = top && top < diff->rows.count ? top : diff->rows.count;
     fprintf(out, "\nsites: %zu matched, %zu new, %zu vanished; %zu most "
                  "changed in %s:\n",
-            diff->matched, diff->added, diff->vanished, shown, sort->name);
+            diff->rows.matched, diff->rows.added, diff->rows.vanished, shown, sort->name);
     fprintf(out, "%-9s %6s %6s %12s %12s  %-22s %s\n", "status", "base", "new",
             "base", "new", "change", "name");
     for (size_t i = 0; i < shown; i++) {
-        const struct site_change *change = &diff->changes[i];
+        const struct diff_row *change = diff->order[i];
         bool base_has, changed_has;
         double before = site_metric(sort, base, change->base_site, &base_has);
         double after = site_metric(sort, changed, change->changed_site,
                                    &changed_has);
-        char base_id[24] = "-", new_id[24] = "-", a[32], b[32], c[112];
-        if (change->base_site)
-            snprintf(base_id, sizeof base_id, "%zu", change->base_site->id);
-        if (change->changed_site)
-            snprintf(new_id, sizeof new_id, "%zu", change->changed_site->id);
+        char base_id[64], new_id[64], a[32], b[32], c[112];
+        format_ids(change->base_ids, change->base_count, base_id,
+                   sizeof base_id);
+        format_ids(change->changed_ids, change->changed_count, new_id,
+                   sizeof new_id);
         format_metric(sort, base_has, before, a, sizeof a);
         format_metric(sort, changed_has, after, b, sizeof b);
         format_change(sort, before, after, c, sizeof c);
@@ -376,10 +378,10 @@ static void print_json_diff(FILE *out, const struct diff *diff,
     }
     fprintf(out, "\n  },\n  \"matched_sites\": %zu,\n  \"new_sites\": %zu,\n"
                  "  \"vanished_sites\": %zu,\n  \"sites\": [",
-            diff->matched, diff->added, diff->vanished);
-    size_t shown = top && top < diff->change_count ? top : diff->change_count;
+            diff->rows.matched, diff->rows.added, diff->rows.vanished);
+    size_t shown = top && top < diff->rows.count ? top : diff->rows.count;
     for (size_t i = 0; i < shown; i++) {
-        const struct site_change *change = &diff->changes[i];
+        const struct diff_row *change = diff->order[i];
         char name[1024];
         if (change->changed_site)
             format_site_name(changed, change->changed_site, name, sizeof name);
@@ -396,6 +398,10 @@ static void print_json_diff(FILE *out, const struct diff *diff,
             fprintf(out, "%zu", change->changed_site->id);
         else
             fprintf(out, "null");
+        fprintf(out, ", \"base_ids\": ");
+        print_json_ids(out, change->base_ids, change->base_count);
+        fprintf(out, ", \"new_ids\": ");
+        print_json_ids(out, change->changed_ids, change->changed_count);
         fprintf(out, ", \"name\": ");
         print_json_string(out, name);
         fprintf(out, ",\n     \"metrics\": {");
@@ -531,7 +537,7 @@ int cmd_diff(int argc, char **argv)
     bool all_hold = true;
     for (size_t i = 0; i < rule_count; i++) {
         holds[i] = rule_evaluate(&rules[i], base, changed, &diff.matching,
-                                 verdicts);
+                                 &diff.rows, verdicts);
         if (holds[i])
             fprintf(verdicts, "PASS %s\n", rules[i].text);
         all_hold &= holds[i];
@@ -565,7 +571,8 @@ int cmd_diff(int argc, char **argv)
 
 done:
     free(rule_text);
-    free(diff.changes);
+    free(diff.order);
+    diff_rows_free(&diff.rows);
     site_matching_free(&diff.matching);
     profile_free(base);
     profile_free(changed);

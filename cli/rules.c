@@ -225,21 +225,19 @@ static bool check_site(const struct rule *rule, const struct profile *base,
     return false;
 }
 
+/* Each row of the diff (a site of NEW and its match, twins combined, or a
+ * new site), and for a change rule each vanished site too. */
 static bool evaluate_sites(const struct rule *rule, const struct profile *base,
                            const struct profile *changed,
-                           const struct site_matching *matching, FILE *out)
+                           const struct diff_rows *rows, FILE *out)
 {
     bool holds = true;
-    for (size_t i = 0; i < changed->site_count; i++) {
-        size_t b = matching->new_to_base[i];
-        holds &= check_site(rule, base, b == NO_MATCH ? NULL : &base->sites[b],
-                            changed, &changed->sites[i], out);
+    for (size_t i = 0; i < rows->count; i++) {
+        const struct diff_row *row = &rows->rows[i];
+        if (row->changed_site || rule->relative_to_base)
+            holds &= check_site(rule, base, row->base_site, changed,
+                                row->changed_site, out);
     }
-    if (rule->relative_to_base)
-        for (size_t i = 0; i < base->site_count; i++)
-            if (matching->base_to_new[i] == NO_MATCH)
-                holds &= check_site(rule, base, &base->sites[i], changed, NULL,
-                                    out);
     return holds;
 }
 
@@ -273,11 +271,12 @@ static bool evaluate_findings(const struct rule *rule,
 
 bool rule_evaluate(const struct rule *rule, const struct profile *base,
                    const struct profile *changed,
-                   const struct site_matching *matching, FILE *out)
+                   const struct site_matching *matching,
+                   const struct diff_rows *rows, FILE *out)
 {
     if (rule->is_finding)
         return evaluate_findings(rule, base, changed, matching, out);
     if (rule->per_site)
-        return evaluate_sites(rule, base, changed, matching, out);
+        return evaluate_sites(rule, base, changed, rows, out);
     return evaluate_global(rule, base, changed, out);
 }

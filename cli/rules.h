@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "diff_rows.h"
 #include "match.h"
 #include "metrics.h"
 #include "profile.h"
@@ -39,10 +40,12 @@ struct rule {
 bool rule_parse(const char *text, struct rule *rule);
 
 /* Evaluates the rule and prints one line per violation to `out`
- * ("FAIL peak_bytes>+10%: 1.0 MiB -> 1.5 MiB (+50.0%)"). Returns true when
- * the rule holds. */
+ * ("FAIL peak_bytes>+10%: 1.0 MiB -> 1.5 MiB (+50.0%)"); a site: rule
+ * judges each row of the diff (`rows`, in their order: twins as one).
+ * Returns true when the rule holds. */
 bool rule_evaluate(const struct rule *rule, const struct profile *base,
                    const struct profile *changed,
-                   const struct site_matching *matching, FILE *out);
+                   const struct site_matching *matching,
+                   const struct diff_rows *rows, FILE *out);
 
 #endif
