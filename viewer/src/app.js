@@ -78,7 +78,8 @@ LH.app = (function () {
     var absolute = {};
     return {
       mode: 'diff', count: diff.length,
-      idText: function (r) { return diff.rowChanged[r] >= 0 ? String(diff.rowChanged[r]) : 'b' + diff.rowBase[r]; },
+      // A row's id: the changed run's site ("4", "4+5" for twins), else "b" and the baseline's.
+      idText: function (r) { return diff.rowChanged[r] >= 0 ? diff.rowIds(r, 'changed') : 'b' + diff.rowIds(r, 'base'); },
       name: function (r) {
         var n = diff.namingSite(r);
         var side = diff.rowChanged[r] >= 0 ? diff.changed.sites[diff.rowChanged[r]] : diff.base.sites[diff.rowBase[r]];

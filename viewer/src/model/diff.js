@@ -17,6 +17,13 @@
 // keys so the views can say why and how to compare them (record again, or `lifeheap
 // diff`, which re-derives the keys of older profiles from their stacks).
 //
+// A row is a pair, a new site or a gone one. Sites the compiler duplicated (twins: one
+// source stack at two code addresses) all pair with the other profile's one site: they
+// join that pair's row, which reads their side through one combined site (combineTwins,
+// as cli/diff_rows.c's site_twins_add), so each profile's rows add up to its totals and
+// the rows are those `lifeheap diff` lists. rowBase/rowChanged hold a row's first site
+// on each side (it names the row), rowBaseSites/rowChangedSites all of them.
+//
 // A delta is changed minus baseline. For additive metrics (bytes, counts) a missing side
 // counts as 0, so a new site's delta is its whole value; for ratios and percentages a
 // missing side has no meaningful value and the delta is undefined (NaN).
@@ -77,15 +84,23 @@ LH.Diff = (function () {
     if (!hasKeys(changed)) this.keyless.push({ side: 'changed', name: changed.sourceName });
     this.rowBase = [];
     this.rowChanged = [];
+    this.rowBaseSites = [];
+    this.rowChangedSites = [];
     this._columns = {};
+    this._combined = new Map();
     var rowOfBaseSite = new Int32Array(base.sites.length).fill(-1);
     var rowOfChangedSite = new Int32Array(changed.sites.length).fill(-1);
     var self = this;
-    function pair(b, c) {
-      rowOfBaseSite[b] = rowOfChangedSite[c] = self.rowBase.length;
+    function addRow(b, c) {
+      var r = self.rowBase.length;
+      if (b >= 0) rowOfBaseSite[b] = r;
+      if (c >= 0) rowOfChangedSite[c] = r;
       self.rowBase.push(b);
       self.rowChanged.push(c);
+      self.rowBaseSites.push(b >= 0 ? [b] : []);
+      self.rowChangedSites.push(c >= 0 ? [c] : []);
     }
+    function pair(b, c) { addRow(b, c); }
     // Pairs two groups of the same identity, each sorted by lines.
     function pairGroup(bs, cs) {
       // 1. Identical line sequences (a merge of the two sorted lists).
@@ -100,16 +115,16 @@ LH.Diff = (function () {
       var restBase = bs.filter(function (x) { return rowOfBaseSite[x] < 0; });
       var restChanged = cs.filter(function (x) { return rowOfChangedSite[x] < 0; });
       for (var k = 0; k < restBase.length && k < restChanged.length; k++) pair(restBase[k], restChanged[k]);
-      // 3. A duplicated code location: pairs with its twin's counterpart as well.
+      // 3. A duplicated code location: joins the row of its twin (its counterpart too).
       bs.forEach(function (b) {
         if (rowOfBaseSite[b] >= 0) return;
         var twin = bs.find(function (x) { return rowOfBaseSite[x] >= 0 && compareLines(base, b, base, x) === 0; });
-        if (twin !== undefined) { var r = rowOfBaseSite[twin]; pair(b, self.rowChanged[r]); }
+        if (twin !== undefined) { rowOfBaseSite[b] = rowOfBaseSite[twin]; self.rowBaseSites[rowOfBaseSite[b]].push(b); }
       });
       cs.forEach(function (c) {
         if (rowOfChangedSite[c] >= 0) return;
         var twin = cs.find(function (x) { return rowOfChangedSite[x] >= 0 && compareLines(changed, c, changed, x) === 0; });
-        if (twin !== undefined) { var r = rowOfChangedSite[twin]; pair(self.rowBase[r], c); }
+        if (twin !== undefined) { rowOfChangedSite[c] = rowOfChangedSite[twin]; self.rowChangedSites[rowOfChangedSite[c]].push(c); }
       });
     }
     // Round 1 with source files, round 2 with function names alone (code moved to
@@ -124,19 +139,129 @@ LH.Diff = (function () {
       });
     });
     for (var j = 0; j < changed.sites.length; j++) {
-      if (rowOfChangedSite[j] < 0) { this.rowBase.push(-1); this.rowChanged.push(j); }
+      if (rowOfChangedSite[j] < 0) addRow(-1, j);
     }
     for (var g = 0; g < base.sites.length; g++) {
-      if (rowOfBaseSite[g] < 0) { this.rowBase.push(g); this.rowChanged.push(-1); }
+      if (rowOfBaseSite[g] < 0) addRow(g, -1);
     }
     this.length = this.rowBase.length;
+    // A row's sites in id order; its first names it.
+    for (var t = 0; t < this.length; t++) {
+      [this.rowBaseSites[t], this.rowChangedSites[t]].forEach(function (list) { list.sort(function (a, b) { return a - b; }); });
+      if (this.rowBaseSites[t].length > 0) this.rowBase[t] = this.rowBaseSites[t][0];
+      if (this.rowChangedSites[t].length > 0) this.rowChanged[t] = this.rowChangedSites[t][0];
+    }
     // Row of each changed-profile site, so findings and selections map onto rows.
     this.rowOfChanged = new Int32Array(changed.sites.length).fill(-1);
     this.rowOfBase = new Int32Array(base.sites.length).fill(-1);
     for (var r = 0; r < this.length; r++) {
-      if (this.rowChanged[r] >= 0) this.rowOfChanged[this.rowChanged[r]] = r;
-      if (this.rowBase[r] >= 0) this.rowOfBase[this.rowBase[r]] = r;
+      this.rowChangedSites[r].forEach(function (c) { self.rowOfChanged[c] = r; });
+      this.rowBaseSites[r].forEach(function (b) { self.rowOfBase[b] = r; });
     }
+  }
+
+  function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }
+  // The figures of twins as one site, by the rules of cli/diff_rows.c (site_twins_add;
+  // docs/metrics.md, "Twins in a diff"): counts, bytes, sums of lifetimes and access
+  // figures add; lifetime.max, max_time, last_alloc_time and allocating_threads take the
+  // largest, lifetime.min and first_alloc_time the smallest of the twins with blocks.
+  // max_bytes and max_blocks are the sums of the twins' own maxima (an upper bound),
+  // allocating_threads the largest count (a lower bound). Histograms, the blocks by size
+  // and lifetime and the timeline series add up; growth, which does not combine, is null,
+  // and so is the per-offset access map; names, stack and notes are the first twin's.
+  var SUMMED = ['total_blocks', 'total_bytes', 'bytes_at_peak', 'blocks_at_peak', 'max_bytes', 'max_blocks',
+    'bytes_at_exit', 'blocks_at_exit', 'freed_blocks', 'reallocs', 'realloc_requested_bytes', 'realloc_bytes_copied',
+    'realloc_growth_bytes', 'cross_thread_frees'];
+  function combineTwins(sites) {
+    var first = sites[0], withBlocks = sites.filter(function (s) { return s.total_blocks > 0; });
+    var out = Object.assign({}, first);
+    SUMMED.forEach(function (key) {
+      if (sites.every(function (s) { return typeof s[key] === 'number'; })) out[key] = sum(sites.map(function (s) { return s[key]; }));
+    });
+    function extreme(pick, list, get) { return list.length ? pick.apply(null, list.map(get)) : get(first); }
+    out.max_time = extreme(Math.max, sites, function (s) { return s.max_time; });
+    out.last_alloc_time = extreme(Math.max, sites, function (s) { return s.last_alloc_time; });
+    out.first_alloc_time = extreme(Math.min, withBlocks, function (s) { return s.first_alloc_time; });
+    out.allocating_threads = extreme(Math.max, sites, function (s) { return s.allocating_threads; });
+    if (sites.every(function (s) { return s.lifetime; })) {
+      out.lifetime = { sum: sum(sites.map(function (s) { return s.lifetime.sum; })),
+        min: extreme(Math.min, withBlocks, function (s) { return s.lifetime.min; }),
+        max: extreme(Math.max, sites, function (s) { return s.lifetime.max; }),
+        histogram: sumArrays(sites.map(function (s) { return s.lifetime.histogram; })) };
+    }
+    out.size_histogram = sumArrays(sites.map(function (s) { return s.size_histogram; }));
+    // Blocks by size and lifetime: the twins' cells added (a twin of one size class
+    // has its cells from its lifetime histogram); absent when a twin's cannot be told.
+    var cells = sites.map(function (s) { return LH.shapes.siteCells(s); });
+    delete out.blocks_by_size_and_lifetime;
+    if (cells.every(function (c) { return c; })) {
+      var byCell = new Map();
+      cells.forEach(function (list) {
+        list.forEach(function (c) { var k = c[0] + ',' + c[1]; byCell.set(k, (byCell.get(k) || 0) + c[2]); });
+      });
+      out.blocks_by_size_and_lifetime = Array.from(byCell.keys()).map(function (k) {
+        var parts = k.split(',');
+        return [Number(parts[0]), Number(parts[1]), byCell.get(k)];
+      }).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    }
+    if (sites.every(function (s) { return s.zero_size_blocks; })) {
+      out.zero_size_blocks = {};
+      ['total', 'at_peak', 'at_exit'].forEach(function (k) { out.zero_size_blocks[k] = sum(sites.map(function (s) { return s.zero_size_blocks[k]; })); });
+    }
+    out.access = sites.every(function (s) { return s.access; }) ? sumNumbers(sites.map(function (s) { return s.access; })) : null;
+    if (out.access) {
+      var size = first.access.block_size;
+      out.access.block_size = sites.every(function (s) { return s.access.block_size === size; }) ? size : null;
+    }
+    out.growth = null;
+    // The live bytes of each at the profile's timeline points add up exactly; a twin
+    // below the significance threshold has no series, and then neither has the row.
+    out.timeline = sites.every(function (s) { return s.timeline && Array.isArray(s.timeline.live_bytes); })
+      ? { live_bytes: sumArrays(sites.map(function (s) { return s.timeline.live_bytes; })) } : null;
+    return out;
+  }
+  // Arrays of counts added index by index (the longer's length); undefined when one is
+  // absent.
+  function sumArrays(arrays) {
+    if (!arrays.every(Array.isArray)) return undefined;
+    var out = [];
+    arrays.forEach(function (a) { a.forEach(function (n, i) { out[i] = (out[i] || 0) + n; }); });
+    return out;
+  }
+  // The numeric members of objects of one shape added up, nested objects likewise; other
+  // members (per-offset maps) are dropped.
+  function sumNumbers(objects) {
+    var out = {};
+    Object.keys(objects[0]).forEach(function (key) {
+      var values = objects.map(function (o) { return o[key]; });
+      if (values.every(function (v) { return typeof v === 'number'; })) out[key] = sum(values);
+      else if (values.every(function (v) { return v && typeof v === 'object' && !Array.isArray(v); }) && key !== 'map') out[key] = sumNumbers(values);
+    });
+    return out;
+  }
+
+  // The site a row shows on one side: the site itself, the twins combined, or null.
+  Diff.prototype.rowSite = function (row, side) {
+    var model = side === 'base' ? this.base : this.changed;
+    var list = side === 'base' ? this.rowBaseSites[row] : this.rowChangedSites[row];
+    if (list.length === 0) return null;
+    if (list.length === 1) return model.sites[list[0]];
+    var key = side + row;
+    if (!this._combined.has(key)) this._combined.set(key, combineTwins(list.map(function (i) { return model.sites[i]; })));
+    return this._combined.get(key);
+  };
+
+  // A row's site ids on one side as text: "4", "4+5" (twins), "" (none).
+  Diff.prototype.rowIds = function (row, side) {
+    return (side === 'base' ? this.rowBaseSites[row] : this.rowChangedSites[row]).join('+');
+  };
+
+  // One side's value of a metric on a row; NaN when the row has no site on that side.
+  function rowValue(diff, row, columnId, side) {
+    var site = diff.rowSite(row, side);
+    if (!site) return NaN;
+    var v = LH.metrics.byId[columnId].value(site, side === 'base' ? diff.base : diff.changed);
+    return v === null || v === undefined ? NaN : v;
   }
 
   // 'both', 'new', 'gone', or 'unpaired' (a row of a diff that pairs nothing: keyless).
@@ -165,10 +290,7 @@ LH.Diff = (function () {
 
   // Value of a metric on one side; NaN when the site is absent on that side.
   Diff.prototype.sideValue = function (row, columnId, side) {
-    var model = side === 'base' ? this.base : this.changed;
-    var index = side === 'base' ? this.rowBase[row] : this.rowChanged[row];
-    if (index < 0) return NaN;
-    return model.value(columnId, index);
+    return rowValue(this, row, columnId, side);
   };
 
   // The change of one metric on one row (see deltaColumn for the rules).
@@ -184,8 +306,10 @@ LH.Diff = (function () {
     var baseValues = this.base.column(columnId), changedValues = this.changed.column(columnId);
     var out = new Float64Array(this.length);
     for (var r = 0; r < this.length; r++) {
-      var b = this.rowBase[r] >= 0 ? baseValues[this.rowBase[r]] : NaN;
-      var c = this.rowChanged[r] >= 0 ? changedValues[this.rowChanged[r]] : NaN;
+      var b = this.rowBaseSites[r].length > 1 ? rowValue(this, r, columnId, 'base')
+        : this.rowBase[r] >= 0 ? baseValues[this.rowBase[r]] : NaN;
+      var c = this.rowChangedSites[r].length > 1 ? rowValue(this, r, columnId, 'changed')
+        : this.rowChanged[r] >= 0 ? changedValues[this.rowChanged[r]] : NaN;
       if (additive(column)) {
         out[r] = (isNaN(c) ? 0 : c) - (isNaN(b) ? 0 : b);
       } else {
@@ -207,7 +331,7 @@ LH.Diff = (function () {
     if (!cm) return null;
     var mask = new Uint8Array(this.length);
     for (var r = 0; r < this.length; r++) {
-      mask[r] = (this.rowChanged[r] >= 0 && cm[this.rowChanged[r]]) || (this.rowBase[r] >= 0 && bm[this.rowBase[r]]) ? 1 : 0;
+      mask[r] = this.rowChangedSites[r].some(function (i) { return cm[i]; }) || this.rowBaseSites[r].some(function (i) { return bm[i]; }) ? 1 : 0;
     }
     return mask;
   };

@@ -266,6 +266,17 @@ LH.siteDetailView = (function () {
     charts(container, [{ label: 'value', site: site, model: model }]);
   }
 
+  // What a row of twins shows (docs/viewer.md, "Diff mode").
+  function twinsNote(diff, row) {
+    var runs = [['baseline', diff.rowBaseSites[row]], ['changed', diff.rowChangedSites[row]]].filter(function (x) { return x[1].length > 1; });
+    return 'One code location at several addresses (the compiler duplicated it): ' + runs.map(function (x) {
+      return 'sites #' + x[1].join(', #') + ' of the ' + x[0] + ' run';
+    }).join(' and ') + ', shown as one site. Their figures add up (at peak, at exit, totals, lifetimes, accesses); ' +
+      'the longest and latest figures are the largest of theirs, the shortest and earliest the smallest; ' +
+      '"Own max" is the sum of their own maxima (an upper bound: they may not peak together), ' +
+      'allocating threads the largest of their counts (a lower bound); growth and the access map are not combined.';
+  }
+
   function renderDiff(container, diff, row) {
     LH.dom.clear(container);
     if (row < 0) {
@@ -274,15 +285,19 @@ LH.siteDetailView = (function () {
     }
     var naming = diff.namingSite(row);
     var bi = diff.rowBase[row], ci = diff.rowChanged[row];
+    // Each side's site: twins (sites the compiler duplicated) as one, figures combined.
     var sides = [
-      { label: 'baseline', site: bi >= 0 ? diff.base.sites[bi] : null, model: diff.base },
-      { label: 'changed', site: ci >= 0 ? diff.changed.sites[ci] : null, model: diff.changed },
+      { label: 'baseline', site: diff.rowSite(row, 'base'), model: diff.base },
+      { label: 'changed', site: diff.rowSite(row, 'changed'), model: diff.changed },
     ];
     if ((sides[0].site && !arraysValid(container, sides[0].site, bi)) || (sides[1].site && !arraysValid(container, sides[1].site, ci))) return;
     var status = diff.status(row);
     var statusText = { 'new': 'NEW: only in the changed profile', gone: 'GONE: only in the baseline',
       unpaired: 'NOT PAIRED: a site of the ' + (bi >= 0 ? 'baseline' : 'changed profile') + ' (a profile without site keys)' };
-    container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' + statusText[status]));
+    var twins = diff.rowBaseSites[row].length > 1 || diff.rowChangedSites[row].length > 1;
+    container.appendChild(header(naming.model, naming.index, status !== 'both' ? ' — ' + statusText[status]
+      : twins ? ' (changed #' + diff.rowIds(row, 'changed') + ', baseline #' + diff.rowIds(row, 'base') + ')' : ' (baseline #' + bi + ')'));
+    if (twins) container.appendChild(el('p', { className: 'note', text: twinsNote(diff, row) }));
     var noteSides = sides.map(function (x) { return x.site ? notesList(x.site, x.label) : null; });
     if (noteSides[0] || noteSides[1]) container.appendChild(el('div', { className: 'diff-details' }, noteSides));
     container.appendChild(el('div', { className: 'detail-body' }, [

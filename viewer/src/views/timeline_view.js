@@ -60,15 +60,16 @@ LH.timelineView = (function () {
       { label: 'changed live bytes', color: '#1c7ed6', fill: '#1c7ed622', width: 2 },
     ];
     chartRows.forEach(function (row, k) {
-      var bi = diff.rowBase[row], ci = diff.rowChanged[row];
+      // The row's site on each side (twins combined: their series added).
+      var bs = diff.rowSite(row, 'base'), cs = diff.rowSite(row, 'changed');
       var name = diff.namingSite(row);
       var label = '#' + row + ' ' + name.model.siteName(name.index);
-      if (bi >= 0 && diff.base.sites[bi].timeline) {
-        tables.push([bx, diff.base.sites[bi].timeline.live_bytes]);
+      if (bs && bs.timeline) {
+        tables.push([bx, bs.timeline.live_bytes]);
         series.push({ label: label + ' (baseline)', color: COLORS[k % COLORS.length], dash: [4, 3] });
       }
-      if (ci >= 0 && diff.changed.sites[ci].timeline) {
-        tables.push([cx, diff.changed.sites[ci].timeline.live_bytes]);
+      if (cs && cs.timeline) {
+        tables.push([cx, cs.timeline.live_bytes]);
         series.push({ label: label, color: COLORS[k % COLORS.length] });
       }
     });
