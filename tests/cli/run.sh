@@ -907,5 +907,6 @@ expect_exit "run without a program" 2 "$lifeheap" run --out x.json --
 
 #--- site identity across runs: the tool's keys and the CLI's ---------------------
 . "$here/match_keys.sh"
+. "$here/twins.sh"
 
 summary

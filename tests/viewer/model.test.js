@@ -126,7 +126,7 @@ test('model: diff pairs sites by their keys, marks new and gone, computes deltas
 
 // Sites that share a key pair by their match_lines: equal lines first, then the rest in
 // line order; a site whose lines equal a paired one's of its own profile (code the
-// compiler duplicated) maps to that site's counterpart too.
+// compiler duplicated) joins that site's row. Rows as "base ids>changed ids".
 test('model: sites sharing a key pair by their lines', async () => {
   const withKeys = async (lines) => {
     const p = JSON.parse(text('queue_bad.json'));
@@ -137,7 +137,9 @@ test('model: sites sharing a key pair by their lines', async () => {
   const pairsOfKey = (d) => {
     const out = [];
     const keyed = (i) => i === 0 || i === 1;
-    for (let r = 0; r < d.length; r++) if (keyed(d.rowBase[r]) || keyed(d.rowChanged[r])) out.push(d.rowBase[r] + '>' + d.rowChanged[r]);
+    for (let r = 0; r < d.length; r++) {
+      if (d.rowBaseSites[r].some(keyed) || d.rowChangedSites[r].some(keyed)) out.push(d.rowIds(r, 'base') + '>' + d.rowIds(r, 'changed'));
+    }
     return out.sort();
   };
   const base = await withKeys([10, 20]);
@@ -147,10 +149,26 @@ test('model: sites sharing a key pair by their lines', async () => {
   assert.deepEqual(pairsOfKey(new LH.Diff(base, await withKeys([25, 15]))), ['0>1', '1>0']);
   // One equal, the other shifted.
   assert.deepEqual(pairsOfKey(new LH.Diff(base, await withKeys([10, 21]))), ['0>0', '1>1']);
-  // Two sites of the same lines in the baseline, one in the changed run: both pair with
-  // it (the changed run's site 1 has a key of its own: new).
-  const twins = new LH.Diff(await withKeys([10, 10]), await withKeys([10]));
-  assert.deepEqual(pairsOfKey(twins), ['-1>1', '0>0', '1>0']);
+  // Two sites of the same lines in the baseline, one in the changed run: one row holds
+  // all three (the changed run's site 1 has a key of its own: new), and its baseline
+  // figures are the two sites' combined.
+  const twinBase = await withKeys([10, 10]);
+  const twins = new LH.Diff(twinBase, await withKeys([10]));
+  assert.deepEqual(pairsOfKey(twins), ['0+1>0', '>1']);
+  const row = twins.rowOfBase[0];
+  assert.equal(twins.rowOfBase[1], row);
+  assert.equal(twins.status(row), 'both');
+  const [s0, s1] = twinBase.sites;
+  assert.ok(s0.total_bytes > 0 && s1.total_bytes > 0, 'both twins allocate');
+  assert.equal(twins.sideValue(row, 'total_bytes', 'base'), s0.total_bytes + s1.total_bytes);
+  assert.equal(twins.sideValue(row, 'bytes_at_peak', 'base'), s0.bytes_at_peak + s1.bytes_at_peak);
+  assert.equal(twins.sideValue(row, 'max_lifetime', 'base'), Math.max(s0.lifetime.max, s1.lifetime.max) / twinBase.duration);
+  assert.equal(twins.sideValue(row, 'avg_lifetime', 'base'),
+    (s0.lifetime.sum + s1.lifetime.sum) / (s0.total_blocks + s1.total_blocks) / twinBase.duration);
+  // The other way round: the changed run's twins as one.
+  const reverse = new LH.Diff(await withKeys([10]), twinBase);
+  assert.deepEqual(pairsOfKey(reverse), ['0>0+1', '1>']);
+  assert.equal(reverse.sideValue(reverse.rowOfChanged[1], 'total_bytes', 'changed'), s0.total_bytes + s1.total_bytes);
 });
 
 // A profile written before sites carried keys (both members absent): the viewer pairs
@@ -257,10 +275,15 @@ test('diff: two builds of the same Rust source match site for site', async () =>
     const statuses = [];
     for (let r = 0; r < d.length; r++) statuses.push(d.status(r));
     assert.equal(statuses.filter((s) => s !== 'both').length, 0, JSON.stringify(statuses));
-    // Every site of both runs is in a row (the one twin of the 21 maps to its counterpart).
-    assert.equal(d.length, 21);
-    assert.equal(new Set(d.rowBase).size, base.sites.length);
-    assert.equal(new Set(d.rowChanged).size, changed.sites.length);
+    // Every site of both runs is in one row: 20 rows, one of which holds the twins (two
+    // sites of one build, one of the other).
+    assert.equal(d.length, 20);
+    const all = (lists) => lists.reduce((a, l) => a.concat(l), []).sort((x, y) => x - y);
+    assert.deepEqual(all(d.rowBaseSites), base.sites.map((s, i) => i));
+    assert.deepEqual(all(d.rowChangedSites), changed.sites.map((s, i) => i));
+    const twinRows = [];
+    for (let r = 0; r < d.length; r++) if (d.rowBaseSites[r].length + d.rowChangedSites[r].length > 2) twinRows.push(r);
+    assert.equal(twinRows.length, 1);
   }
 });
 
