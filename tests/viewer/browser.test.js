@@ -243,6 +243,38 @@ test('browser: diff mode compares a baseline and a change', async () => {
   await page.close();
 });
 
+// Sites the compiler duplicated (twins_two.json: make_item called twice on one line, two
+// sites of one source stack) against the one-call build: one row for the three sites, its
+// baseline figures the twins' sums (1440 B at peak, as the single site), and the site
+// detail says which sites it combines.
+test('browser: diff mode shows twins as one row with their figures combined', async () => {
+  const page = await loaded('twins_one.json');
+  assert.equal(await lib.openBaseline(page, fixture('twins_two.json')), 'ready');
+  assert.equal(await text(page, '.diff-note'), '2 sites compared: 0 new, 0 gone, 2 in both.');
+  const rows = await page.$$eval('.vtable-rows .vrow:not([hidden])', (list) => list.map((r) => {
+    const header = Array.from(document.querySelectorAll('.vhead .vcell')).map((c) => c.getAttribute('data-column'));
+    const cell = r.children[header.indexOf('bytes_at_peak')];
+    return [r.children[header.indexOf('#')].textContent, r.querySelector('.name .fn').textContent, cell.textContent, cell.title];
+  }));
+  const item = rows.filter((r) => r[1].startsWith('make_item'));
+  assert.equal(item.length, 1, JSON.stringify(rows));
+  assert.deepEqual(item[0].slice(2), ['0 B', 'baseline 1,440 bytes → changed 1,440 bytes']);
+  // The row's id: the changed run's site (the baseline's two are in the detail).
+  const base = JSON.parse(fs.readFileSync(fixture('twins_two.json'), 'utf8'));
+  const changed = JSON.parse(fs.readFileSync(fixture('twins_one.json'), 'utf8'));
+  const itemIds = (p) => p.sites.map((x, i) => i).filter((i) => p.frames[p.sites[i].stack[p.sites[i].name_frame || 0]].function === 'make_item');
+  assert.deepEqual(itemIds(base).length, 2);
+  assert.equal(item[0][0], itemIds(changed).join('+'));
+  await page.$$eval('.vtable-rows .vrow:not([hidden])', (list) => list.find((r) => r.querySelector('.name .fn').textContent.startsWith('make_item')).click());
+  assert.match(await text(page, '.detail-head .dim'), new RegExp('^site #' + itemIds(changed)[0] + ' \\(changed #' + itemIds(changed).join('\\+') +
+    ', baseline #' + itemIds(base).join('\\+') + '\\)'));
+  assert.match(await text(page, '#site-detail .note'), new RegExp('^One code location at several addresses \\(the compiler duplicated it\\): sites #' +
+    itemIds(base).join(', #') + ' of the baseline run, shown as one site\\.'));
+  assert.ok((await text(page, '.detail-metrics')).includes('Bytes at peak1.4 KiB1.4 KiB0 B'), await text(page, '.detail-metrics'));
+  noProblems(page);
+  await page.close();
+});
+
 // A baseline written before sites carried keys: the diff view pairs nothing and says
 // so, with what to do, at the top, in the findings panel and in the site detail; the
 // whole-run figures still compare.

@@ -14,8 +14,9 @@ const lib = require('./lib');
 const CHECK = path.join(lib.ROOT, 'tests', 'lib', 'profile_check.py');
 
 // Profiles as the tool writes them: hand-written (make_fixtures.js, version 1 in full)
-// or real output (record_rust_conns.sh, version 2).
-const VALID = ['queue_bad.json', 'queue_fixed.json', 'partial.json', 'no_sites.json', 'rust_conns.json', 'rust_conns_cgu1.json'];
+// or real output (record_rust_conns.sh, record_twins.sh: version 2).
+const VALID = ['queue_bad.json', 'queue_fixed.json', 'partial.json', 'no_sites.json', 'rust_conns.json', 'rust_conns_cgu1.json',
+  'twins_two.json', 'twins_one.json'];
 // Damaged on purpose (make_fixtures.js says how): the one schema failure each must give.
 const DAMAGED = {
   'bad_map.json': /^FAIL bad_map\.json: valid: 1 schema errors, first at \/sites\/0\/access\/map: /,
@@ -26,7 +27,7 @@ const DAMAGED = {
   'truncated.json': /^FAIL truncated\.json: profile readable: /,
   'not_json.txt': /^FAIL not_json\.txt: profile readable: /,
 };
-const GENERATORS = ['make_fixtures.js', 'record_rust_conns.sh'];
+const GENERATORS = ['make_fixtures.js', 'record_rust_conns.sh', 'record_twins.sh'];
 
 function check(name, assertions) {
   const run = spawnSync('python3', [CHECK, '--one', name, path.join(lib.FIXTURES, name)].concat(assertions), { encoding: 'utf8' });

@@ -300,16 +300,28 @@ LH.Diff = (function () {
     return c - b;
   };
 
+  // One side's values of a metric, one per row (NaN where the row has no site on that
+  // side); twins combined.
+  Diff.prototype.sideColumn = function (columnId, side) {
+    var key = side + ':' + columnId;
+    if (this._columns[key]) return this._columns[key];
+    var values = (side === 'base' ? this.base : this.changed).column(columnId);
+    var lists = side === 'base' ? this.rowBaseSites : this.rowChangedSites;
+    var out = new Float64Array(this.length);
+    for (var r = 0; r < this.length; r++) {
+      out[r] = lists[r].length > 1 ? rowValue(this, r, columnId, side) : lists[r].length === 1 ? values[lists[r][0]] : NaN;
+    }
+    this._columns[key] = out;
+    return out;
+  };
+
   Diff.prototype.deltaColumn = function (columnId) {
     if (this._columns[columnId]) return this._columns[columnId];
     var column = LH.metrics.byId[columnId];
-    var baseValues = this.base.column(columnId), changedValues = this.changed.column(columnId);
+    var baseValues = this.sideColumn(columnId, 'base'), changedValues = this.sideColumn(columnId, 'changed');
     var out = new Float64Array(this.length);
     for (var r = 0; r < this.length; r++) {
-      var b = this.rowBaseSites[r].length > 1 ? rowValue(this, r, columnId, 'base')
-        : this.rowBase[r] >= 0 ? baseValues[this.rowBase[r]] : NaN;
-      var c = this.rowChangedSites[r].length > 1 ? rowValue(this, r, columnId, 'changed')
-        : this.rowChanged[r] >= 0 ? changedValues[this.rowChanged[r]] : NaN;
+      var b = baseValues[r], c = changedValues[r];
       if (additive(column)) {
         out[r] = (isNaN(c) ? 0 : c) - (isNaN(b) ? 0 : b);
       } else {

@@ -94,14 +94,11 @@ LH.tree = (function () {
     var interned = internFrames([diff.base, diff.changed]);
     var stackOfSite = stackOf(fold);
     var baseKeys = interned.perModel[0], changedKeys = interned.perModel[1];
-    // Per-row value columns, aligned on diff rows; a missing side is 0.
-    function aligned(model, rowIndex, metric) {
-      var col = model.column(metric);
+    // Per-row value columns, aligned on diff rows (twins combined); a missing side is 0.
+    function aligned(side, metric) {
+      var col = diff.sideColumn(metric, side);
       var out = new Float64Array(diff.length);
-      for (var r = 0; r < diff.length; r++) {
-        var i = rowIndex[r];
-        out[r] = i >= 0 && !isNaN(col[i]) ? col[i] : 0;
-      }
+      for (var r = 0; r < diff.length; r++) out[r] = isNaN(col[r]) ? 0 : col[r];
       return out;
     }
     var cacheChanged = {}, cacheBase = {};
@@ -114,10 +111,10 @@ LH.tree = (function () {
       keyOfFrame: function (e) { return diff.rowChanged[e] >= 0 ? changedKeys : baseKeys; },
       frameOfKey: interned.frameOfKey,
       changed: function (metric) {
-        return cacheChanged[metric] || (cacheChanged[metric] = aligned(diff.changed, diff.rowChanged, metric));
+        return cacheChanged[metric] || (cacheChanged[metric] = aligned('changed', metric));
       },
       base: function (metric) {
-        return cacheBase[metric] || (cacheBase[metric] = aligned(diff.base, diff.rowBase, metric));
+        return cacheBase[metric] || (cacheBase[metric] = aligned('base', metric));
       },
       isDiff: true,
     };
