@@ -397,12 +397,15 @@ static void buffer_add(LabelBuffer* b, SizeT* used, const HChar* text)
    *used += len;
 }
 
-static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
+/* The text of the label's pieces from first_piece on: the whole label
+   from 0. */
+static const HChar* label_text_from(const LH_Site* s, UInt first_piece,
+                                    LabelBuffer* b)
 {
    SizeT used = 0;
    UInt i;
    buffer_add(b, &used, "");
-   for (i = 0; i < s->out->n_label_pieces; i++) {
+   for (i = first_piece; i < s->out->n_label_pieces; i++) {
       UInt piece = s->out->label_pieces[i];
       UInt value = piece & PIECE_VALUE_MASK;
       HChar number[16];
@@ -436,17 +439,29 @@ static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
    return b->text;
 }
 
+static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
+{
+   return label_text_from(s, 0, b);
+}
+
 const HChar* LH_(site_label)(const LH_Site* s)
 {
    if (s->out == NULL || s->out->n_label_pieces == 0) return NULL;
    return label_text_in(s, &label_buffers[0]);
 }
 
-/* A site and its label's text, made once for a sort: a comparison that
-   made both texts anew each time cost O(n log n) label builds, the most
-   of the report's time on programs with thousands of deep sites. */
+/* A site and the text of its label's new pieces, made once for a sort.
+
+   Every group refine() works on shares one label (its sites' labels read
+   alike), and one round of refinement appends at most one piece to each
+   site: so the labels of the group differ only in the text of the pieces
+   from where the round began (the site's "first new piece"), and
+   comparing those texts orders the group exactly as comparing the whole
+   labels would (a shared prefix never decides a comparison).  On a
+   recursion a dozen callers deep, the whole labels are hundreds of bytes
+   that share all but the last few dozen. */
 typedef struct {
-   HChar*  text;
+   HChar*  text;         /* the label from the site's first new piece */
    LH_Site* site;
 } LabelKey;
 
@@ -459,24 +474,11 @@ static Int compare_by_label(const void* pa, const void* pb)
    return a->site->id < b->site->id ? -1 : a->site->id > b->site->id ? 1 : 0;
 }
 
-/* Orders the group by label text, then by site id. */
-static void sort_by_label(LH_Site** group, UInt n)
+static Int compare_by_id(const void* pa, const void* pb)
 {
-   LabelKey* keys;
-   UInt i;
-   if (n < 2) return;
-   keys = VG_(malloc)("lh.labels.keys", n * sizeof(LabelKey));
-   for (i = 0; i < n; i++) {
-      keys[i].site = group[i];
-      keys[i].text = VG_(strdup)("lh.labels.key",
-                                 label_text_in(group[i], &label_buffers[0]));
-   }
-   VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_label);
-   for (i = 0; i < n; i++) {
-      group[i] = keys[i].site;
-      VG_(free)(keys[i].text);
-   }
-   VG_(free)(keys);
+   const LH_Site* a = *(LH_Site* const*)pa;
+   const LH_Site* b = *(LH_Site* const*)pb;
+   return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
 
 static void refine(LH_Site** group, UInt n, Int up, Int down);
@@ -492,20 +494,44 @@ static void append_callee(LH_Site* s, UInt frame_id)
                 frame_id);
 }
 
-/* Sorts the group by label and refines each run of equal labels. */
-static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
+/* Sorts the group by label, then by site id, and refines each run of
+   equal labels.  first_new[i]: group[i]'s first piece of this round
+   (see LabelKey); the group's labels are alike before it. */
+static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
+                        const UInt* first_new)
 {
-   UInt start = 0, end;
-   sort_by_label(group, n);
+   LabelKey* keys;
+   UInt i, start = 0, end;
+   if (n == 0) return;
+   keys = VG_(malloc)("lh.labels.keys", n * sizeof(LabelKey));
+   for (i = 0; i < n; i++) {
+      keys[i].site = group[i];
+      keys[i].text = VG_(strdup)("lh.labels.key",
+                                 label_text_from(group[i], first_new[i],
+                                                 &label_buffers[0]));
+   }
+   if (n > 1) VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_label);
+   for (i = 0; i < n; i++) group[i] = keys[i].site;
    while (start < n) {
       for (end = start + 1; end < n; end++)
-         if (VG_(strcmp)(label_text_in(group[end], &label_buffers[0]),
-                         label_text_in(group[start], &label_buffers[1])) != 0)
-            break;
+         if (VG_(strcmp)(keys[end].text, keys[start].text) != 0) break;
       if (end - start > 1) refine(group + start, end - start, up, down);
       start = end;
    }
+   for (i = 0; i < n; i++) VG_(free)(keys[i].text);
+   VG_(free)(keys);
 }
+
+/* Each site's piece count, before a round appends to them. */
+static UInt* pieces_now(LH_Site** group, UInt n)
+{
+   UInt* first_new = VG_(malloc)("lh.labels.first_new", n * sizeof(UInt));
+   UInt i;
+   for (i = 0; i < n; i++) first_new[i] = group[i]->out->n_label_pieces;
+   return first_new;
+}
+
+static void refine(LH_Site** group, UInt n, Int up, Int down);
 
 /* Whether the group's frames at distance d do not all read alike;
    *any: whether some site has a frame there. */
@@ -565,41 +591,49 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    UInt i;
    Int d;
    UInt e;
+   UInt* first_new;
    for (d = up; ; d++) {
       if (differ_at(group, n, d, &any)) {
+         first_new = pieces_now(group, n);
          for (i = 0; i < n; i++) {
             Int t = named_frame_from(group[i], d, 1);
             if (t >= 0) label_append(group[i], PIECE_VIA, (UInt)t);
          }
-         refine_runs(group, n, d + 1, down);
+         refine_runs(group, n, d + 1, down, first_new);
+         VG_(free)(first_new);
          return;
       }
       if (!any) break;
    }
    if (down == 1 && (e = first_callee_difference(group, n)) > 0) {
+      first_new = pieces_now(group, n);
       for (i = 0; i < n; i++) {
          if (e <= group[i]->out->name_frame
              && callee_name(group[i], e)[0] != 0)
             append_callee(group[i],
                           group[i]->out->frame_ids[group[i]->out->name_frame - e]);
       }
-      refine_runs(group, n, up + (Int)0x40000000, down + 1);
+      refine_runs(group, n, up + (Int)0x40000000, down + 1, first_new);
+      VG_(free)(first_new);
       return;
    }
    for (d = down; ; d++) {
       if (differ_at(group, n, -d, &any)) {
+         first_new = pieces_now(group, n);
          for (i = 0; i < n; i++) {
             Int t = named_frame_from(group[i], -d, -1);
             if (t >= 0) append_callee(group[i], (UInt)t);
          }
          /* The callers were all compared already. */
-         refine_runs(group, n, up + (Int)0x40000000, d + 1);
+         refine_runs(group, n, up + (Int)0x40000000, d + 1, first_new);
+         VG_(free)(first_new);
          return;
       }
       if (!any) break;
    }
-   /* Identical stacks as text: numbered in the profile's order. */
-   sort_by_label(group, n);
+   /* Identical stacks as text: numbered in the profile's order (the
+      labels read alike, so the order by label is the order by id). */
+   VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_id);
    for (i = 0; i < n; i++) label_append(group[i], PIECE_NUMBER, i + 1);
 }
 
@@ -621,6 +655,7 @@ static void frame_texts_free(void)
 void LH_(labels_build)(LH_Site** sites, UInt n_sites)
 {
    LH_Site** order;
+   UInt* first_new;
    UInt i, n_frames = 0;
    frame_texts_free();
    for (i = 0; i < n_sites; i++) {
@@ -642,8 +677,10 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
          label_append(s, PIECE_UNKNOWN, 0);
    }
    order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
+   first_new = VG_(calloc)("lh.labels.first_new", n_sites + 1, sizeof(UInt));
    for (i = 0; i < n_sites; i++) order[i] = sites[i];
-   refine_runs(order, n_sites, 1, 1);
+   refine_runs(order, n_sites, 1, 1, first_new);
+   VG_(free)(first_new);
    VG_(free)(order);
    /* The frame texts stay until the next build: the labels' text is made
       from them each time it is read (LH_(site_label)). */
