@@ -397,51 +397,47 @@ static void buffer_add(LabelBuffer* b, SizeT* used, const HChar* text)
    *used += len;
 }
 
-/* The text of the label's pieces from first_piece on: the whole label
-   from 0. */
-static const HChar* label_text_from(const LH_Site* s, UInt first_piece,
-                                    LabelBuffer* b)
+/* Appends one piece's text. */
+static void buffer_add_piece(LabelBuffer* b, SizeT* used, UInt piece)
 {
-   SizeT used = 0;
-   UInt i;
-   buffer_add(b, &used, "");
-   for (i = first_piece; i < s->out->n_label_pieces; i++) {
-      UInt piece = s->out->label_pieces[i];
-      UInt value = piece & PIECE_VALUE_MASK;
-      HChar number[16];
-      switch (piece >> PIECE_KIND_SHIFT) {
-         case PIECE_NAME:
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_UNKNOWN:
-            buffer_add(b, &used, "???");
-            break;
-         case PIECE_VIA:
-            buffer_add(b, &used, " via ");
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_ALLOCATED_BY:
-            buffer_add(b, &used, ", allocated by ");
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_THEN:
-            buffer_add(b, &used, " > ");
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_NUMBER:
-            VG_(sprintf)(number, " #%u", value);
-            buffer_add(b, &used, number);
-            break;
-         default:
-            tl_assert(0);
-      }
+   UInt value = piece & PIECE_VALUE_MASK;
+   HChar number[16];
+   switch (piece >> PIECE_KIND_SHIFT) {
+      case PIECE_NAME:
+         buffer_add(b, used, frame_text(value));
+         break;
+      case PIECE_UNKNOWN:
+         buffer_add(b, used, "???");
+         break;
+      case PIECE_VIA:
+         buffer_add(b, used, " via ");
+         buffer_add(b, used, frame_text(value));
+         break;
+      case PIECE_ALLOCATED_BY:
+         buffer_add(b, used, ", allocated by ");
+         buffer_add(b, used, frame_text(value));
+         break;
+      case PIECE_THEN:
+         buffer_add(b, used, " > ");
+         buffer_add(b, used, frame_text(value));
+         break;
+      case PIECE_NUMBER:
+         VG_(sprintf)(number, " #%u", value);
+         buffer_add(b, used, number);
+         break;
+      default:
+         tl_assert(0);
    }
-   return b->text;
 }
 
 static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
 {
-   return label_text_from(s, 0, b);
+   SizeT used = 0;
+   UInt i;
+   buffer_add(b, &used, "");
+   for (i = 0; i < s->out->n_label_pieces; i++)
+      buffer_add_piece(b, &used, s->out->label_pieces[i]);
+   return b->text;
 }
 
 const HChar* LH_(site_label)(const LH_Site* s)
@@ -450,27 +446,52 @@ const HChar* LH_(site_label)(const LH_Site* s)
    return label_text_in(s, &label_buffers[0]);
 }
 
-/* A site and the text of its label's new pieces, made once for a sort.
+/* Sorting a group by label.
 
    Every group refine() works on shares one label (its sites' labels read
    alike), and one round of refinement appends at most one piece to each
-   site: so the labels of the group differ only in the text of the pieces
-   from where the round began (the site's "first new piece"), and
-   comparing those texts orders the group exactly as comparing the whole
-   labels would (a shared prefix never decides a comparison).  On a
-   recursion a dozen callers deep, the whole labels are hundreds of bytes
-   that share all but the last few dozen. */
+   site: so the labels of the group differ only in the text of the piece
+   the round appended, if any, and comparing those texts orders the group
+   exactly as comparing the whole labels would (a shared prefix never
+   decides a comparison).  The sites of a group carry few distinct new
+   pieces (the frames one distance up, which the group's sites share
+   between them), so each distinct piece's text is made and compared
+   once, and the sites are sorted by the rank of their piece's text among
+   them, then by site id: on a recursion a dozen callers deep, comparing
+   the whole labels meant hundreds of bytes per comparison. */
+#define NO_NEW_PIECE 0xFFFFFFFFu   /* no kind has all top bits set */
+
 typedef struct {
-   HChar*  text;         /* the label from the site's first new piece */
+   UInt     piece;      /* the piece this round appended, or NO_NEW_PIECE */
+   UInt     rank;       /* of the piece's text among the group's */
    LH_Site* site;
 } LabelKey;
 
-static Int compare_by_label(const void* pa, const void* pb)
+typedef struct {
+   UInt   piece;
+   UInt   rank;
+   HChar* text;
+} PieceText;
+
+static Int compare_by_piece(const void* pa, const void* pb)
 {
    const LabelKey* a = pa;
    const LabelKey* b = pb;
-   Int order = VG_(strcmp)(a->text, b->text);
-   if (order != 0) return order;
+   return a->piece < b->piece ? -1 : a->piece > b->piece ? 1 : 0;
+}
+
+static Int compare_piece_texts(const void* pa, const void* pb)
+{
+   const PieceText* a = *(PieceText* const*)pa;
+   const PieceText* b = *(PieceText* const*)pb;
+   return VG_(strcmp)(a->text, b->text);
+}
+
+static Int compare_by_rank(const void* pa, const void* pb)
+{
+   const LabelKey* a = pa;
+   const LabelKey* b = pb;
+   if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
    return a->site->id < b->site->id ? -1 : a->site->id > b->site->id ? 1 : 0;
 }
 
@@ -481,7 +502,47 @@ static Int compare_by_id(const void* pa, const void* pb)
    return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
 
-static void refine(LH_Site** group, UInt n, Int up, Int down);
+/* The text of a piece as a label's new end ("" for none). */
+static HChar* piece_text(UInt piece)
+{
+   SizeT used = 0;
+   buffer_add(&label_buffers[0], &used, "");
+   if (piece != NO_NEW_PIECE)
+      buffer_add_piece(&label_buffers[0], &used, piece);
+   return VG_(strdup)("lh.labels.piece_text", label_buffers[0].text);
+}
+
+/* keys[0, n) of one group: each key's rank, equal ranks for equal texts
+   of the new pieces, in the order of the texts. */
+static void rank_new_pieces(LabelKey* keys, UInt n)
+{
+   PieceText*  distinct;      /* in the order of the pieces */
+   PieceText** by_text;
+   UInt i, k, n_distinct = 0, rank = 0;
+   VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_piece);
+   distinct = VG_(malloc)("lh.labels.pieces", n * sizeof(PieceText));
+   by_text = VG_(malloc)("lh.labels.pieces_by_text", n * sizeof(PieceText*));
+   for (i = 0; i < n; i++) {
+      if (i > 0 && keys[i].piece == keys[i - 1].piece) continue;
+      distinct[n_distinct].piece = keys[i].piece;
+      distinct[n_distinct].text = piece_text(keys[i].piece);
+      by_text[n_distinct] = &distinct[n_distinct];
+      n_distinct++;
+   }
+   VG_(ssort)(by_text, n_distinct, sizeof(PieceText*), compare_piece_texts);
+   for (k = 0; k < n_distinct; k++) {
+      if (k > 0 && VG_(strcmp)(by_text[k]->text, by_text[k - 1]->text) != 0)
+         rank++;
+      by_text[k]->rank = rank;
+   }
+   for (i = 0, k = 0; i < n; i++) {
+      while (distinct[k].piece != keys[i].piece) k++;
+      keys[i].rank = distinct[k].rank;
+   }
+   for (k = 0; k < n_distinct; k++) VG_(free)(distinct[k].text);
+   VG_(free)(by_text);
+   VG_(free)(distinct);
+}
 
 /* ", allocated by <frame>" the first time, then " > <frame>": the label
    reads as the call path down from the name frame ("allocated by setlocale
@@ -494,9 +555,11 @@ static void append_callee(LH_Site* s, UInt frame_id)
                 frame_id);
 }
 
+static void refine(LH_Site** group, UInt n, Int up, Int down);
+
 /* Sorts the group by label, then by site id, and refines each run of
-   equal labels.  first_new[i]: group[i]'s first piece of this round
-   (see LabelKey); the group's labels are alike before it. */
+   equal labels.  first_new[i]: group[i]'s piece count before this round,
+   whose labels are alike (see "Sorting a group by label"). */
 static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
                         const UInt* first_new)
 {
@@ -505,23 +568,23 @@ static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
    if (n == 0) return;
    keys = VG_(malloc)("lh.labels.keys", n * sizeof(LabelKey));
    for (i = 0; i < n; i++) {
+      const LH_SiteOutput* o = group[i]->out;
+      tl_assert(o->n_label_pieces <= first_new[i] + 1);
       keys[i].site = group[i];
-      keys[i].text = VG_(strdup)("lh.labels.key",
-                                 label_text_from(group[i], first_new[i],
-                                                 &label_buffers[0]));
+      keys[i].piece = o->n_label_pieces > first_new[i]
+                      ? o->label_pieces[first_new[i]] : NO_NEW_PIECE;
    }
-   if (n > 1) VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_label);
+   rank_new_pieces(keys, n);
+   VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_rank);
    for (i = 0; i < n; i++) group[i] = keys[i].site;
    while (start < n) {
       for (end = start + 1; end < n; end++)
-         if (VG_(strcmp)(keys[end].text, keys[start].text) != 0) break;
+         if (keys[end].rank != keys[start].rank) break;
       if (end - start > 1) refine(group + start, end - start, up, down);
       start = end;
    }
-   for (i = 0; i < n; i++) VG_(free)(keys[i].text);
    VG_(free)(keys);
 }
-
 /* Each site's piece count, before a round appends to them. */
 static UInt* pieces_now(LH_Site** group, UInt n)
 {
@@ -530,8 +593,6 @@ static UInt* pieces_now(LH_Site** group, UInt n)
    for (i = 0; i < n; i++) first_new[i] = group[i]->out->n_label_pieces;
    return first_new;
 }
-
-static void refine(LH_Site** group, UInt n, Int up, Int down);
 
 /* Whether the group's frames at distance d do not all read alike;
    *any: whether some site has a frame there. */
@@ -545,7 +606,7 @@ static Bool differ_at(LH_Site** group, UInt n, Int d, Bool* any)
       const HChar* t = text_at(group[i], d);
       if (t) *any = True;
       if ((t == NULL) != (first == NULL)
-          || (t && first && VG_(strcmp)(t, first) != 0))
+          || (t && first && t != first && VG_(strcmp)(t, first) != 0))
          differ = True;
    }
    return differ;
