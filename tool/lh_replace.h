@@ -60,12 +60,12 @@
    (another function), base_ifunc (a resolver) or base_l_...
    (strcasecmp_l's), checked against glibc 2.36's symbols.
 
-   No pattern for the AVX-512 implementations (base_evex*, base_avx512*
-   are matched by "a*" but never chosen): Valgrind 3.19 runs no AVX-512
-   instruction and tells the program its CPU has none, so glibc never
-   selects them.  Of glibc's "e" implementations only the "rep movsb /
+   No pattern for the AVX-512 implementations base_evex* (base_avx512*
+   match "a*" anyway): Valgrind 3.19 runs no AVX-512 instruction and tells
+   the program its CPU has none, so glibc never selects them.  Of glibc's "e" implementations only the "rep movsb /
    stosb" copies and fills remain, base_erms, which glibc chooses when the
-   CPU prefers them (GLIBC_TUNABLES can ask for it): LH_ERMS names those. */
+   CPU prefers them (GLIBC_TUNABLES can ask for it):
+   LH_IMPLEMENTATIONS_ERMS names those. */
 #define LH_IMPLEMENTATIONS(impl, tag, base) \
    LH_LIBC(impl, tag, base##_aZa) \
    LH_LIBC(impl, tag, base##_ssZa)
