@@ -160,3 +160,28 @@ else:
            kept.get("lh.access.live") == 730 and kept.get("lh.shadow.records", 0) >= 1,
            "lh.access.live: %s, lh.shadow.records: %s"
            % (kept.get("lh.access.live"), kept.get("lh.shadow.records")))
+
+# --- The bits of big blocks ----------------------------------------------
+# bigarray.c: a 32 MiB block written in full and read but for one byte,
+# and a 1 MiB + 8 byte block written in full and grown to 3 MiB (its bits
+# copied), both live at exit.  The figures the bits give are exact; the
+# bits cost per 64 KiB stretch only where part of it was read (written):
+# one stretch a block here.  Two bits a byte would be 8.75 MiB.
+profile = pc.load(out + "/bigarray.json")
+big, grown = "site[bytes_at_exit=33554432]", "site[bytes_at_exit=3145728]"
+for assertion in (big + ".access.bytes_read=33554431",
+                  big + ".access.bytes_written=33554432",
+                  big + ".access.never_read_bytes=1",
+                  big + ".access.written_never_read_bytes=1",
+                  big + ".access.never_written_bytes=0",
+                  grown + ".access.bytes_written=1048584",
+                  grown + ".access.never_written_bytes=2097144",
+                  grown + ".access.written_never_read_bytes=1048584"):
+    why = pc.evaluate(profile, assertion)
+    report("bigarray: " + assertion, why is None, why)
+own_arrays = (tool_allocations(out + "/bigarray.log") or {}).get("lh.shadow.solo.bits")
+report("bigarray: at exit two 64 KiB stretches have bit arrays of their own (one per block)",
+       own_arrays == 2, "lh.shadow.solo.bits: %s allocations" % own_arrays)
+peak = core_peak_in_use(out + "/bigarray.log")
+report("bigarray: the tool's peak in use stays under 6 MB (35 MiB of big blocks)",
+       peak is not None and 0 < peak < 6000000, "core arena peak in use: %s bytes" % peak)
