@@ -97,7 +97,7 @@ static LH_Histogram* size_row(SizeRows* r, UInt size_bucket)
 static void size_rows_clear(SizeRows* r)
 {
    UInt i;
-   for (i = 0; i < r->n; i++) VG_(free)(r->rows[i].counts);
+   for (i = 0; i < r->n; i++) LH_(histogram_clear)(&r->rows[i]);
    VG_(free)(r->rows);
    r->rows = NULL;
    r->first = r->n = 0;
@@ -135,7 +135,7 @@ static void fold_into_rows(SizeRows* r, const LH_Histogram* sizes,
       tl_assert(sizes->n == 1);
       LH_(histogram_copy)(first_row, lifetimes);
       tl_assert(LH_(histogram_at)(first_row, l) > 0);
-      first_row->counts[l - first_row->first]--;
+      LH_(histogram_counts)(first_row)[l - first_row->first]--;
    }
    LH_(histogram_add)(size_row(r, s), l);
 }
