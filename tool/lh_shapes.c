@@ -210,9 +210,11 @@ void LH_(shapes_write_site_grid)(LH_Json* j, const LH_Site* site)
    LH_(json_array_begin)(j, "blocks_by_size_and_lifetime");
    for (k = 0; k < r->n; k++) {
       const LH_Histogram* row = &r->rows[k];
-      for (l = 0; l < row->n; l++)
-         if (row->counts[l] != 0)
-            write_cell(j, (UInt)r->first + k, (UInt)row->first + l, row->counts[l]);
+      for (l = 0; l < row->n; l++) {
+         ULong blocks = LH_(histogram_at)(row, (UInt)row->first + l);
+         if (blocks != 0)
+            write_cell(j, (UInt)r->first + k, (UInt)row->first + l, blocks);
+      }
    }
    LH_(json_array_end)(j);
 }
