@@ -22,7 +22,8 @@
                   top index        mid index      granule     byte
                   (32768)          (65536)        (4096)
 
-      top[32768] ──► mid[65536] (one per 4 GiB region in use, 512 KiB)
+      top[32768] ──► mid[65536] (one per 4 GiB region in use, 512 KiB
+                        │         mapped, resident only where written)
                         │
                         ├─ 0               no live block in these 64 KiB
                         ├─ (index<<2)|1    every granule is block 'index''s,
@@ -67,6 +68,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_aspacemgr.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
 
@@ -165,8 +167,14 @@ static UWord* mid_entry(Addr a, Bool create)
    mid = LH_(shadow_top)[a >> 32];
    if (mid == NULL) {
       if (!create) return NULL;
-      mid = VG_(calloc)("lh.shadow.mid", (SizeT)1 << LH_SHADOW_MID_BITS, sizeof(UWord));
-      shadow_bytes += sizeof(UWord) << LH_SHADOW_MID_BITS;
+      /* Mapped apart, not from the arena: a fresh mapping reads as zero
+         without being written, so only the pages of the 64 KiB stretches
+         in use (a page per 32 MiB of address space) become resident; a
+         zeroed arena block was 512 KiB of memory from the first malloc. */
+      SizeT bytes = sizeof(UWord) << LH_SHADOW_MID_BITS;
+      mid = VG_(am_shadow_alloc)(bytes);
+      if (mid == NULL) VG_(out_of_memory_NORETURN)("lh.shadow.mid", bytes);
+      shadow_bytes += bytes;
       LH_(shadow_top)[a >> 32] = mid;
    }
    return &mid[(a >> LH_CHUNK_SHIFT) & ((1 << LH_SHADOW_MID_BITS) - 1)];
