@@ -301,6 +301,12 @@ Bool LH_(block_records_release)(void)
    pages_used = 0;
    records_used = 1;
    free_head = 0;
+   /* No granule is owned, so every shared chunk went to the cache of
+      empty ones or was freed: the cache goes too (up to 2 MiB). */
+   while (chunk_cache_used > 0) {
+      shadow_bytes -= sizeof(LH_SharedChunk);
+      VG_(free)(chunk_cache[--chunk_cache_used]);
+   }
    return True;
 }
 

@@ -210,9 +210,10 @@ void LH_(block_record_free)(struct LH_Block* b);
 UInt LH_(block_records_used)(void);
 /* Gives every record page back to Valgrind's arena, where the profile's
    output reuses it (a program that freed its blocks before exiting keeps
-   them 96 bytes each at its peak, 9 MB for 98,000 blocks), and returns
-   True; indices restart at 1.  Does nothing and returns False while a
-   record is live. */
+   them 96 bytes each at its peak, 9 MB for 98,000 blocks), and the
+   cached empty shadow chunks with them (32 KiB each, up to 64), and
+   returns True; indices restart at 1.  Does nothing and returns False
+   while a record is live. */
 Bool LH_(block_records_release)(void);
 
 /* The owner number of a's granule (0: no live block), without
