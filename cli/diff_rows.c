@@ -166,10 +166,13 @@ bool diff_rows_build(const struct profile *base, const struct profile *changed,
     }
     for (size_t r = 0; ok && r < rows->count; r++) {
         struct diff_row *row = &rows->rows[r];
-        /* Twins join after their sibling: put each side in id order. */
-        qsort(row->base_ids, row->base_count, sizeof(size_t), compare_ids);
-        qsort(row->changed_ids, row->changed_count, sizeof(size_t),
-              compare_ids);
+        /* Twins join after their sibling: put each side in id order (a
+         * side without sites has no array to sort). */
+        if (row->base_count > 1)
+            qsort(row->base_ids, row->base_count, sizeof(size_t), compare_ids);
+        if (row->changed_count > 1)
+            qsort(row->changed_ids, row->changed_count, sizeof(size_t),
+                  compare_ids);
         row->base_site = row_site(base, row->base_ids, row->base_count, rows);
         row->changed_site =
             row_site(changed, row->changed_ids, row->changed_count, rows);

@@ -27,7 +27,8 @@
  *    survives an edit that shifts lines (it moves them all the same way);
  * 3. a site left over whose lines equal those of a paired site of the same
  *    run (code the compiler duplicated: two addresses, one source stack)
- *    maps to that site's counterpart as well;
+ *    maps to that site's counterpart as well (diff_rows.c then shows such
+ *    twins as one row);
  * 4. what is left is matched again in a second round that ignores files
  *    (functions only), for code moved to another file or two variants of a
  *    program in two source files (queue_unbounded.c, queue_bounded.c);

@@ -217,12 +217,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct profile *changed = b ? b : a;
     struct site_matching matching = {0};
+    struct diff_rows rows = {0};
     bool matched = a && changed && match_sites(a, changed, &matching);
+    bool in_rows = matched && diff_rows_build(a, changed, &matching, &rows);
     for (size_t r = 0; r < rule_count; r++) {
         struct rule rule;
-        if (rule_parse(rule_texts[r], &rule) && matched)
-            rule_evaluate(&rule, a, changed, &matching, sink);
+        if (rule_parse(rule_texts[r], &rule) && in_rows)
+            rule_evaluate(&rule, a, changed, &matching, &rows, sink);
     }
+    if (in_rows)
+        diff_rows_free(&rows);
     if (matched)
         site_matching_free(&matching);
 

@@ -26,7 +26,7 @@ if ! command -v clang >/dev/null; then
   summary; exit 1
 fi
 sources=("$top"/cli/profile.c "$top"/cli/profile_document.c "$top"/cli/profile_defaults.c "$top"/cli/profile_rules.c "$top"/cli/profile_counts.c "$top"/cli/json_split.c "$top"/cli/metrics.c "$top"/cli/util.c \
-         "$top"/cli/match.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
+         "$top"/cli/match.c "$top"/cli/diff_rows.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
          "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c \
          "$top"/cli/rules.c "$top"/cli/finding_kinds.c "$top"/cli/evidence_labels.c "$top"/cli/sha256.c "$top"/cli/output_file.c \
          "$top"/cli/cmd_diff.c "$top"/cli/diff_headline.c "$top"/cli/cmd_check.c "$top"/cli/cmd_view.c \
