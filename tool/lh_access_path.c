@@ -760,60 +760,106 @@ Bool note_in_run(Addr a, UWord n, Bool is_write)
    return True;
 }
 
-/* One access: the slot's armed part, else elsewhere in its armed block,
-   else its repeatable access, else the next of its run, else the slot's
-   block or the slow way. */
+/* The checks that count an access without a call, commonest first: the
+   slot's repeatable access, the next of its run, the slot's armed part,
+   elsewhere in its armed block.  Any of them that holds counts the access
+   exactly as the ordinary way would (the same counters, bits, times), so
+   their order only decides which is tried first.  True when counted. */
+static inline __attribute__((always_inline))
+Bool note_fast(Addr a, UWord n, Bool is_write, AccessSlot* slot)
+{
+   return note_repeat(slot, a, n) || note_in_run(a, n, is_write)
+          || note_in_armed_part(slot, a, n) || note_in_armed_block(slot, a, n);
+}
+
+/* One access, when filtered (the address may be in the heap): the fast
+   checks, else the slot's block or the slow way. */
 static inline __attribute__((always_inline))
 void note_access(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
-   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n)
-       || note_repeat(slot, a, n) || note_in_run(a, n, is_write))
-      return;
+   if (LIKELY(note_fast(a, n, is_write, slot))) return;
    note_access_unarmed(a, n, is_write, slot);
 }
 
-/* 'packed' is size | slot index << 32 (lh_instrument.c). */
+/* 'packed' is size | slot index << 32 (lh_instrument.c).  The helpers
+   only do the fast checks themselves and leave the rest to a function
+   called last, so that their common case saves no registers. */
+static __attribute__((noinline))
+void note_read_rest(Addr a, UWord packed)
+{
+   note_access_unarmed(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False));
+}
+
+static __attribute__((noinline))
+void note_write_rest(Addr a, UWord packed)
+{
+   note_access_unarmed(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True));
+}
+
 VG_REGPARM(2) void LH_(note_read)(Addr a, UWord packed)
 {
-   note_access(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False));
+   if (LIKELY(note_fast(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False))))
+      return;
+   note_read_rest(a, packed);
 }
 
 VG_REGPARM(2) void LH_(note_write)(Addr a, UWord packed)
 {
-   note_access(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True));
+   if (LIKELY(note_fast(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True))))
+      return;
+   note_write_rest(a, packed);
 }
 
 /* Two accesses of one stretch in one call (lh_instrument.c pairs them):
    'packed' is size1 | size2 << 8 | slot1 << 16 | slot2 << 40.  The
    generated code calls when either address may be in the heap, so each is
-   filtered again here (after its slot: an armed part is in the heap). */
+   filtered again (after its fast checks: an armed part, a run or a
+   repeatable access is in the heap). */
 static inline __attribute__((always_inline))
 void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
 {
    AccessSlot* slot = slot_at(slot_index, is_write);
-   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n)
-       || note_repeat(slot, a, n) || note_in_run(a, n, is_write))
-      return;
+   if (LIKELY(note_fast(a, n, is_write, slot))) return;
    if (a - LH_(filter_base) < LH_(filter_span))
       note_access_unarmed(a, n, is_write, slot);
 }
 
+/* The pair when the first access is counted already (first_done) or
+   either missed its fast check: the second's checks are made here, after
+   the first access is counted, so the two are counted in program order. */
+static __attribute__((noinline))
+void note_pair_rest(Addr a1, Addr a2, UWord packed, Bool first_write,
+                    Bool second_write, Bool first_done)
+{
+   if (!first_done) note_filtered(a1, packed & 0xFF, first_write, packed >> 16);
+   note_filtered(a2, (packed >> 8) & 0xFF, second_write, packed >> 40);
+}
+
+static inline __attribute__((always_inline))
+void note_pair(Addr a1, Addr a2, UWord packed, Bool first_write, Bool second_write)
+{
+   Bool first_done = note_fast(a1, packed & 0xFF, first_write,
+                               slot_at(packed >> 16, first_write));
+   if (LIKELY(first_done)
+       && LIKELY(note_fast(a2, (packed >> 8) & 0xFF, second_write,
+                           slot_at(packed >> 40, second_write))))
+      return;
+   note_pair_rest(a1, a2, packed, first_write, second_write, first_done);
+}
+
 VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord packed)
 {
-   note_filtered(a1, packed & 0xFF, False, packed >> 16);
-   note_filtered(a2, (packed >> 8) & 0xFF, False, packed >> 40);
+   note_pair(a1, a2, packed, False, False);
 }
 
 VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord packed)
 {
-   note_filtered(a1, packed & 0xFF, False, packed >> 16);
-   note_filtered(a2, (packed >> 8) & 0xFF, True, packed >> 40);
+   note_pair(a1, a2, packed, False, True);
 }
 
 VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord packed)
 {
-   note_filtered(a1, packed & 0xFF, True, packed >> 16);
-   note_filtered(a2, (packed >> 8) & 0xFF, True, packed >> 40);
+   note_pair(a1, a2, packed, True, True);
 }
 
 /*------------------------------------------------------------*/
