@@ -6,8 +6,11 @@
  * survives a rebuild; tool/lh_match_key.c and docs/format.md say which) and
  * the lines of those frames (sites[].match_lines). Profiles written before
  * the key existed get the same key and lines computed here from their
- * stacks by the same rules (identity_frames, site_identity), so old and new
- * profiles can be compared.
+ * stacks by the same rules (identity_frames, computed_key), so old and new
+ * profiles can be compared; tests/cli/match_keys.sh checks, on every site
+ * of real profiles, that this gives exactly the tool's keys. This is the
+ * one reader that re-derives keys: the viewer pairs by the profile's keys
+ * only and points a user with an older profile here.
  *
  * Several sites of one run can share that identity: two malloc calls in the
  * same function, or one helper called from two lines of the same caller.

@@ -28,7 +28,7 @@
                 only for the sites that have a live block then)
 
    Blocks live at the global peak (the "at_peak" figures) are recognised
-   with the sites' peak sequence number (LH_(peak_seq)): a block folded with live_at_peak was
+   with the sites' peak sequence number (LH_(heap).peak_seq): a block folded with live_at_peak was
    live at the latest peak so far.  Each site keeps its at-peak sums
    tagged with the peak_seq they belong to; a fold that arrives with a
    newer seq resets them first.  Nothing is walked when a peak happens.
@@ -167,8 +167,8 @@ static void block_census(const LH_Block* b, LH_ByteCensus* census)
 static void at_peak_add(LH_AccessFold* fold, SizeT bytes,
                         const LH_ByteCensus* census, ULong unused_capacity)
 {
-   if (fold->at_peak_seq != LH_(peak_seq)) {
-      fold->at_peak_seq = LH_(peak_seq);
+   if (fold->at_peak_seq != LH_(heap).peak_seq) {
+      fold->at_peak_seq = LH_(heap).peak_seq;
       fold->at_peak_bytes = 0;
       fold->at_peak_never_read = 0;
       fold->at_peak_never_written = 0;
@@ -216,11 +216,11 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
 void LH_(access_block_before_resize)(LH_Block* b)
 {
    LH_ByteCensus census;
-   if (!LH_(block_live_at_peak)(b, LH_(peak_seq))) return;
+   if (!LH_(block_live_at_peak)(b, LH_(heap).peak_seq)) return;
    block_census(b, &census);
    at_peak_add(&b->site->access.retired, b->req_size, &census,
                b->req_size - b->access.written_high_water);
-   b->peak_seq_at_alloc = LH_(peak_seq);
+   b->peak_seq_at_alloc = LH_(heap).peak_seq;
    block_events++;
 }
 
@@ -289,7 +289,7 @@ static void refresh_live_folds(void)
    }
    LH_(blocks_iter_reset)();
    while ((b = LH_(blocks_iter_next)()) != NULL) {
-      Bool live_at_peak = LH_(block_live_at_peak)(b, LH_(peak_seq));
+      Bool live_at_peak = LH_(block_live_at_peak)(b, LH_(heap).peak_seq);
       if (LH_(block_measured)(b))
          fold_block(live_fold_for(b->site), b, False, live_at_peak);
       else if (live_at_peak)
@@ -321,8 +321,8 @@ void LH_(access_write_site_json)(LH_Json* j, LH_Site* site)
 
    refresh_live_folds();
    l = LH_(site_live_fold)(site);
-   r_peak = r->at_peak_seq == LH_(peak_seq);
-   l_peak = l->at_peak_seq == LH_(peak_seq);
+   r_peak = r->at_peak_seq == LH_(heap).peak_seq;
+   l_peak = l->at_peak_seq == LH_(heap).peak_seq;
 
    /* the one size all the site's blocks had, whether accessed or not */
    has_size = sa->map_kind != LH_MAP_NONE && !sa->mixed_sizes;

@@ -52,7 +52,7 @@ typedef struct {
    ULong idle_before_free;
    ULong first_access_delay;
    /* The blocks live at the latest global peak: valid only while
-      at_peak_seq == LH_(peak_seq).  A newer peak makes them stale and the
+      at_peak_seq == LH_(heap).peak_seq.  A newer peak makes them stale and the
       next fold resets them, so nothing is walked when a peak is reached. */
    ULong at_peak_seq;
    ULong at_peak_bytes, at_peak_never_read, at_peak_never_written,

@@ -104,9 +104,9 @@ static Bool size_acceptable(const HChar* request, Addr payload, SizeT size,
                             SizeT growth, Bool resize)
 {
    if (size <= LH_MAX_CUSTOM_BLOCK_BYTES && payload + size >= payload
-       && LH_(total_bytes) + growth <= LH_MAX_PROFILE_BYTES
-       && LH_(curr_bytes) + growth <= LH_MAX_PROFILE_BYTES
-       && (!resize || LH_(total_realloc_requested_bytes) + size
+       && LH_(heap).total_bytes + growth <= LH_MAX_PROFILE_BYTES
+       && LH_(heap).curr_bytes + growth <= LH_MAX_PROFILE_BYTES
+       && (!resize || LH_(heap).total_realloc_requested_bytes + size
                       <= LH_MAX_PROFILE_BYTES))
       return True;
    if (!warned_size) {

@@ -124,10 +124,9 @@ static Int compare_requests(const void* pa, const void* pb)
    const LH_Request* a = pa;
    const LH_Request* b = pb;
    Int order = VG_(strcmp)(a->object, b->object);
-   if (order != 0) return order;
-   if (a->link_address != b->link_address)
-      return a->link_address < b->link_address ? -1 : 1;
-   return a->query < b->query ? -1 : a->query > b->query ? 1 : 0;
+   if (order == 0) order = LH_(compare_u64)(a->link_address, b->link_address);
+   if (order == 0) order = LH_(compare_u64)(a->query, b->query);
+   return order;
 }
 
 /* A buffered writer over a file descriptor. */

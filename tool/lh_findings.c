@@ -162,7 +162,7 @@ static double ratio(ULong part, ULong whole)
 
 static Severity severity_for_share(ULong bytes)
 {
-   double share = ratio(bytes, LH_(peak_bytes));
+   double share = ratio(bytes, LH_(heap).peak_bytes);
    if (share >= SHARE_HIGH)
       return Severity_High;
    if (share >= SHARE_MEDIUM)
@@ -178,7 +178,7 @@ static Bool material(ULong bytes)
    if (bytes >= (ULong)LH_(options).min_finding_bytes)
       return True;
    return bytes >= (ULong)LH_(options).min_finding_floor
-          && (double)bytes >= LH_(options).min_finding_share * (double)LH_(peak_bytes);
+          && (double)bytes >= LH_(options).min_finding_share * (double)LH_(heap).peak_bytes;
 }
 
 /* Access figures over all the site's blocks: the retired ones plus the live
@@ -199,7 +199,7 @@ static void add_fold(AccessTotals* t, const LH_AccessFold* fold)
    t->never_accessed     += fold->never_accessed_bytes;
    t->written_never_read += fold->written_never_read_bytes;
    t->unused_capacity    += fold->unused_capacity_bytes;
-   if (fold->at_peak_seq == LH_(peak_seq)) {
+   if (fold->at_peak_seq == LH_(heap).peak_seq) {
       t->at_peak_bytes           += fold->at_peak_bytes;
       t->at_peak_never_read      += fold->at_peak_never_read;
       t->at_peak_never_accessed  += fold->at_peak_never_accessed;
@@ -493,7 +493,7 @@ static void check_churn(LH_Site* site, UInt index, ULong duration)
        || 2 * short_blocks < site->total_blocks)
       return;
    f = add_finding(Kind_ShortLivedChurn,
-                   2 * short_blocks >= LH_(total_blocks) ? Severity_Medium
+                   2 * short_blocks >= LH_(heap).total_blocks ? Severity_Medium
                                                          : Severity_Low,
                    site, index);
    add_count(f, "short_lived_blocks", short_blocks);
@@ -506,7 +506,7 @@ static void check_churn(LH_Site* site, UInt index, ULong duration)
                 mean_lifetime_fraction(site, duration));
    add_count(f, "max_blocks", site->max_blocks);
    add_fraction(f, "share_of_all_blocks",
-                ratio(site->total_blocks, LH_(total_blocks)));
+                ratio(site->total_blocks, LH_(heap).total_blocks));
 }
 
 static void check_realloc(LH_Site* site, UInt index)

@@ -7,9 +7,8 @@
 
    The rules (lh_findings.c) decide; this file only words what they
    decided, from the finding's evidence.  docs/findings.md quotes these
-   sentences: keep the two in step.  Each kind's case formats its evidence
-   and words its own sentence, so the cases look alike; what they share
-   (the site's name, "N blocks") is a helper.
+   sentences: keep the two in step.  Each kind's case is one sentence whose
+   figures are the finding's evidence, formatted by the helpers below.
 */
 
 #include "pub_tool_basics.h"
@@ -71,103 +70,126 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    VG_(snprintf)(buf, size, "an unnamed function");
 }
 
-/* "1 block", "1,234 blocks": the evidence count 'name' with its noun. */
-static const HChar* blocks_text(const Finding* f, const HChar* name,
-                                HChar* buf, SizeT size)
+/* The evidence's figures as text.  Each text is made in the next of a
+   few rotating buffers, so that one sentence can use several of them as
+   arguments (at most TEXT_SLOTS: no sentence needs more). */
+#define TEXT_SLOTS 6
+#define TEXT_SIZE  48
+
+static HChar* next_text_slot(void)
 {
-   ULong n = evidence_count(f, name);
-   VG_(snprintf)(buf, size, "%'llu %s", n, LH_(plural)(n, "block", "blocks"));
-   return buf;
+   static HChar slots[TEXT_SLOTS][TEXT_SIZE];
+   static UInt next = 0;
+   HChar* slot = slots[next];
+   next = (next + 1) % TEXT_SLOTS;
+   return slot;
 }
+
+/* "306.1 KiB" */
+static const HChar* bytes_text(ULong bytes)
+{
+   HChar* text = next_text_slot();
+   LH_(format_bytes)(text, TEXT_SIZE, bytes);
+   return text;
+}
+
+/* "42.5%" */
+static const HChar* percent_text(double fraction)
+{
+   HChar* text = next_text_slot();
+   LH_(format_percent)(text, TEXT_SIZE, fraction);
+   return text;
+}
+
+/* "1 block", "1,234 blocks" */
+static const HChar* blocks_text(ULong blocks)
+{
+   HChar* text = next_text_slot();
+   VG_(snprintf)(text, TEXT_SIZE, "%'llu %s", blocks,
+                 LH_(plural)(blocks, "block", "blocks"));
+   return text;
+}
+
+#define EVIDENCE_BYTES(name)    bytes_text(evidence_count(f, name))
+#define EVIDENCE_PERCENT(name)  percent_text(evidence_fraction(f, name))
+#define EVIDENCE_BLOCKS(name)   blocks_text(evidence_count(f, name))
 
 void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
 {
-   HChar fn[256], b1[32], b2[32], b3[32], p1[32], p2[32], n1[48];
-   /* p1 may be a threshold (churn) rather than evidence: all are shown. */
+   HChar fn[256];
    const LH_Site* site = f->site;
    site_function(site, fn, sizeof fn);
 
    switch (f->kind) {
    case Kind_MissingBackpressure:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "max_bytes"));
-      LH_(format_percent)(p1, sizeof p1,
-                     evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "Blocks allocated in %s are handed to another thread and pile up: "
          "%s (%s) were waiting at once, and a block waited %s of the "
          "run on average while %'llu others were consumed - the consumer "
          "cannot keep up and nothing makes the producer wait: bound the "
          "queue (block or drop when it is full).",
-         fn, blocks_text(f, "max_blocks", n1, sizeof n1), b1, p1,
+         fn, EVIDENCE_BLOCKS("max_blocks"), EVIDENCE_BYTES("max_bytes"),
+         EVIDENCE_PERCENT("mean_lifetime_fraction"),
          evidence_count(f, "queue_depth"));
       break;
    case Kind_UnboundedGrowth:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "max_bytes"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
-      LH_(format_percent)(p2, sizeof p2,
-                     evidence_fraction(f, "mean_lifetime_fraction"));
       VG_(snprintf)(buf, size,
          "The live bytes allocated in %s kept climbing to new highs during "
          "%s of the site's life, to %s in %s living %s of the run on "
          "average: it grows as long as the run goes on or the input lasts; "
          "if that is not intended, bound it (evict, stream, or free as you go).",
-         fn, p1, b1, blocks_text(f, "max_blocks", n1, sizeof n1), p2);
+         fn, EVIDENCE_PERCENT("rising_fraction"), EVIDENCE_BYTES("max_bytes"),
+         EVIDENCE_BLOCKS("max_blocks"),
+         EVIDENCE_PERCENT("mean_lifetime_fraction"));
       break;
    case Kind_Leak:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "bytes_at_exit"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "rising_fraction"));
       VG_(snprintf)(buf, size,
          "%s keeps allocating and never frees: %s in %s is still "
          "live at exit after climbing to new highs during %s of the site's "
          "life - an accumulation, not one-time initialisation.",
-         fn, b1, blocks_text(f, "blocks_at_exit", n1, sizeof n1), p1);
+         fn, EVIDENCE_BYTES("bytes_at_exit"), EVIDENCE_BLOCKS("blocks_at_exit"),
+         EVIDENCE_PERCENT("rising_fraction"));
       break;
    case Kind_OversizedPreallocation: {
-      ULong never_read = evidence_count(f, "never_read_bytes");
-      ULong never_accessed = evidence_count(f, "never_accessed_bytes");
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
-      LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "bytes_at_peak"));
-      LH_(format_percent)(p1, sizeof p1, evidence_fraction(f, "never_read_fraction"));
+      ULong blocks = evidence_count(f, "blocks");
+      Bool mostly_untouched = 2 * evidence_count(f, "never_accessed_bytes")
+                              >= evidence_count(f, "never_read_bytes");
       VG_(snprintf)(buf, size,
          "%s preallocates %s of %s (%s live at the peak) and %s of "
          "%s bytes are never read - %s: size %s to what is used.",
-         fn, blocks_text(f, "blocks", n1, sizeof n1), b1, b2, p1,
-         LH_(plural)(evidence_count(f, "blocks"), "its", "their"),
-         2 * never_accessed >= never_read
+         fn, blocks_text(blocks), EVIDENCE_BYTES("mean_block_bytes"),
+         EVIDENCE_BYTES("bytes_at_peak"),
+         EVIDENCE_PERCENT("never_read_fraction"),
+         LH_(plural)(blocks, "its", "their"),
+         mostly_untouched
             ? "most are never touched at all"
             : "most are written once, at initialisation, and never read",
-         LH_(plural)(evidence_count(f, "blocks"), "it", "them"));
+         LH_(plural)(blocks, "it", "them"));
       break;
    }
    case Kind_UnusedCapacity: {
       ULong blocks = evidence_count(f, "blocks");
-      ULong measured = evidence_count(f, "measured_bytes");
-      ULong unused = evidence_count(f, "unused_capacity_bytes");
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "mean_block_bytes"));
-      LH_(format_bytes)(b2, sizeof b2, blocks ? (measured - unused) / blocks : 0);
-      LH_(format_bytes)(b3, sizeof b3,
-                   evidence_count(f, "unused_capacity_bytes_at_peak"));
+      ULong written = evidence_count(f, "measured_bytes")
+                      - evidence_count(f, "unused_capacity_bytes");
       VG_(snprintf)(buf, size,
          "%s allocates blocks of %s but writes only up to %s of each on "
          "average: %s above the written high-water mark is held at the "
-         "peak for nothing.", fn, b1, b2, b3);
+         "peak for nothing.", fn, EVIDENCE_BYTES("mean_block_bytes"),
+         bytes_text(blocks ? written / blocks : 0),
+         EVIDENCE_BYTES("unused_capacity_bytes_at_peak"));
       break;
    }
    case Kind_ShortLivedChurn:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "total_bytes"));
-      LH_(format_percent)(p1, sizeof p1,
-                            LH_(findings_churn_lifetime_fraction)());
       VG_(snprintf)(buf, size,
          "%s allocates %s (%s in all), %'llu of them living less than "
          "%'llu instructions (%s of the run): reuse one buffer instead of "
          "allocating and freeing each time.",
-         fn, blocks_text(f, "total_blocks", n1, sizeof n1), b1,
+         fn, EVIDENCE_BLOCKS("total_blocks"), EVIDENCE_BYTES("total_bytes"),
          evidence_count(f, "short_lived_blocks"),
-         evidence_count(f, "lifetime_limit"), p1);
+         evidence_count(f, "lifetime_limit"),
+         percent_text(LH_(findings_churn_lifetime_fraction)()));
       break;
    case Kind_ReallocGrowth:
-      LH_(format_bytes)(b1, sizeof b1, evidence_count(f, "realloc_bytes_copied"));
-      LH_(format_bytes)(b2, sizeof b2, evidence_count(f, "max_bytes"));
       /* Low severity is growth by doubling (copies below ten times the
          final size): telling it to "grow geometrically" would be wrong. */
       VG_(snprintf)(buf, size,
@@ -175,7 +197,8 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
          "%s to hold at most %s: %s",
          fn, LH_(plural)(evidence_count(f, "blocks"), "its buffer", "its buffers"),
          evidence_count(f, "reallocs"),
-         evidence_count(f, "reallocs_per_block"), b1, b2,
+         evidence_count(f, "reallocs_per_block"),
+         EVIDENCE_BYTES("realloc_bytes_copied"), EVIDENCE_BYTES("max_bytes"),
          f->severity == Severity_Low
             ? "it already grows geometrically; reserve the final size up "
               "front when it is known, to save the copies."

@@ -146,7 +146,7 @@ static void free_block(ThreadId tid, void* p)
    LH_Block* b = LH_(find_block)((Addr)p);
    UInt small_class;
    if (b == NULL) {
-      not_a_live_block(&LH_(invalid_frees), &warned_unknown_free, "free", p,
+      not_a_live_block(&LH_(heap).invalid_frees, &warned_unknown_free, "free", p,
                        "double or invalid free", "ignored");
       return;
    }
@@ -234,7 +234,7 @@ static void* lh_realloc(ThreadId tid, void* p_old, SizeT new_size)
 
    b = LH_(find_block)((Addr)p_old);
    if (b == NULL) {
-      not_a_live_block(&LH_(invalid_reallocs), &warned_unknown_realloc,
+      not_a_live_block(&LH_(heap).invalid_reallocs, &warned_unknown_realloc,
                        "realloc", p_old, "freed or invalid", "NULL returned");
       return NULL;
    }

@@ -182,7 +182,7 @@ struct LH_Site {
    /* Live at the global peak: valid for output after LH_(sites_finalize);
       maintained lazily (see lh_sites.c). */
    ULong bytes_at_peak, blocks_at_peak;
-   ULong peak_seq_seen;         /* LH_(peak_seq) when last modified */
+   ULong peak_seq_seen;         /* LH_(heap).peak_seq when last modified */
    ULong freed_blocks;
    ULong first_alloc_time, last_alloc_time;
    /* When the site's first and latest block was freed (valid when
@@ -232,20 +232,32 @@ struct LH_Site {
    LH_SiteOutput* out;
 };
 
-/* Global live and peak figures. */
-extern ULong LH_(curr_bytes), LH_(curr_blocks);
-extern ULong LH_(peak_bytes), LH_(peak_blocks), LH_(peak_time);
-/* Bumped each time the live bytes reach the running maximum (>=), so the
-   latest of equal peaks wins.  0 before the first allocation. */
-extern ULong LH_(peak_seq);
-/* Whole-run totals (docs/format.md "totals"). */
-extern ULong LH_(total_blocks), LH_(total_bytes), LH_(total_frees);
-extern ULong LH_(total_reallocs), LH_(total_realloc_requested_bytes),
-             LH_(total_realloc_bytes_copied), LH_(total_realloc_growth_bytes);
-/* Frees (free, delete, realloc(p, 0)) and reallocs of a pointer that is
-   not a live heap block (double, wild or interior frees): ignored, and
-   counted (totals.invalid_frees, totals.invalid_reallocs). */
-extern ULong LH_(invalid_frees), LH_(invalid_reallocs);
+/* The heap's global figures, one struct so that a report copies them at
+   once (docs/format.md "totals" and "peak"). */
+typedef struct {
+   /* Live now, and at the peak of live bytes. */
+   ULong curr_bytes, curr_blocks;
+   ULong peak_bytes, peak_blocks, peak_time;
+   /* Bumped each time the live bytes reach the running maximum (>=), so
+      the latest of equal peaks wins.  0 before the first allocation. */
+   ULong peak_seq;
+   /* Whole-run totals. */
+   ULong total_blocks, total_bytes, total_frees;
+   ULong total_reallocs, total_realloc_requested_bytes,
+         total_realloc_bytes_copied, total_realloc_growth_bytes;
+   /* Frees (free, delete, realloc(p, 0)) and reallocs of a pointer that
+      is not a live heap block (double, wild or interior frees): ignored,
+      and counted (totals.invalid_frees, totals.invalid_reallocs). */
+   ULong invalid_frees, invalid_reallocs;
+} LH_HeapCounters;
+extern LH_HeapCounters LH_(heap);
+
+/* -1, 0 or 1 as a is below, equal to or above b: the tie-breaks of the
+   sorts' comparisons. */
+static inline Int LH_(compare_u64)(ULong a, ULong b)
+{
+   return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /* Makes (*table)[index] exist: a table of *size pointers, NULL where
    unset, doubles from first_size until it holds index (lh_table.c). */
@@ -329,9 +341,9 @@ typedef struct LH_Block {
                                   all zero for a block not measured */
    LH_Site*  site;             /* allocation site; kept across realloc */
    ULong     alloc_time;       /* LH_(now) at the first allocation */
-   /* LH_(peak_seq) just BEFORE this block's allocation was accounted.  The
+   /* LH_(heap).peak_seq just BEFORE this block's allocation was accounted.  The
       block was live at the latest global peak reached so far exactly when
-      LH_(peak_seq) > peak_seq_at_alloc (and it is still live, or is
+      LH_(heap).peak_seq > peak_seq_at_alloc (and it is still live, or is
       being retired now); see LH_(block_live_at_peak). */
    ULong     peak_seq_at_alloc;
    UInt      shadow_index;     /* the record's number (for a heap block,

@@ -314,11 +314,11 @@ static Bool is_allocator_primitive(UInt frame_id)
    return False;
 }
 
-static const HChar* frame_text(UInt frame_id)
+const HChar* LH_(frame_text)(UInt frame_id)
 {
    if (frame_id >= n_frame_texts) return "???";
    if (frame_texts[frame_id] == NULL) {
-      HChar text[1024];
+      HChar text[2048];
       LH_(frame_label_text)(frame_id, text, sizeof text);
       frame_texts[frame_id] = VG_(strdup)("lh.labels.text", text);
    }
@@ -331,7 +331,7 @@ static const HChar* text_at(const LH_Site* s, Int distance)
 {
    Int k = (Int)s->out->name_frame + distance;
    if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return NULL;
-   return frame_text(s->out->frame_ids[k]);
+   return LH_(frame_text)(s->out->frame_ids[k]);
 }
 
 /* The id of the first frame with a name at distance d or further from the
@@ -360,12 +360,18 @@ static Int named_frame_from(const LH_Site* s, Int d, Int step)
 #define PIECE_KIND_SHIFT 28
 #define PIECE_VALUE_MASK ((1u << PIECE_KIND_SHIFT) - 1)
 enum {
-   PIECE_NAME = 0,       /* frame_text(value): the name frame */
+   PIECE_NAME = 0,       /* LH_(frame_text)(value): the name frame */
    PIECE_UNKNOWN,        /* "???": no name frame */
-   PIECE_VIA,            /* " via " frame_text(value) */
-   PIECE_ALLOCATED_BY,   /* ", allocated by " frame_text(value) */
-   PIECE_THEN,           /* " > " frame_text(value) */
+   PIECE_VIA,            /* " via " LH_(frame_text)(value) */
+   PIECE_ALLOCATED_BY,   /* ", allocated by " LH_(frame_text)(value) */
+   PIECE_THEN,           /* " > " LH_(frame_text)(value) */
    PIECE_NUMBER          /* " #" value */
+};
+
+/* What stands before a frame's text, by piece kind. */
+static const HChar* const piece_separator[] = {
+   [PIECE_NAME] = "", [PIECE_UNKNOWN] = "", [PIECE_VIA] = " via ",
+   [PIECE_ALLOCATED_BY] = ", allocated by ", [PIECE_THEN] = " > "
 };
 
 static void label_append(LH_Site* s, UInt kind, UInt value)
@@ -404,33 +410,18 @@ static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
    buffer_add(b, &used, "");
    for (i = 0; i < s->out->n_label_pieces; i++) {
       UInt piece = s->out->label_pieces[i];
+      UInt kind = piece >> PIECE_KIND_SHIFT;
       UInt value = piece & PIECE_VALUE_MASK;
-      HChar number[16];
-      switch (piece >> PIECE_KIND_SHIFT) {
-         case PIECE_NAME:
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_UNKNOWN:
-            buffer_add(b, &used, "???");
-            break;
-         case PIECE_VIA:
-            buffer_add(b, &used, " via ");
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_ALLOCATED_BY:
-            buffer_add(b, &used, ", allocated by ");
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_THEN:
-            buffer_add(b, &used, " > ");
-            buffer_add(b, &used, frame_text(value));
-            break;
-         case PIECE_NUMBER:
-            VG_(sprintf)(number, " #%u", value);
-            buffer_add(b, &used, number);
-            break;
-         default:
-            tl_assert(0);
+      if (kind == PIECE_UNKNOWN) {
+         buffer_add(b, &used, "???");
+      } else if (kind == PIECE_NUMBER) {
+         HChar number[16];
+         VG_(sprintf)(number, " #%u", value);
+         buffer_add(b, &used, number);
+      } else {
+         tl_assert(kind < sizeof piece_separator / sizeof piece_separator[0]);
+         buffer_add(b, &used, piece_separator[kind]);
+         buffer_add(b, &used, LH_(frame_text)(value));
       }
    }
    return b->text;
@@ -455,8 +446,7 @@ static Int compare_by_label(const void* pa, const void* pb)
    const LabelKey* a = pa;
    const LabelKey* b = pb;
    Int order = VG_(strcmp)(a->text, b->text);
-   if (order != 0) return order;
-   return a->site->id < b->site->id ? -1 : a->site->id > b->site->id ? 1 : 0;
+   return order != 0 ? order : LH_(compare_u64)(a->site->id, b->site->id);
 }
 
 /* Orders the group by label text, then by site id. */

@@ -20,5 +20,8 @@ void LH_(function_path)(const HChar* function, HChar* out, SizeT size);
 
 /* "short name (file:line)", "short name (in object)" or "???". */
 void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size);
+/* The same text, made once per frame by the last LH_(labels_build) and
+   kept until the next: what labels are made of. */
+const HChar* LH_(frame_text)(UInt frame_id);
 
 #endif /* LH_LABELS_H */

@@ -59,8 +59,8 @@ static ULong unused_capacity_at_peak(const LH_Site* s)
 {
    const LH_AccessFold* r = &s->access.retired;
    const LH_AccessFold* l = LH_(site_live_fold)(s);
-   return (r->at_peak_seq == LH_(peak_seq) ? r->at_peak_unused_capacity : 0)
-          + (l->at_peak_seq == LH_(peak_seq) ? l->at_peak_unused_capacity : 0);
+   return (r->at_peak_seq == LH_(heap).peak_seq ? r->at_peak_unused_capacity : 0)
+          + (l->at_peak_seq == LH_(heap).peak_seq ? l->at_peak_unused_capacity : 0);
 }
 
 /* The site's bytes live at the peak that were never read nor written. */
@@ -68,8 +68,8 @@ static ULong never_accessed_at_peak(const LH_Site* s)
 {
    const LH_AccessFold* r = &s->access.retired;
    const LH_AccessFold* l = LH_(site_live_fold)(s);
-   return (r->at_peak_seq == LH_(peak_seq) ? r->at_peak_never_accessed : 0)
-          + (l->at_peak_seq == LH_(peak_seq) ? l->at_peak_never_accessed : 0);
+   return (r->at_peak_seq == LH_(heap).peak_seq ? r->at_peak_never_accessed : 0)
+          + (l->at_peak_seq == LH_(heap).peak_seq ? l->at_peak_never_accessed : 0);
 }
 
 static LH_SiteNote* add_note(LH_SiteNotes* notes, LH_NoteKind kind,

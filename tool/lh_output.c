@@ -126,28 +126,28 @@ static void write_run(LH_Json* j, const LH_Report* r)
 static void write_globals(LH_Json* j, const LH_ReportTotals* t)
 {
    LH_(json_object_begin)(j, "totals");
-   LH_(json_u64)(j, "blocks", t->blocks);
-   LH_(json_u64)(j, "bytes", t->bytes);
-   LH_(json_u64)(j, "frees", t->frees);
-   LH_(json_u64)(j, "reallocs", t->reallocs);
-   LH_(json_u64)(j, "realloc_requested_bytes", t->realloc_requested_bytes);
-   LH_(json_u64)(j, "realloc_bytes_copied", t->realloc_bytes_copied);
-   LH_(json_u64)(j, "realloc_growth_bytes", t->realloc_growth_bytes);
+   LH_(json_u64)(j, "blocks", t->heap.total_blocks);
+   LH_(json_u64)(j, "bytes", t->heap.total_bytes);
+   LH_(json_u64)(j, "frees", t->heap.total_frees);
+   LH_(json_u64)(j, "reallocs", t->heap.total_reallocs);
+   LH_(json_u64)(j, "realloc_requested_bytes", t->heap.total_realloc_requested_bytes);
+   LH_(json_u64)(j, "realloc_bytes_copied", t->heap.total_realloc_bytes_copied);
+   LH_(json_u64)(j, "realloc_growth_bytes", t->heap.total_realloc_growth_bytes);
    LH_(json_u64)(j, "bytes_read", t->bytes_read);
    LH_(json_u64)(j, "bytes_written", t->bytes_written);
-   LH_(json_u64)(j, "invalid_frees", t->invalid_frees);
-   LH_(json_u64)(j, "invalid_reallocs", t->invalid_reallocs);
+   LH_(json_u64)(j, "invalid_frees", t->heap.invalid_frees);
+   LH_(json_u64)(j, "invalid_reallocs", t->heap.invalid_reallocs);
    LH_(json_object_end)(j);
 
    LH_(json_object_begin)(j, "peak");
-   LH_(json_u64)(j, "bytes", t->peak_bytes);
-   LH_(json_u64)(j, "blocks", t->peak_blocks);
-   LH_(json_u64)(j, "time", t->peak_time);
+   LH_(json_u64)(j, "bytes", t->heap.peak_bytes);
+   LH_(json_u64)(j, "blocks", t->heap.peak_blocks);
+   LH_(json_u64)(j, "time", t->heap.peak_time);
    LH_(json_object_end)(j);
 
    LH_(json_object_begin)(j, "at_exit");
-   LH_(json_u64)(j, "bytes", t->exit_bytes);
-   LH_(json_u64)(j, "blocks", t->exit_blocks);
+   LH_(json_u64)(j, "bytes", t->heap.curr_bytes);
+   LH_(json_u64)(j, "blocks", t->heap.curr_blocks);
    LH_(json_object_end)(j);
 }
 

@@ -66,7 +66,7 @@ LH_Block* LH_(block_register)(ThreadId tid, Addr payload, SizeT size,
    b->site              = LH_(site_for_stack)(LH_(record_allocation_stack)(tid));
    b->alloc_time        = LH_(now);
    b->alloc_thread      = LH_(thread_serial)(tid);
-   b->peak_seq_at_alloc = LH_(peak_seq);
+   b->peak_seq_at_alloc = LH_(heap).peak_seq;
 
    LH_(site_note_alloc)(b->site, size, tid);
    if (LH_(block_measured)(b)) LH_(access_block_new)(b, zeroed);
@@ -79,10 +79,10 @@ void LH_(block_resize_begin)(LH_Block* b)
 {
    if (LH_(block_measured)(b)) {
       LH_(access_block_before_resize)(b);
-   } else if (LH_(block_live_at_peak)(b, LH_(peak_seq))) {
+   } else if (LH_(block_live_at_peak)(b, LH_(heap).peak_seq)) {
       /* as LH_(access_block_before_resize) does for a measured block */
       LH_(access_unmeasured_at_peak)(b->site, b->req_size, False);
-      b->peak_seq_at_alloc = LH_(peak_seq);
+      b->peak_seq_at_alloc = LH_(heap).peak_seq;
    }
 }
 
@@ -103,7 +103,7 @@ void LH_(block_resized)(LH_Block* b, ThreadId tid, Addr old_payload,
 void LH_(block_retire)(LH_Block* b, ThreadId tid)
 {
    UInt thread = LH_(thread_serial)(tid);
-   Bool live_at_peak = LH_(block_live_at_peak)(b, LH_(peak_seq));
+   Bool live_at_peak = LH_(block_live_at_peak)(b, LH_(heap).peak_seq);
    if (LH_(blocks_on)) LH_(blocks_retired)(b, thread);
    if (LH_(block_measured)(b)) {
       LH_(access_block_retire)(b, live_at_peak);

@@ -36,26 +36,13 @@ static Int compare_sites(const void* pa, const void* pb)
    return LH_(stack_compare)(a->ec, b->ec);
 }
 
-/* The run's counters, member by member (one list: its lines look alike). */
+/* The run's counters as they are now. */
 static void copy_totals(LH_ReportTotals* t)
 {
    t->duration = LH_(now);
-   t->blocks = LH_(total_blocks);
-   t->bytes = LH_(total_bytes);
-   t->frees = LH_(total_frees);
-   t->reallocs = LH_(total_reallocs);
-   t->realloc_requested_bytes = LH_(total_realloc_requested_bytes);
-   t->realloc_bytes_copied = LH_(total_realloc_bytes_copied);
-   t->realloc_growth_bytes = LH_(total_realloc_growth_bytes);
+   t->heap = LH_(heap);
    t->bytes_read = LH_(access_total_read)();
    t->bytes_written = LH_(access_total_written)();
-   t->invalid_frees = LH_(invalid_frees);
-   t->invalid_reallocs = LH_(invalid_reallocs);
-   t->peak_bytes = LH_(peak_bytes);
-   t->peak_blocks = LH_(peak_blocks);
-   t->peak_time = LH_(peak_time);
-   t->exit_bytes = LH_(curr_bytes);
-   t->exit_blocks = LH_(curr_blocks);
    t->threads = LH_(threads_ever)();
 }
 

@@ -55,14 +55,10 @@ typedef struct {
 
 /* The run's global figures when the report was built. */
 typedef struct {
-   ULong duration;                              /* LH_(now) */
-   ULong blocks, bytes, frees, reallocs;
-   ULong realloc_requested_bytes, realloc_bytes_copied, realloc_growth_bytes;
-   ULong bytes_read, bytes_written;
-   ULong invalid_frees, invalid_reallocs;   /* of pointers not live blocks */
-   ULong peak_bytes, peak_blocks, peak_time;
-   ULong exit_bytes, exit_blocks;               /* live now */
-   UInt  threads;
+   ULong           duration;                    /* LH_(now) */
+   LH_HeapCounters heap;                        /* curr_*: live now */
+   ULong           bytes_read, bytes_written;
+   UInt            threads;
 } LH_ReportTotals;
 
 typedef struct {

@@ -288,6 +288,30 @@ static inline Addr granule_round_up(Addr a)
    return (a + LH_GRANULE_SIZE - 1) & ~(LH_GRANULE_SIZE - 1);
 }
 
+/* A walk over [lo, hi) (lo at a granule's start), one chunk's part at a
+   time: [at, stop) is the part in at's chunk, whole_chunk says it is the
+   whole chunk.  Empty when hi <= lo. */
+typedef struct {
+   Addr at, stop, hi;
+   Bool whole_chunk;
+} ChunkWalk;
+
+static inline void walk_start(ChunkWalk* w, Addr lo, Addr hi)
+{
+   tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
+   w->hi = hi;
+   w->stop = lo;
+}
+
+/* Moves to the next chunk's part; False when the walk is done. */
+static inline Bool walk_next(ChunkWalk* w)
+{
+   w->at = w->stop;
+   if (w->at >= w->hi) return False;
+   w->stop = chunk_stop(w->at, w->hi, &w->whole_chunk);
+   return True;
+}
+
 Bool  LH_(shadow_overlap_seen) = False;
 Addr  LH_(filter_base) = 0;
 UWord LH_(filter_span) = 0;
@@ -309,76 +333,63 @@ static void widen_filter(Addr lo, Addr hi)
 
 void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
 {
-   Addr g;
+   ChunkWalk w;
    tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
    if (hi <= lo) return;
    tl_assert(hi <= LH_SHADOW_ADDR_LIMIT);
    widen_filter(lo, hi);
-   hi = granule_round_up(hi);
-   g = lo;
-   while (g < hi) {
-      Bool whole_chunk;
-      Addr stop = chunk_stop(g, hi, &whole_chunk);
-      UWord* entry = mid_entry(g, True);
-      if (whole_chunk && *entry == 0) {
+   walk_start(&w, lo, granule_round_up(hi));
+   while (walk_next(&w)) {
+      UWord* entry = mid_entry(w.at, True);
+      LH_SharedChunk* c;
+      Addr g;
+      if (w.whole_chunk && *entry == 0) {
          *entry = WHOLE_ENTRY(idx);          /* the lazy whole-chunk case */
-      } else {
-         LH_SharedChunk* c;
-         if (*entry == 0) *entry = (UWord)new_shared_chunk();
-         else if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED
-                  && (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
-                         ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner) != idx)
-            LH_(shadow_overlap_seen) = True;  /* another block's chunk */
-         /* A whole or solo chunk is all one live block's, so normally
-            there is nothing to share; a block overlapping a live one
-            (a custom allocator's mistake) takes the granules over. */
-         c = make_shared(entry);
-         for (; g < stop; g += LH_GRANULE_SIZE) {
-            LH_Granule* gr = &c->granule[GRANULE_IN_CHUNK(g)];
-            if (gr->owner == 0) c->owned++;
-            else if (gr->owner != idx) LH_(shadow_overlap_seen) = True;
-            gr->owner = idx;
-            gr->read_bits = 0;
-            gr->written_bits = 0;
-         }
+         continue;
       }
-      g = stop;
+      if (*entry == 0) *entry = (UWord)new_shared_chunk();
+      else if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED
+               && (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
+                      ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner) != idx)
+         LH_(shadow_overlap_seen) = True;  /* another block's chunk */
+      /* A whole or solo chunk is all one live block's, so normally there
+         is nothing to share; a block overlapping a live one (a custom
+         allocator's mistake) takes the granules over. */
+      c = make_shared(entry);
+      for (g = w.at; g < w.stop; g += LH_GRANULE_SIZE) {
+         LH_Granule* gr = &c->granule[GRANULE_IN_CHUNK(g)];
+         if (gr->owner == 0) c->owned++;
+         else if (gr->owner != idx) LH_(shadow_overlap_seen) = True;
+         gr->owner = idx;
+         gr->read_bits = 0;
+         gr->written_bits = 0;
+      }
    }
 }
 
 void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
 {
-   Addr g;
-   tl_assert((lo & (LH_GRANULE_SIZE - 1)) == 0);
-   if (hi <= lo) return;
-   hi = granule_round_up(hi);
-   g = lo;
-   while (g < hi) {
-      Bool whole_chunk;
-      Addr stop = chunk_stop(g, hi, &whole_chunk);
-      UWord* entry = mid_entry(g, False);
+   ChunkWalk w;
+   walk_start(&w, lo, granule_round_up(hi));
+   while (walk_next(&w)) {
+      UWord* entry = mid_entry(w.at, False);
       LH_SharedChunk* c;
-      UInt whole_owner;
-      if (entry == NULL || *entry == 0) {   /* taken over and released */
-         g = stop;
+      Addr g;
+      if (entry == NULL || *entry == 0)     /* taken over and released */
          continue;
-      }
       if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
-         whole_owner = LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
-                          ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner;
-         if (whole_owner != idx) {          /* taken over by another block */
-            g = stop;
+         UInt whole_owner = LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
+                               ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner;
+         if (whole_owner != idx)            /* taken over by another block */
             continue;
-         }
-         if (whole_chunk) {
+         if (w.whole_chunk) {
             if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) free_solo_chunk(SOLO_OF(*entry));
             *entry = 0;
-            g = stop;
             continue;
          }
       }
       c = make_shared(entry);
-      for (; g < stop; g += LH_GRANULE_SIZE) {
+      for (g = w.at; g < w.stop; g += LH_GRANULE_SIZE) {
          LH_Granule* gr = &c->granule[GRANULE_IN_CHUNK(g)];
          if (gr->owner != idx) continue;    /* not (or no longer) ours */
          gr->owner = 0;

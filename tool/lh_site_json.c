@@ -44,24 +44,6 @@
 #include "lh_site_json.h"
 
 /*------------------------------------------------------------*/
-/*--- Frame texts, made once per frame while writing       ---*/
-/*------------------------------------------------------------*/
-
-static HChar** frame_texts = NULL;
-static UInt    n_frame_texts = 0;
-
-static const HChar* frame_text(UInt frame_id)
-{
-   if (frame_id >= n_frame_texts) return "???";
-   if (frame_texts[frame_id] == NULL) {
-      HChar text[2048];
-      LH_(frame_label_text)(frame_id, text, sizeof text);
-      frame_texts[frame_id] = VG_(strdup)("lh.sitejson.text", text);
-   }
-   return frame_texts[frame_id];
-}
-
-/*------------------------------------------------------------*/
 /*--- The label as frame positions                         ---*/
 /*------------------------------------------------------------*/
 
@@ -96,7 +78,7 @@ static Bool parts_give(const LH_Site* s, const LH_LabelParts* p,
    const HChar* text;
    Bool callee_seen = False;
    UInt k;
-   text = s->out->n_frames ? frame_text(s->out->frame_ids[s->out->name_frame]) : "???";
+   text = s->out->n_frames ? LH_(frame_text)(s->out->frame_ids[s->out->name_frame]) : "???";
    if (!starts_with(at, text)) return False;
    at += VG_(strlen)(text);
    for (k = 0; k < p->n; k++) {
@@ -106,7 +88,7 @@ static Bool parts_give(const LH_Site* s, const LH_LabelParts* p,
       else { sep = ", allocated by "; callee_seen = True; }
       if (!starts_with(at, sep)) return False;
       at += VG_(strlen)(sep);
-      text = frame_text(s->out->frame_ids[p->part[k]]);
+      text = LH_(frame_text)(s->out->frame_ids[p->part[k]]);
       if (!starts_with(at, text)) return False;
       at += VG_(strlen)(text);
    }
@@ -129,7 +111,7 @@ static Bool find_part(const LH_Site* s, const HChar** at, const HChar* sep,
    if (!starts_with(*at, sep)) return False;
    rest = *at + VG_(strlen)(sep);
    for (k = from; k < to; k++) {
-      const HChar* text = frame_text(s->out->frame_ids[k]);
+      const HChar* text = LH_(frame_text)(s->out->frame_ids[k]);
       SizeT len = VG_(strlen)(text);
       if (VG_(strncmp)(rest, text, len) == 0 && at_part_boundary(rest + len)) {
          *position = k;
@@ -150,7 +132,7 @@ static Bool label_parts(const LH_Site* s, LH_LabelParts* p)
    p->n = 0;
    p->number = 0;
    if (at == NULL) return False;
-   base = s->out->n_frames ? frame_text(s->out->frame_ids[s->out->name_frame]) : "???";
+   base = s->out->n_frames ? LH_(frame_text)(s->out->frame_ids[s->out->name_frame]) : "???";
    if (!starts_with(at, base)) return False;
    at += VG_(strlen)(base);
    while (*at != 0) {
@@ -231,14 +213,7 @@ static Int allocator_stack_of(const LH_Site* s, Bool add)
 
 void LH_(site_json_begin)(LH_Json* j, const LH_Report* r)
 {
-   UInt i, n = 0;
-   for (i = 0; i < r->n_sites; i++) {
-      UInt k;
-      for (k = 0; k < r->sites[i]->out->n_frames; k++)
-         if (r->sites[i]->out->frame_ids[k] + 1 > n) n = r->sites[i]->out->frame_ids[k] + 1;
-   }
-   n_frame_texts = n;
-   frame_texts = VG_(calloc)("lh.sitejson.texts", n + 1, sizeof(HChar*));
+   UInt i;
    n_allocator_stacks = 0;
    for (i = 0; i < r->n_sites; i++) allocator_stack_of(r->sites[i], True);
    LH_(json_array_begin)(j, "allocator_stacks");
@@ -250,12 +225,6 @@ void LH_(site_json_begin)(LH_Json* j, const LH_Report* r)
 
 void LH_(site_json_end)(void)
 {
-   UInt i;
-   for (i = 0; i < n_frame_texts; i++)
-      if (frame_texts[i]) VG_(free)(frame_texts[i]);
-   if (frame_texts) VG_(free)(frame_texts);
-   frame_texts = NULL;
-   n_frame_texts = 0;
    if (allocator_stacks) VG_(free)(allocator_stacks);
    allocator_stacks = NULL;
    n_allocator_stacks = allocator_stacks_size = 0;

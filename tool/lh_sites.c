@@ -29,11 +29,11 @@
                                           the maximum so far bumps it)
 
    Every event that touches a site first checks site.peak_seq_seen against
-   the global LH_(peak_seq).  If they differ, the site has not changed
+   the global LH_(heap).peak_seq.  If they differ, the site has not changed
    since the latest peak (any change after it would have set
    peak_seq_seen), so its current live figures ARE its figures at that
    peak: copy them to bytes_at_peak/blocks_at_peak, then set
-   peak_seq_seen = LH_(peak_seq), then apply the event.  Above, a3 copies
+   peak_seq_seen = LH_(heap).peak_seq, then apply the event.  Above, a3 copies
    A's state after a2 (live at peak #1); a5 copies A's state after a4
    (live at peak #2, overwriting the copy from #1); B is untouched between
    b1 and b2, so b2 copies B's state after b1, correct for peak #2.  At the
@@ -61,22 +61,7 @@
 /*--- Globals                                              ---*/
 /*------------------------------------------------------------*/
 
-ULong LH_(curr_bytes)  = 0;
-ULong LH_(curr_blocks) = 0;
-ULong LH_(peak_bytes)  = 0;
-ULong LH_(peak_blocks) = 0;
-ULong LH_(peak_time)   = 0;
-ULong LH_(peak_seq)    = 0;
-
-ULong LH_(total_blocks) = 0;
-ULong LH_(total_bytes)  = 0;
-ULong LH_(total_frees)  = 0;
-ULong LH_(invalid_frees) = 0;
-ULong LH_(invalid_reallocs) = 0;
-ULong LH_(total_reallocs) = 0;
-ULong LH_(total_realloc_requested_bytes) = 0;
-ULong LH_(total_realloc_bytes_copied) = 0;
-ULong LH_(total_realloc_growth_bytes) = 0;
+LH_HeapCounters LH_(heap);   /* zero: nothing allocated yet */
 
 /* All sites in creation order. */
 static XArray* all_sites = NULL;          /* of LH_Site* */
@@ -84,7 +69,7 @@ static XArray* all_sites = NULL;          /* of LH_Site* */
 static LH_Site** site_by_ecu = NULL;
 static UInt      site_by_ecu_size = 0;
 
-/* peak_seq_seen of a new site: never equal to LH_(peak_seq), so the first
+/* peak_seq_seen of a new site: never equal to LH_(heap).peak_seq, so the first
    change copies the site's figures at the peak, which were zero. */
 #define LH_NEVER_SEEN ((ULong)-1)
 
@@ -138,22 +123,22 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
 /* Before any change to site: see the comment at the top. */
 static inline void catch_up_with_peak(LH_Site* site)
 {
-   if (site->peak_seq_seen != LH_(peak_seq)) {
+   if (site->peak_seq_seen != LH_(heap).peak_seq) {
       site->bytes_at_peak  = site->curr_bytes;
       site->blocks_at_peak = site->curr_blocks;
       site->zero_size_at_peak = site->zero_size_curr;
-      site->peak_seq_seen  = LH_(peak_seq);
+      site->peak_seq_seen  = LH_(heap).peak_seq;
    }
 }
 
 /* After the live bytes grew (allocation or growing realloc). */
 static inline void check_global_peak(void)
 {
-   if (LH_(curr_bytes) >= LH_(peak_bytes)) {
-      LH_(peak_bytes)  = LH_(curr_bytes);
-      LH_(peak_blocks) = LH_(curr_blocks);
-      LH_(peak_time)   = LH_(now);
-      LH_(peak_seq)++;
+   if (LH_(heap).curr_bytes >= LH_(heap).peak_bytes) {
+      LH_(heap).peak_bytes  = LH_(heap).curr_bytes;
+      LH_(heap).peak_blocks = LH_(heap).curr_blocks;
+      LH_(heap).peak_time   = LH_(now);
+      LH_(heap).peak_seq++;
    }
 }
 
@@ -215,10 +200,10 @@ void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
    note_allocating_thread(site, LH_(thread_serial)(tid));
    check_site_max(site);
 
-   LH_(total_blocks)++;
-   LH_(total_bytes) += size;
-   LH_(curr_blocks)++;
-   LH_(curr_bytes) += size;
+   LH_(heap).total_blocks++;
+   LH_(heap).total_bytes += size;
+   LH_(heap).curr_blocks++;
+   LH_(heap).curr_bytes += size;
    check_global_peak();
 
    LH_(timeline_note_change)(site);
@@ -236,7 +221,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
                          Bool cross_thread)
 {
    tl_assert(site->curr_blocks >= 1 && site->curr_bytes >= size);
-   tl_assert(LH_(curr_blocks) >= 1 && LH_(curr_bytes) >= size);
+   tl_assert(LH_(heap).curr_blocks >= 1 && LH_(heap).curr_bytes >= size);
    catch_up_with_peak(site);
 
    site->curr_blocks--;
@@ -253,9 +238,9 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    LH_(shapes_note_freed)(site, size, lifetime);
    if (cross_thread) site->cross_thread_frees++;
 
-   LH_(curr_blocks)--;
-   LH_(curr_bytes) -= size;
-   LH_(total_frees)++;
+   LH_(heap).curr_blocks--;
+   LH_(heap).curr_bytes -= size;
+   LH_(heap).total_frees++;
 
    LH_(timeline_note_change)(site);
 }
@@ -263,25 +248,25 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
                             ULong bytes_copied)
 {
-   tl_assert(site->curr_bytes >= old_size && LH_(curr_bytes) >= old_size);
+   tl_assert(site->curr_bytes >= old_size && LH_(heap).curr_bytes >= old_size);
    catch_up_with_peak(site);
 
    site->reallocs++;
    site->realloc_requested_bytes += new_size;
    site->realloc_bytes_copied += bytes_copied;
-   LH_(total_reallocs)++;
-   LH_(total_realloc_requested_bytes) += new_size;
-   LH_(total_realloc_bytes_copied) += bytes_copied;
+   LH_(heap).total_reallocs++;
+   LH_(heap).total_realloc_requested_bytes += new_size;
+   LH_(heap).total_realloc_bytes_copied += bytes_copied;
 
    site->curr_bytes = site->curr_bytes - old_size + new_size;
    /* (a custom allocator may resize a block to 0 bytes) */
    site->zero_size_curr += (new_size == 0) - (old_size == 0);
-   LH_(curr_bytes)  = LH_(curr_bytes) - old_size + new_size;
+   LH_(heap).curr_bytes  = LH_(heap).curr_bytes - old_size + new_size;
    if (new_size > old_size) {
       site->total_bytes += new_size - old_size;
       site->realloc_growth_bytes += new_size - old_size;
-      LH_(total_bytes)  += new_size - old_size;
-      LH_(total_realloc_growth_bytes) += new_size - old_size;
+      LH_(heap).total_bytes  += new_size - old_size;
+      LH_(heap).total_realloc_growth_bytes += new_size - old_size;
       check_site_max(site);
       check_global_peak();
    }

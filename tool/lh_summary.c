@@ -63,7 +63,7 @@ static void print_top_sites(const LH_Report* r)
       const HChar* where = label ? label : "???";
       LH_(format_bytes)(a, sizeof a, s->bytes_at_peak);
       LH_(format_share)(share, sizeof share, s->bytes_at_peak,
-                        r->totals.peak_bytes);
+                        r->totals.heap.peak_bytes);
       VG_(umsg)("  %10s %5s %'8llu %-6s  %s\n", a, share, s->blocks_at_peak,
                 LH_(plural)(s->blocks_at_peak, "block", "blocks"), where);
       print_site_notes(LH_(report_site_notes)(r, i));
@@ -77,12 +77,12 @@ static void print_top_sites(const LH_Report* r)
    one ignored, the first one named when it happened. */
 static void print_invalid_counts(const LH_ReportTotals* t)
 {
-   if (t->invalid_frees == 0 && t->invalid_reallocs == 0) return;
+   if (t->heap.invalid_frees == 0 && t->heap.invalid_reallocs == 0) return;
    VG_(umsg)("Invalid:      %'llu %s, %'llu %s of pointers that were not "
              "live heap blocks (ignored)\n",
-             t->invalid_frees, LH_(plural)(t->invalid_frees, "free", "frees"),
-             t->invalid_reallocs,
-             LH_(plural)(t->invalid_reallocs, "realloc", "reallocs"));
+             t->heap.invalid_frees, LH_(plural)(t->heap.invalid_frees, "free", "frees"),
+             t->heap.invalid_reallocs,
+             LH_(plural)(t->heap.invalid_reallocs, "realloc", "reallocs"));
 }
 
 static void print_profile_line(const HChar* path, Bool written)
@@ -99,26 +99,26 @@ void LH_(report_print_summary)(const LH_Report* r, const HChar* path,
    const LH_ReportTotals* t = &r->totals;
    HChar a[32], share[16];
 
-   LH_(format_bytes)(a, sizeof a, t->bytes);
+   LH_(format_bytes)(a, sizeof a, t->heap.total_bytes);
    VG_(umsg)("lifeheap: %'llu %s (%s) allocated, %'llu freed, %'llu %s; "
              "%'llu instructions run\n",
-             t->blocks, LH_(plural)(t->blocks, "block", "blocks"), a,
-             t->frees, t->reallocs,
-             LH_(plural)(t->reallocs, "realloc", "reallocs"), t->duration);
+             t->heap.total_blocks, LH_(plural)(t->heap.total_blocks, "block", "blocks"), a,
+             t->heap.total_frees, t->heap.total_reallocs,
+             LH_(plural)(t->heap.total_reallocs, "realloc", "reallocs"), t->duration);
    print_invalid_counts(t);
-   if (t->blocks == 0) {
+   if (t->heap.total_blocks == 0) {
       VG_(umsg)("No heap blocks were allocated.\n");
       print_profile_line(path, written);
       return;
    }
-   LH_(format_bytes)(a, sizeof a, t->peak_bytes);
-   LH_(format_share)(share, sizeof share, t->peak_time, t->duration);
+   LH_(format_bytes)(a, sizeof a, t->heap.peak_bytes);
+   LH_(format_share)(share, sizeof share, t->heap.peak_time, t->duration);
    VG_(umsg)("Heap peak:    %s in %'llu %s, at %s of the run\n",
-             a, t->peak_blocks, LH_(plural)(t->peak_blocks, "block", "blocks"),
+             a, t->heap.peak_blocks, LH_(plural)(t->heap.peak_blocks, "block", "blocks"),
              share);
-   LH_(format_bytes)(a, sizeof a, t->exit_bytes);
-   VG_(umsg)("Live at exit: %s in %'llu %s\n", a, t->exit_blocks,
-             LH_(plural)(t->exit_blocks, "block", "blocks"));
+   LH_(format_bytes)(a, sizeof a, t->heap.curr_bytes);
+   VG_(umsg)("Live at exit: %s in %'llu %s\n", a, t->heap.curr_blocks,
+             LH_(plural)(t->heap.curr_blocks, "block", "blocks"));
    print_top_sites(r);
    LH_(findings_print_summary)(LH_SUMMARY_TOP_SITES);
    print_profile_line(path, written);

@@ -175,7 +175,7 @@ Int LH_(stack_compare)(ExeContext* a, ExeContext* b)
       if (ia[i] < ib[i]) return -1;
       if (ia[i] > ib[i]) return 1;
    }
-   return na < nb ? -1 : na > nb ? 1 : 0;
+   return LH_(compare_u64)(na, nb);
 }
 
 /*------------------------------------------------------------*/

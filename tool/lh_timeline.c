@@ -55,8 +55,8 @@
    the hot path never walks the sites.
 
    The peak.  Grid values are samples at interval ends, so they would miss
-   the peak.  At the end the exact peak (lh_sites.c's LH_(peak_time),
-   LH_(peak_bytes), LH_(peak_blocks)) is inserted as an extra point between
+   the peak.  At the end the exact peak (lh_sites.c's LH_(heap).peak_time,
+   LH_(heap).peak_bytes, LH_(heap).peak_blocks) is inserted as an extra point between
    the grid points around it, or replaces the grid point that has the same
    time; in a site's series that point holds the site's bytes_at_peak.  The
    profile therefore has at most K + 1 = timeline_points points, the last at
@@ -151,8 +151,8 @@ static void record_global(UInt interval)
       }
       filled = interval + 1;
    }
-   interval_bytes[interval]  = LH_(curr_bytes);
-   interval_blocks[interval] = LH_(curr_blocks);
+   interval_bytes[interval]  = LH_(heap).curr_bytes;
+   interval_blocks[interval] = LH_(heap).curr_blocks;
 }
 
 /*------------------------------------------------------------*/
@@ -435,7 +435,7 @@ static UInt point_interval(UInt p)
 void LH_(timeline_finish)(void)
 {
    ULong end = LH_(now);
-   ULong peak_time = LH_(peak_time);
+   ULong peak_time = LH_(heap).peak_time;
    UInt  last, n_grid, peak_interval, p;
 
    last = grid_interval(end);
@@ -465,8 +465,8 @@ void LH_(timeline_finish)(void)
       UInt i;
       if (p == snapshot.peak_index) {
          snapshot.times[p]       = peak_time;
-         snapshot.live_bytes[p]  = LH_(peak_bytes);
-         snapshot.live_blocks[p] = LH_(peak_blocks);
+         snapshot.live_bytes[p]  = LH_(heap).peak_bytes;
+         snapshot.live_blocks[p] = LH_(heap).peak_blocks;
          continue;
       }
       i = point_interval(p);
@@ -522,7 +522,7 @@ Bool LH_(site_is_significant)(const LH_Site* site)
 {
    return site->max_bytes > 0
           && (double)site->max_bytes
-             >= LH_(options).significant_fraction * (double)LH_(peak_bytes);
+             >= LH_(options).significant_fraction * (double)LH_(heap).peak_bytes;
 }
 
 static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth)

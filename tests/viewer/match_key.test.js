@@ -91,3 +91,41 @@ test('match keys: both readers pair sites by the profile\'s keys', async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Sites sharing a key pair by their lines, the same in both readers: equal lines first,
+// then line order; a twin of the changed run (same key and lines as a paired site)
+// maps to its sibling's partner. The CLI's pairs and the viewer's rows are compared as sorted "base>new" lists.
+test('match keys: both readers pair the sites of one key by their lines alike', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifeheap-match-lines-'));
+  // Sites 0 and 1 share key "f", with these lines; the others keep a key of their own.
+  const withLines = (lines) => {
+    const p = keyed();
+    lines.forEach((l, i) => { p.sites[i].match_key = 'f\tq.c\n'; p.sites[i].match_lines = [l]; });
+    return p;
+  };
+  const cases = [
+    ['equal lines, sites swapped', [10, 20], [20, 10], ['0>1', '1>0']],
+    ['every line shifted', [10, 20], [25, 15], ['0>1', '1>0']],
+    ['one equal, one shifted', [10, 20], [10, 21], ['0>0', '1>1']],
+    ['twins in the changed run', [10], [10, 10], ['0>0', '0>1', '1>-1']],
+  ];
+  try {
+    for (const [name, baseLines, changedLines, wanted] of cases) {
+      const base = withLines(baseLines), changed = withLines(changedLines);
+      const baseFile = path.join(dir, 'base.json'), changedFile = path.join(dir, 'changed.json');
+      fs.writeFileSync(baseFile, JSON.stringify(base));
+      fs.writeFileSync(changedFile, JSON.stringify(changed));
+      const ofKey = (pairs) => pairs.filter((p) => /(^|>)[01]$|^[01]>/.test(p)).sort();
+      const d = new LH.Diff(await LH.profile.load(JSON.stringify(base), 'base'), await LH.profile.load(JSON.stringify(changed), 'changed'));
+      const viewerPairs = [];
+      for (let r = 0; r < d.length; r++) viewerPairs.push(d.rowBase[r] + '>' + d.rowChanged[r]);
+      const cli = spawnSync(CLI, ['diff', baseFile, changedFile, '--format', 'json', '--top', '0'], { encoding: 'utf8' });
+      assert.equal(cli.status, 0, cli.stderr);
+      const cliPairs = JSON.parse(cli.stdout).sites.map((s) => (s.base_id === null ? -1 : s.base_id) + '>' + (s.new_id === null ? -1 : s.new_id));
+      assert.deepEqual(ofKey(viewerPairs), wanted, 'viewer, ' + name);
+      assert.deepEqual(ofKey(cliPairs), wanted, 'CLI, ' + name);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

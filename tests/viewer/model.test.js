@@ -74,11 +74,25 @@ test('model: rejects malformed, truncated and wrong-version files with clear mes
   LH.profile.checkSiteArrays(deep.sites[1], 1);
 });
 
-test('model: diff matches sites by source location, marks new and gone, computes deltas', async () => {
+// Pairs of a diff as "baseline name > changed name" (a missing side "-"), sorted.
+function pairNames(d) {
+  const out = [];
+  for (let r = 0; r < d.length; r++) {
+    const b = d.rowBase[r], c = d.rowChanged[r];
+    out.push((b >= 0 ? d.base.siteName(b) : '-') + ' > ' + (c >= 0 ? d.changed.siteName(c) : '-'));
+  }
+  return out.sort();
+}
+
+test('model: diff pairs sites by their keys, marks new and gone, computes deltas', async () => {
   const base = await LH.profile.load(text('queue_bad.json'), 'bad');
   const changed = await LH.profile.load(text('queue_fixed.json'), 'fixed');
   const d = new LH.Diff(base, changed);
-  assert.equal(d.length, 7);
+  assert.deepEqual(d.keyless, []);
+  assert.equal(d.keylessText(), null);
+  // queue_fixed keeps five of queue_bad's sites, drops the log churn and adds the batch buffer.
+  assert.deepEqual(pairNames(d), ['- > batch_send', 'format_log > -', 'load_config > load_config', 'load_rows > load_rows',
+    'make_message > make_message', 'queue_push > queue_push', 'register_name > register_name']);
   const byName = {};
   for (let r = 0; r < d.length; r++) {
     const n = d.namingSite(r);
@@ -89,14 +103,79 @@ test('model: diff matches sites by source location, marks new and gone, computes
   assert.equal(byName.batch_send.delta, 4096);
   assert.equal(byName.format_log.status, 'gone');
   assert.equal(byName.load_config.delta, 0);
-  // A site moved to another file still pairs, in the second round (function names).
-  const movedText = JSON.parse(text('queue_fixed.json'));
-  movedText.frames.forEach((f) => { if (f.file === 'producer.c') f.file = 'producer_v2.c'; });
-  const moved = new LH.Diff(base, await LH.profile.load(JSON.stringify(movedText), 'moved'));
-  assert.equal(moved.length, 7);
   const states = d.findings().map((x) => x.finding.kind + ':' + x.state);
   assert.deepEqual(states, ['oversized-preallocation:unchanged', 'leak:unchanged', 'realloc-growth:unchanged',
     'missing-backpressure:resolved', 'short-lived-churn:resolved']);
+
+  // The keys decide, not the stacks: frames moved to another file with the keys kept
+  // pair as before; the keys' places moved too pair in the second round (function
+  // names alone); a key's function renamed leaves the site unpaired.
+  const variant = async (change) => {
+    const p = JSON.parse(text('queue_fixed.json'));
+    change(p);
+    return new LH.Diff(base, await LH.profile.load(JSON.stringify(p), 'variant'));
+  };
+  const framesMoved = await variant((p) => p.frames.forEach((f) => { if (f.file === 'producer.c') f.file = 'producer_v2.c'; }));
+  assert.deepEqual(pairNames(framesMoved), pairNames(d));
+  const keysMoved = await variant((p) => p.sites.forEach((s) => { s.match_key = s.match_key.replace(/\tproducer\.c\n/g, '\tproducer_v2.c\n'); }));
+  assert.deepEqual(pairNames(keysMoved), pairNames(d));
+  const renamed = await variant((p) => p.sites.forEach((s) => { s.match_key = s.match_key.replace(/^make_message\t/, 'build_message\t'); }));
+  assert.deepEqual(pairNames(renamed), ['- > batch_send', '- > make_message', 'format_log > -', 'load_config > load_config',
+    'load_rows > load_rows', 'make_message > -', 'queue_push > queue_push', 'register_name > register_name']);
+});
+
+// Sites that share a key pair by their match_lines: equal lines first, then the rest in
+// line order; a site whose lines equal a paired one's of its own profile (code the
+// compiler duplicated) maps to that site's counterpart too.
+test('model: sites sharing a key pair by their lines', async () => {
+  const withKeys = async (lines) => {
+    const p = JSON.parse(text('queue_bad.json'));
+    lines.forEach((l, i) => { p.sites[i].match_key = 'f\tq.c\n'; p.sites[i].match_lines = [l]; });
+    p.sites.forEach((s, i) => { if (i >= lines.length) { s.match_key = 'other' + i + '\tq.c\n'; s.match_lines = [1]; } });
+    return LH.profile.load(JSON.stringify(p), 'lines ' + lines.join(','));
+  };
+  const pairsOfKey = (d) => {
+    const out = [];
+    const keyed = (i) => i === 0 || i === 1;
+    for (let r = 0; r < d.length; r++) if (keyed(d.rowBase[r]) || keyed(d.rowChanged[r])) out.push(d.rowBase[r] + '>' + d.rowChanged[r]);
+    return out.sort();
+  };
+  const base = await withKeys([10, 20]);
+  // Equal lines pair whatever the sites' order.
+  assert.deepEqual(pairsOfKey(new LH.Diff(base, await withKeys([20, 10]))), ['0>1', '1>0']);
+  // No equal lines: line order (an edit above both shifted them).
+  assert.deepEqual(pairsOfKey(new LH.Diff(base, await withKeys([25, 15]))), ['0>1', '1>0']);
+  // One equal, the other shifted.
+  assert.deepEqual(pairsOfKey(new LH.Diff(base, await withKeys([10, 21]))), ['0>0', '1>1']);
+  // Two sites of the same lines in the baseline, one in the changed run: both pair with
+  // it (the changed run's site 1 has a key of its own: new).
+  const twins = new LH.Diff(await withKeys([10, 10]), await withKeys([10]));
+  assert.deepEqual(pairsOfKey(twins), ['-1>1', '0>0', '1>0']);
+});
+
+// A profile written before sites carried keys (both members absent): the viewer pairs
+// nothing rather than guess, and says why and how to compare the runs.
+test('model: a diff with a profile without keys pairs nothing and says why', async () => {
+  const keyless = JSON.parse(text('queue_bad.json'));
+  keyless.sites.forEach((s) => { delete s.match_key; delete s.match_lines; });
+  const old = await LH.profile.load(JSON.stringify(keyless), 'old.json');
+  const current = await LH.profile.load(text('queue_fixed.json'), 'new.json');
+  for (const [base, changed, sides] of [[old, current, ['baseline']], [current, old, ['changed']], [old, old, ['baseline', 'changed']]]) {
+    const d = new LH.Diff(base, changed);
+    assert.deepEqual(d.keyless.map((k) => k.side), sides);
+    assert.equal(d.length, base.sites.length + changed.sites.length);
+    for (let r = 0; r < d.length; r++) {
+      assert.equal(d.status(r), 'unpaired');
+      assert.ok((d.rowBase[r] < 0) !== (d.rowChanged[r] < 0), 'row ' + r + ' has one side');
+    }
+    assert.equal(d.headline(), null);
+    assert.deepEqual(d.findings().map((x) => x.state + ':' + x.side), changed.profile.findings.map(() => 'unpaired:changed')
+      .concat(base.profile.findings.map(() => 'unpaired:base')));
+    assert.match(d.keylessText(), new RegExp('written by an older lifeheap.*no site keys \\(sites\\[\\]\\.match_key\\).*cannot be paired.*' +
+      'record .* again with this lifeheap, or run `lifeheap diff ' + base.sourceName + ' ' + changed.sourceName + '`'));
+  }
+  assert.match(new LH.Diff(old, current).keylessText(), /^The baseline old\.json was written/);
+  assert.match(new LH.Diff(old, old).keylessText(), /^Both profiles \(baseline old\.json, changed old\.json\) were written/);
 });
 
 test('model: call tree sums sites top-down and bottom-up', async () => {
@@ -138,7 +217,8 @@ test('model: chunked JSON parsing gives exactly what JSON.parse gives', async ()
 });
 
 // rust_conns.json and rust_conns_cgu1.json: real profiles of tests/names/progs/conns.rs
-// built with rustc -O -C debuginfo=1, and with -C codegen-units=1 as well.
+// built with rustc -O -C debuginfo=1, and with -C codegen-units=1 as well
+// (fixtures/record_rust_conns.sh: this tool's output, version 2).
 test('model: sites are named by their label; folding hides library frames', async () => {
   const m = await LH.profile.load(text('rust_conns.json'), 'x');
   const big = m.sites.findIndex((s) => s.total_bytes === 16 * 262144);
@@ -177,10 +257,11 @@ test('diff: two builds of the same Rust source match site for site', async () =>
     const statuses = [];
     for (let r = 0; r < d.length; r++) statuses.push(d.status(r));
     assert.equal(statuses.filter((s) => s !== 'both').length, 0, JSON.stringify(statuses));
+    // Every site of both runs is in a row (the one twin of the 21 maps to its counterpart).
+    assert.equal(d.length, 21);
+    assert.equal(new Set(d.rowBase).size, base.sites.length);
+    assert.equal(new Set(d.rowChanged).size, changed.sites.length);
   }
-  assert.equal(LH.Diff.functionPath('<alloc::vec::Vec<u8>>::with_capacity'), 'alloc::vec::Vec::with_capacity');
-  assert.equal(LH.Diff.functionPath('alloc::vec::Vec<T,A>::with_capacity'), 'alloc::vec::Vec::with_capacity');
-  assert.equal(LH.Diff.functionPath('void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int const&)'), 'std::vector::_M_realloc_insert');
 });
 
 test('model: evidence labelled and formatted by unit (docs/evidence-labels.json)', () => {

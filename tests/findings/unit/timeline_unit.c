@@ -33,8 +33,8 @@
 
 /*--- Stand-ins for Valgrind's core and the other modules ---*/
 
-ULong LH_(now), LH_(curr_bytes), LH_(curr_blocks);
-ULong LH_(peak_bytes), LH_(peak_blocks), LH_(peak_time), LH_(peak_seq);
+ULong LH_(now);
+LH_HeapCounters LH_(heap);
 
 void* VG_(malloc)(const HChar* cc, SizeT n) { (void)cc; return malloc(n ? n : 1); }
 void* VG_(calloc)(const HChar* cc, SizeT n, SizeT m) { (void)cc; return calloc(n ? n : 1, m ? m : 1); }
@@ -137,21 +137,21 @@ static ULong rnd(ULong n) { rng_state = rng_state * 6364136223846793005ULL + 144
 static void apply(UInt site, Long delta_bytes, Long delta_blocks)
 {
    LH_Site* s = sites[site];
-   LH_(curr_bytes) += delta_bytes;
-   LH_(curr_blocks) += delta_blocks;
+   LH_(heap).curr_bytes += delta_bytes;
+   LH_(heap).curr_blocks += delta_blocks;
    s->curr_bytes += delta_bytes;
    if (s->curr_bytes > s->max_bytes) s->max_bytes = s->curr_bytes;
-   if (LH_(curr_bytes) >= LH_(peak_bytes)) {       /* latest equal peak wins */
+   if (LH_(heap).curr_bytes >= LH_(heap).peak_bytes) {       /* latest equal peak wins */
       UInt i;
-      LH_(peak_bytes) = LH_(curr_bytes);
-      LH_(peak_blocks) = LH_(curr_blocks);
-      LH_(peak_time) = LH_(now);
+      LH_(heap).peak_bytes = LH_(heap).curr_bytes;
+      LH_(heap).peak_blocks = LH_(heap).curr_blocks;
+      LH_(heap).peak_time = LH_(now);
       for (i = 0; i < MAX_SITES; i++) sites[i]->bytes_at_peak = sites[i]->curr_bytes;
    }
    LH_(timeline_note_change)(s);
    history[n_history].time = LH_(now);
-   history[n_history].bytes = LH_(curr_bytes);
-   history[n_history].blocks = LH_(curr_blocks);
+   history[n_history].bytes = LH_(heap).curr_bytes;
+   history[n_history].blocks = LH_(heap).curr_blocks;
    for (UInt i = 0; i < MAX_SITES; i++) history[n_history].site_bytes[i] = sites[i]->curr_bytes;
    n_history++;
 }
@@ -191,8 +191,8 @@ static int verify(const char* name, UInt points)
    if (times[n - 1] != LH_(now)) { fail(name, "last point is not the end of the run"); bad = 1; }
    for (p = 1; p < n; p++)
       if (times[p] <= times[p - 1]) { fail(name, "times not strictly increasing"); bad = 1; break; }
-   if (peak_index >= n || times[peak_index] != LH_(peak_time)
-       || bytes[peak_index] != LH_(peak_bytes) || blocks[peak_index] != LH_(peak_blocks)) {
+   if (peak_index >= n || times[peak_index] != LH_(heap).peak_time
+       || bytes[peak_index] != LH_(heap).peak_bytes || blocks[peak_index] != LH_(heap).peak_blocks) {
       fail(name, "peak point differs from the peak"); bad = 1;
    }
    for (p = 0; p < n && !bad; p++) {
@@ -236,8 +236,8 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events,
    int bad = 0;
 
    rng_state = seed;
-   LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
-   LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
+   LH_(now) = LH_(heap).curr_bytes = LH_(heap).curr_blocks = 0;
+   LH_(heap).peak_bytes = LH_(heap).peak_blocks = LH_(heap).peak_time = 0;
    n_history = n_live = 0;
    for (i = 0; i < MAX_SITES; i++) {
       sites[i] = calloc(1, sizeof(LH_Site));
@@ -282,8 +282,8 @@ static void growth_case(void)
    LH_Site *leak, *step, *wave;
    const LH_Growth *g_leak, *g_step, *g_wave;
    UInt i;
-   LH_(now) = LH_(curr_bytes) = LH_(curr_blocks) = 0;
-   LH_(peak_bytes) = LH_(peak_blocks) = LH_(peak_time) = 0;
+   LH_(now) = LH_(heap).curr_bytes = LH_(heap).curr_blocks = 0;
+   LH_(heap).peak_bytes = LH_(heap).peak_blocks = LH_(heap).peak_time = 0;
    n_history = n_live = 0;
    for (i = 0; i < MAX_SITES; i++) {
       sites[i] = calloc(1, sizeof(LH_Site));

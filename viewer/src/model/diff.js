@@ -1,22 +1,21 @@
 // Baseline-vs-changed comparison. DOM-free.
 //
-// Sites are matched exactly as `lifeheap diff` matches them (cli/match.c), so the
-// viewer and the CLI agree. The tool writes each site's identity into the profile
-// (sites[].match_key, match_lines: docs/format.md, "Site identity across runs"); for
-// profiles of older versions, which lack them, the same is computed here from the stack
-// by the tool's rules: a site's identity is, per frame, the function's path (without
-// generic arguments, parameters or return type: functionPath, as cli/names.c) and the
-// source file (the object when there is no file); addresses and lines are ignored, so a
-// rebuild or an edit that shifts lines still matches. Unnamed frames are left out; of
-// each run of `library` frames under the program's code only the outermost (the library
-// function the program called) stays, and the runtime's frames above the program's
-// outermost frame go, so two builds that inline the libraries differently still match.
-// A site left unpaired whose lines equal a paired site's of the same profile (code the
-// compiler duplicated) pairs with that site's counterpart too. Sites sharing an identity form a group
-// sorted by their line sequences; within a group, identical line sequences pair first,
-// then the rest pair in line order. A second round does the same over the sites still
-// unpaired with function names alone (code moved to another file). Unmatched sites are
-// "new" (only in the changed profile) or "gone" (only in the baseline).
+// Sites are paired by the identity the tool writes into each site (sites[].match_key and
+// match_lines; docs/format.md, "Site identity across runs", says how the tool judges it
+// and how readers pair by it), by the same rules as `lifeheap diff` (cli/match.c), so
+// the viewer and the CLI agree. Sites with equal keys form a group sorted by their line
+// sequences; within a group, identical line sequences pair first, then the rest pair in
+// line order. A site left unpaired whose lines equal a paired site's of the same profile
+// (code the compiler duplicated) pairs with that site's counterpart too. A second round
+// does the same over the sites still unpaired with function names alone (each key line
+// without its place: code moved to another file). Unmatched sites are "new" (only in the
+// changed profile) or "gone" (only in the baseline).
+//
+// A profile written before sites carried keys cannot be paired here: the viewer reads
+// identities, it does not re-derive them from stacks. Such a diff pairs nothing: every
+// site is "unpaired", no finding is compared, and `keyless` names the profiles without
+// keys so the views can say why and how to compare them (record again, or `lifeheap
+// diff`, which re-derives the keys of older profiles from their stacks).
 //
 // A delta is changed minus baseline. For additive metrics (bytes, counts) a missing side
 // counts as 0, so a new site's delta is its whole value; for ratios and percentages a
@@ -25,129 +24,22 @@
 var LH = globalThis.LH = globalThis.LH || {};
 
 LH.Diff = (function () {
-  // A function's path without generic arguments, parameters and return type
-  // ("<alloc::vec::Vec<u8>>::with_capacity" -> "alloc::vec::Vec::with_capacity"); the
-  // rules of cli/names.c.
-  function skipAngle(s, open) {
-    var depth = 0;
-    for (var i = open; i < s.length; i++) {
-      if (s[i] === '<') depth++;
-      else if (s[i] === '>' && s[i - 1] !== '-' && --depth === 0) return i + 1;
-    }
-    return s.length;
-  }
-  function findTopLevel(s, word) {
-    var depth = 0;
-    for (var i = 0; i + word.length <= s.length; i++) {
-      var c = s[i];
-      if (c === '<' || c === '(' || c === '[') depth++;
-      else if ((c === '>' && s[i - 1] !== '-') || c === ')' || c === ']') depth--;
-      else if (depth === 0 && s.substr(i, word.length) === word) return i;
-    }
-    return -1;
-  }
-  function splitSelf(inner, out) {
-    inner = inner.replace(/^[&* ]+/, '').replace(/^mut /, '').replace(/^const /, '');
-    if (inner.indexOf('impl ') === 0) {
-      inner = inner.slice(5);
-      var f = findTopLevel(inner, ' for ');
-      if (f >= 0) inner = inner.slice(f + 5);
-    }
-    var a = findTopLevel(inner, ' as ');
-    if (a >= 0) inner = inner.slice(0, a);
-    splitPath(inner, out);
-  }
-  function splitPath(s, out) {
-    var start = out.length, current = '', i = 0;
-    while (i < s.length) {
-      var c = s[i];
-      var isOperator = /^operator(?![A-Za-z0-9_])/.test(current);
-      if (c === ':' && s[i + 1] === ':' && !isOperator) { out.push(current); current = ''; i += 2; }
-      else if (isOperator) {
-        if (c === '(' && s[i + 1] === ')' && current === 'operator') { current += '()'; i += 2; }
-        else if (c === '(') break;
-        else { current += c; i++; }
-      } else if (c === '(') {
-        if (s.substr(i, 21) === '(anonymous namespace)') { current += '(anonymous namespace)'; i += 21; } else break;
-      } else if (c === '<') {
-        var close = skipAngle(s, i);
-        if (current === '') {
-          splitSelf(s.slice(i + 1, Math.max(i + 1, close - 1)), out);
-          i = close;
-          if (s[i] === ':' && s[i + 1] === ':') i += 2;
-        } else i = close;
-      } else if (c === '{') {
-        var depth = 0;
-        for (; i < s.length; i++) {
-          current += s[i];
-          if (s[i] === '{') depth++;
-          else if (s[i] === '}' && --depth === 0) { i++; break; }
-        }
-      } else if (c === ' ') { out.length = start; current = ''; i++; }
-      else { current += c; i++; }
-    }
-    if (current !== '') out.push(current);
-  }
-  function functionPath(name) {
-    var out = [];
-    splitPath(name, out);
-    return out.length ? out.join('::') : name;
-  }
-
-  function named(fr) { return !!fr.function && fr.function !== 'UnknownInlinedFun'; }
-  function programFrame(fr) { return named(fr) && fr.library !== true; }
-
-  // The stack positions that make a site's identity (see the top of the file).
-  function identityFrames(model, siteIndex) {
-    var stack = model.sites[siteIndex].stack, outermost = -1, kept = [];
-    for (var i = 0; i < stack.length; i++) if (programFrame(model.frames[stack[i]])) outermost = i;
-    for (var k = 0; k < stack.length; k++) {
-      var fr = model.frames[stack[k]];
-      if (!named(fr)) continue;
-      if (outermost >= 0) {
-        if (k > outermost) break;
-        if (fr.library === true && !programFrame(model.frames[stack[k + 1]])) continue;
-      }
-      kept.push(stack[k]);
-    }
-    return kept;
-  }
-
-  function keptFrames(model, siteIndex) {
-    var cache = model._identityFrames || (model._identityFrames = []);
-    return cache[siteIndex] || (cache[siteIndex] = identityFrames(model, siteIndex));
-  }
-
-  // The site's match key: the profile's, or computed by the tool's rules (one "function
-  // path, tab, file or object, newline" line per identity frame).
-  function matchKey(model, siteIndex) {
-    var site = model.sites[siteIndex];
-    if (typeof site.match_key === 'string') return site.match_key;
-    var out = '';
-    var frames = keptFrames(model, siteIndex);
-    for (var k = 0; k < frames.length; k++) {
-      var fr = model.frames[frames[k]];
-      out += functionPath(fr.function) + '\t' + (fr.file || fr.object || '') + '\n';
-    }
-    return out;
+  // Whether every site of the profile carries its key (the loader checks that a site
+  // has both match_key and match_lines or neither).
+  function hasKeys(model) {
+    return model.sites.every(function (s) { return typeof s.match_key === 'string'; });
   }
 
   // The identity of the first round (the key) or of the second (functions only: each
   // line's place, from the tab to the newline, removed).
   function identity(model, siteIndex, withPlaces) {
-    var key = matchKey(model, siteIndex);
+    var key = model.sites[siteIndex].match_key;
     return withPlaces ? key : key.replace(/\t[^\n]*/g, '');
   }
 
-  // The lines of the identity frames (0 unknown): the profile's match_lines or computed.
+  // The lines of the key's frames (0 unknown).
   function matchLines(model, siteIndex) {
-    var site = model.sites[siteIndex];
-    if (Array.isArray(site.match_lines)) return site.match_lines;
-    var cache = model._matchLines || (model._matchLines = []);
-    return cache[siteIndex] || (cache[siteIndex] = keptFrames(model, siteIndex).map(function (f) {
-      var line = model.frames[f].line;
-      return typeof line === 'number' && line > 0 ? line : 0;
-    }));
+    return model.sites[siteIndex].match_lines;
   }
 
   // Orders two sites of the same identity (hence as many identity frames) by their lines.
@@ -178,6 +70,11 @@ LH.Diff = (function () {
   function Diff(base, changed) {
     this.base = base;
     this.changed = changed;
+    // The profiles without keys, as { side: 'baseline' | 'changed', name }: empty when
+    // the sites are paired.
+    this.keyless = [];
+    if (!hasKeys(base)) this.keyless.push({ side: 'baseline', name: base.sourceName });
+    if (!hasKeys(changed)) this.keyless.push({ side: 'changed', name: changed.sourceName });
     this.rowBase = [];
     this.rowChanged = [];
     this._columns = {};
@@ -218,6 +115,7 @@ LH.Diff = (function () {
     // Round 1 with source files, round 2 with function names alone (code moved to
     // another file, or two variants of a program in two files).
     [true, false].forEach(function (withPlaces) {
+      if (self.keyless.length > 0) return;
       var baseGroups = groupByIdentity(base, rowOfBaseSite, withPlaces);
       var changedGroups = groupByIdentity(changed, rowOfChangedSite, withPlaces);
       changedGroups.order.forEach(function (identity) {
@@ -241,12 +139,26 @@ LH.Diff = (function () {
     }
   }
 
-  Diff.functionPath = functionPath;
-
+  // 'both', 'new', 'gone', or 'unpaired' (a row of a diff that pairs nothing: keyless).
   Diff.prototype.status = function (row) {
+    if (this.keyless.length > 0) return 'unpaired';
     if (this.rowBase[row] < 0) return 'new';
     if (this.rowChanged[row] < 0) return 'gone';
     return 'both';
+  };
+
+  // Why the sites are not paired and how to compare them (null when they are), in the
+  // words every view of a keyless diff shows.
+  Diff.prototype.keylessText = function () {
+    if (this.keyless.length === 0) return null;
+    var names = this.keyless.map(function (k) { return k.side + ' ' + k.name; });
+    var both = this.keyless.length === 2;
+    return (both ? 'Both profiles (' + names.join(', ') + ') were' : 'The ' + names[0] + ' was') +
+      ' written by an older lifeheap, whose profiles carry no site keys (sites[].match_key): ' +
+      'the sites of the two runs cannot be paired, so each site is shown unpaired and no finding is compared; ' +
+      'the whole-run figures still compare. To compare sites, record ' + (both ? 'both runs' : 'that run') +
+      ' again with this lifeheap, or run `lifeheap diff ' + this.base.sourceName + ' ' + this.changed.sourceName +
+      '`, which pairs the sites of older profiles by their stacks.';
   };
 
   function additive(column) { return column.kind === 'bytes' || column.kind === 'count'; }
@@ -301,9 +213,17 @@ LH.Diff = (function () {
   };
 
   // Findings of both profiles, each marked new (only in changed), resolved (only in the
-  // baseline) or unchanged (same kind on the matching site in both).
+  // baseline) or unchanged (same kind on the matching site in both); in a diff without
+  // keys, each run's findings marked unpaired (nothing to compare them with).
   Diff.prototype.findings = function () {
     var self = this;
+    if (this.keyless.length > 0) {
+      return this.changed.profile.findings.map(function (f) {
+        return { finding: f, side: 'changed', state: 'unpaired', row: self.rowOfChanged[f.site] };
+      }).concat(this.base.profile.findings.map(function (f) {
+        return { finding: f, side: 'base', state: 'unpaired', row: self.rowOfBase[f.site] };
+      }));
+    }
     var baseKeys = new Map();
     this.base.profile.findings.forEach(function (f, i) { baseKeys.set(f.kind + '@' + self.rowOfBase[f.site], i); });
     var out = [];
@@ -324,7 +244,8 @@ LH.Diff = (function () {
   // (cli/diff_headline.c, docs/cli.md): by severity; at equal severity new, then
   // worsened (more severe, or a larger first headline figure), then resolved, then the
   // profile's order; an unchanged finding only when nothing changed. Returns null
-  // without findings, else { finding, side, state, row, baseFinding, changedFinding }.
+  // without findings or without keys (nothing is compared), else { finding, side,
+  // state, row, baseFinding, changedFinding }.
   var SEVERITY = { high: 0, medium: 1, low: 2 };
   var STATE_ORDER = { 'new': 0, worsened: 1, resolved: 2 };
   function severityRank(finding) { return Object.prototype.hasOwnProperty.call(SEVERITY, finding.severity) ? SEVERITY[finding.severity] : 3; }
@@ -336,6 +257,7 @@ LH.Diff = (function () {
   }
   Diff.prototype.headline = function () {
     var self = this, best = null, bestKey = null;
+    if (this.keyless.length > 0) return null;
     // Keys compare element by element; the first smallest wins.
     function consider(entry, key) {
       var i = 0;

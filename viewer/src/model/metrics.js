@@ -105,5 +105,6 @@ LH.metrics = (function () {
     return delta > 0 ? '+' + d.text : d.text;
   }
 
-  return { columns: ordered, groups: groups, byId: byId, display: display, displayDelta: displayDelta };
+  // at and derive serve the site detail's figures too (views/site_detail.js).
+  return { columns: ordered, groups: groups, byId: byId, display: display, displayDelta: displayDelta, at: at, derive: DERIVE };
 })();

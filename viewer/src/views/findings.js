@@ -57,6 +57,19 @@ LH.findingsView = (function () {
     LH.dom.clear(container);
     var list = diff.findings();
     if (list.length === 0) return empty(container, 'No findings in either profile.');
+    if (diff.keyless.length > 0) {
+      // Nothing to compare them with: each run's findings under its name, unmarked.
+      container.appendChild(el('p', { className: 'keyless-note', text: 'Not compared: the two runs\' sites are not paired (the note at the top says why). Each run\'s findings:' }));
+      [['changed', diff.changed], ['base', diff.base]].forEach(function (side) {
+        var own = list.filter(function (x) { return x.side === side[0]; });
+        if (own.length === 0) return;
+        container.appendChild(el('h3', { text: (side[0] === 'base' ? 'Baseline: ' : 'Changed: ') + side[1].sourceName }));
+        container.appendChild(el('ol', { className: 'findings' }, own.map(function (x) {
+          return item(x.finding, side[1], x.row, function () { selectRow(x.row); });
+        })));
+      });
+      return;
+    }
     container.appendChild(el('ol', { className: 'findings' }, list.map(function (x) {
       var model = x.side === 'base' ? diff.base : diff.changed;
       return item(x.finding, model, x.row, function () { selectRow(x.row); }, x.state);

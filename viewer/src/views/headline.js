@@ -6,6 +6,7 @@
 // finding change (LH.Diff.prototype.headline: new, worsened, resolved, or the most
 // severe unchanged one when nothing changed), each figure as "baseline → changed": a
 // run without the finding shows its matching site's own field when the figure is one.
+// A diff with a profile written before site keys says why nothing is paired instead.
 'use strict';
 var LH = globalThis.LH = globalThis.LH || {};
 
@@ -105,6 +106,16 @@ LH.headlineView = (function () {
 
   function renderDiff(container, diff, selectRow) {
     LH.dom.clear(container);
+    if (diff.keyless.length > 0) {
+      container.appendChild(el('div', { className: 'headline keyless', attrs: { role: 'note' } }, [
+        el('div', { className: 'headline-head' }, [el('span', { className: 'headline-kind', text: 'Sites not paired' })]),
+        // The command to run (between backticks in the text) as code.
+        el('p', { className: 'headline-sentence' }, diff.keylessText().split('`').map(function (part, i) {
+          return i % 2 ? el('code', { text: part }) : document.createTextNode(part);
+        })),
+      ]));
+      return;
+    }
     var shown = diff.headline();
     if (!shown) {
       container.appendChild(calm('No findings in either run. ' + peakText(diff.changed)));

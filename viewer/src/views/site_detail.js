@@ -9,67 +9,77 @@ LH.siteDetailView = (function () {
   var el = LH.dom.el, f = LH.format;
 
   function acc(s) { return s.access || {}; }
-  function atPeak(s) { return acc(s).at_peak || {}; }
-  function growth(s) { return s.growth || {}; }
 
-  // [label, value(site, model), kind] — kind as in LH.metrics.display.
-  var GROUPS = [
-    ['Allocation', [
-      ['Total blocks', function (s) { return s.total_blocks; }, 'count'],
-      ['Total bytes', function (s) { return s.total_bytes; }, 'bytes'],
-      ['Freed blocks', function (s) { return s.freed_blocks; }, 'count'],
-      ['First allocation', function (s) { return s.first_alloc_time; }, 'time'],
-      ['Last allocation', function (s) { return s.last_alloc_time; }, 'time'],
-      ['Allocating threads', function (s) { return s.allocating_threads; }, 'count'],
-      ['Cross-thread frees', function (s) { return s.cross_thread_frees; }, 'count'],
-      ['Reallocs', function (s) { return s.reallocs; }, 'count'],
-      ['Realloc requested', function (s) { return s.realloc_requested_bytes; }, 'bytes'],
-      ['Realloc copied', function (s) { return s.realloc_bytes_copied; }, 'bytes'],
-    ]],
-    ['Live', [
-      ['Bytes at peak', function (s) { return s.bytes_at_peak; }, 'bytes'],
-      ['Blocks at peak', function (s) { return s.blocks_at_peak; }, 'count'],
-      ['Own max bytes', function (s) { return s.max_bytes; }, 'bytes'],
-      ['Own max blocks', function (s) { return s.max_blocks; }, 'count'],
-      ['Own max reached at', function (s) { return s.max_time; }, 'time'],
-      ['Bytes at exit', function (s) { return s.bytes_at_exit; }, 'bytes'],
-      ['Blocks at exit', function (s) { return s.blocks_at_exit; }, 'count'],
-    ]],
-    ['Lifetime', [
-      ['Average', function (s, m) { return s.total_blocks > 0 ? s.lifetime.sum / s.total_blocks : null; }, 'instr'],
-      ['Average, % of run', function (s, m) { return s.total_blocks > 0 && m.duration > 0 ? s.lifetime.sum / s.total_blocks / m.duration : null; }, 'percent'],
-      ['Minimum', function (s) { return s.lifetime.min; }, 'instr'],
-      ['Maximum', function (s) { return s.lifetime.max; }, 'instr'],
-      ['Maximum, % of run', function (s, m) { return m.duration > 0 ? s.lifetime.max / m.duration : null; }, 'percent'],
-      ['Sum', function (s) { return s.lifetime.sum; }, 'instr'],
-    ]],
-    ['Access', [
-      ['Bytes read', function (s) { return acc(s).bytes_read; }, 'bytes'],
-      ['Bytes written', function (s) { return acc(s).bytes_written; }, 'bytes'],
-      ['Measured bytes', function (s) { return acc(s).measured_bytes; }, 'bytes'],
-      ['Reads per byte', function (s) { return acc(s).measured_bytes > 0 ? acc(s).bytes_read / acc(s).measured_bytes : null; }, 'ratio'],
-      ['Writes per byte', function (s) { return acc(s).measured_bytes > 0 ? acc(s).bytes_written / acc(s).measured_bytes : null; }, 'ratio'],
-      ['Never read', function (s) { return acc(s).never_read_bytes; }, 'bytes'],
-      ['Never written', function (s) { return acc(s).never_written_bytes; }, 'bytes'],
-      ['Never read or written', function (s) { return acc(s).never_accessed_bytes; }, 'bytes'],
-      ['Written, never read', function (s) { return acc(s).written_never_read_bytes; }, 'bytes'],
-      ['Unused capacity', function (s) { return acc(s).unused_capacity_bytes; }, 'bytes'],
-      ['Idle before free (sum)', function (s) { return acc(s).idle_before_free; }, 'instr'],
-      ['First-access delay (sum)', function (s) { return acc(s).first_access_delay; }, 'instr'],
-    ]],
-    ['Of the blocks live at the peak', [
-      ['Bytes', function (s) { return atPeak(s).bytes; }, 'bytes'],
-      ['Never read', function (s) { return atPeak(s).never_read_bytes; }, 'bytes'],
-      ['Never written', function (s) { return atPeak(s).never_written_bytes; }, 'bytes'],
-      ['Never read or written', function (s) { return atPeak(s).never_accessed_bytes; }, 'bytes'],
-      ['Unused capacity', function (s) { return atPeak(s).unused_capacity_bytes; }, 'bytes'],
-    ]],
-    ['Growth', [
-      ['Rising fraction', function (s) { return s.growth ? growth(s).rising_fraction : null; }, 'percent'],
-      ['Slope (bytes / M instr)', function (s) { return s.growth ? growth(s).slope_bytes_per_million_instructions : null; }, 'ratio'],
-      ['End / max ratio', function (s) { return s.growth ? growth(s).end_to_max_ratio : null; }, 'ratio'],
-    ]],
+  // Every figure of the site, one row each: [group, label, value, display kind
+  // (LH.metrics.display)]. The value is a site member's dotted path (docs/format.md),
+  // perhaps followed by a space and a derivation that divides the member: per_block and
+  // per_measured_byte as the metrics table's columns (docs/metrics.json), of_run by the
+  // run's duration, per_block_of_run both. A member a site lacks (a site without
+  // growth) shows as not defined.
+  var FIELDS = [
+    ['Allocation', 'Total blocks', 'total_blocks', 'count'],
+    ['Allocation', 'Total bytes', 'total_bytes', 'bytes'],
+    ['Allocation', 'Freed blocks', 'freed_blocks', 'count'],
+    ['Allocation', 'First allocation', 'first_alloc_time', 'time'],
+    ['Allocation', 'Last allocation', 'last_alloc_time', 'time'],
+    ['Allocation', 'Allocating threads', 'allocating_threads', 'count'],
+    ['Allocation', 'Cross-thread frees', 'cross_thread_frees', 'count'],
+    ['Allocation', 'Reallocs', 'reallocs', 'count'],
+    ['Allocation', 'Realloc requested', 'realloc_requested_bytes', 'bytes'],
+    ['Allocation', 'Realloc copied', 'realloc_bytes_copied', 'bytes'],
+    ['Live', 'Bytes at peak', 'bytes_at_peak', 'bytes'],
+    ['Live', 'Blocks at peak', 'blocks_at_peak', 'count'],
+    ['Live', 'Own max bytes', 'max_bytes', 'bytes'],
+    ['Live', 'Own max blocks', 'max_blocks', 'count'],
+    ['Live', 'Own max reached at', 'max_time', 'time'],
+    ['Live', 'Bytes at exit', 'bytes_at_exit', 'bytes'],
+    ['Live', 'Blocks at exit', 'blocks_at_exit', 'count'],
+    ['Lifetime', 'Average', 'lifetime.sum per_block', 'instr'],
+    ['Lifetime', 'Average, % of run', 'lifetime.sum per_block_of_run', 'percent'],
+    ['Lifetime', 'Minimum', 'lifetime.min', 'instr'],
+    ['Lifetime', 'Maximum', 'lifetime.max', 'instr'],
+    ['Lifetime', 'Maximum, % of run', 'lifetime.max of_run', 'percent'],
+    ['Lifetime', 'Sum', 'lifetime.sum', 'instr'],
+    ['Access', 'Bytes read', 'access.bytes_read', 'bytes'],
+    ['Access', 'Bytes written', 'access.bytes_written', 'bytes'],
+    ['Access', 'Measured bytes', 'access.measured_bytes', 'bytes'],
+    ['Access', 'Reads per byte', 'access.bytes_read per_measured_byte', 'ratio'],
+    ['Access', 'Writes per byte', 'access.bytes_written per_measured_byte', 'ratio'],
+    ['Access', 'Never read', 'access.never_read_bytes', 'bytes'],
+    ['Access', 'Never written', 'access.never_written_bytes', 'bytes'],
+    ['Access', 'Never read or written', 'access.never_accessed_bytes', 'bytes'],
+    ['Access', 'Written, never read', 'access.written_never_read_bytes', 'bytes'],
+    ['Access', 'Unused capacity', 'access.unused_capacity_bytes', 'bytes'],
+    ['Access', 'Idle before free (sum)', 'access.idle_before_free', 'instr'],
+    ['Access', 'First-access delay (sum)', 'access.first_access_delay', 'instr'],
+    ['Of the blocks live at the peak', 'Bytes', 'access.at_peak.bytes', 'bytes'],
+    ['Of the blocks live at the peak', 'Never read', 'access.at_peak.never_read_bytes', 'bytes'],
+    ['Of the blocks live at the peak', 'Never written', 'access.at_peak.never_written_bytes', 'bytes'],
+    ['Of the blocks live at the peak', 'Never read or written', 'access.at_peak.never_accessed_bytes', 'bytes'],
+    ['Of the blocks live at the peak', 'Unused capacity', 'access.at_peak.unused_capacity_bytes', 'bytes'],
+    ['Growth', 'Rising fraction', 'growth.rising_fraction', 'percent'],
+    ['Growth', 'Slope (bytes / M instr)', 'growth.slope_bytes_per_million_instructions', 'ratio'],
+    ['Growth', 'End / max ratio', 'growth.end_to_max_ratio', 'ratio'],
   ];
+  function ofRun(v, s, m) { return m.duration > 0 ? v / m.duration : null; }
+  var DERIVE = {
+    per_block: LH.metrics.derive.per_block,
+    per_measured_byte: LH.metrics.derive.per_measured_byte,
+    of_run: ofRun,
+    per_block_of_run: function (v, s, m) { var b = LH.metrics.derive.per_block(v, s); return b === null ? null : ofRun(b, s, m); },
+  };
+  function fieldValue(field, site, model) {
+    var parts = field[2].split(' ');
+    var v = LH.metrics.at(site, parts[0]);
+    return v === null || parts.length === 1 ? v : DERIVE[parts[1]](v, site, model);
+  }
+  // [group title, its fields], in the order of FIELDS.
+  var GROUPS = FIELDS.reduce(function (groups, field) {
+    var last = groups[groups.length - 1];
+    if (last && last[0] === field[0]) last[1].push(field);
+    else groups.push([field[0], [field]]);
+    return groups;
+  }, []);
 
   function shown(kind, value, duration) {
     return LH.metrics.display({ kind: kind }, value === undefined ? null : value, duration);
@@ -80,19 +90,20 @@ LH.siteDetailView = (function () {
     var head = el('tr', {}, [el('th', { text: title, className: 'group' })].concat(sides.length > 1 ? [
       el('th', { text: 'baseline' }), el('th', { text: 'changed' }), el('th', { text: 'change' })] : []));
     var body = rows.map(function (r) {
-      var values = sides.map(function (side) { return side.site ? r[1](side.site, side.model) : null; });
+      var label = r[1], kind = r[3];
+      var values = sides.map(function (side) { return side.site ? fieldValue(r, side.site, side.model) : null; });
       var cells = values.map(function (v, i) {
-        var d = shown(r[2], v, sides[i].model.duration);
+        var d = shown(kind, v, sides[i].model.duration);
         return el('td', { className: 'num', text: d.text, title: d.title });
       });
       if (sides.length > 1) {
         var b = values[0], c = values[1];
-        var additive = r[2] === 'bytes' || r[2] === 'count';
+        var additive = kind === 'bytes' || kind === 'count';
         var delta = (b === null || c === null) && !additive ? null : (c || 0) - (b || 0);
-        var text = delta === null ? '—' : LH.metrics.displayDelta({ kind: r[2] }, delta, sides[1].model.duration);
+        var text = delta === null ? '—' : LH.metrics.displayDelta({ kind: kind }, delta, sides[1].model.duration);
         cells.push(el('td', { className: 'num ' + (delta > 0 ? 'delta-up' : delta < 0 ? 'delta-down' : ''), text: text }));
       }
-      return el('tr', {}, [el('th', { text: r[0] })].concat(cells));
+      return el('tr', {}, [el('th', { text: label })].concat(cells));
     });
     return el('table', { className: 'kv metrics' }, [head].concat(body));
   }
@@ -269,8 +280,9 @@ LH.siteDetailView = (function () {
     ];
     if ((sides[0].site && !arraysValid(container, sides[0].site, bi)) || (sides[1].site && !arraysValid(container, sides[1].site, ci))) return;
     var status = diff.status(row);
-    container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' +
-      (status === 'new' ? 'NEW: only in the changed profile' : 'GONE: only in the baseline')));
+    var statusText = { 'new': 'NEW: only in the changed profile', gone: 'GONE: only in the baseline',
+      unpaired: 'NOT PAIRED: a site of the ' + (bi >= 0 ? 'baseline' : 'changed profile') + ' (a profile without site keys)' };
+    container.appendChild(header(naming.model, naming.index, status === 'both' ? ' (baseline #' + bi + ')' : ' — ' + statusText[status]));
     var noteSides = sides.map(function (x) { return x.site ? notesList(x.site, x.label) : null; });
     if (noteSides[0] || noteSides[1]) container.appendChild(el('div', { className: 'diff-details' }, noteSides));
     container.appendChild(el('div', { className: 'detail-body' }, [

@@ -173,8 +173,9 @@ LH.summaryView = (function () {
       var s = diff.status(r);
       if (s === 'new') newSites++; else if (s === 'gone') goneSites++;
     }
-    container.appendChild(el('div', { className: 'diff-note', text: diff.length + ' sites compared: ' + newSites +
-      ' new, ' + goneSites + ' gone, ' + (diff.length - newSites - goneSites) + ' in both.' }));
+    container.appendChild(el('div', { className: 'diff-note', text: diff.keyless.length > 0
+      ? diff.base.sites.length + ' baseline sites and ' + diff.changed.sites.length + ' changed sites, not paired (the note at the top says why).'
+      : diff.length + ' sites compared: ' + newSites + ' new, ' + goneSites + ' gone, ' + (diff.length - newSites - goneSites) + ' in both.' }));
     container.appendChild(totalsTable(b, c));
     var details = el('div', { className: 'diff-details' }, [runDetails(b), runDetails(c)]);
     details.firstChild.querySelector('summary').textContent = 'Baseline run details and options';
