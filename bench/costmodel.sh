@@ -26,28 +26,17 @@ while [ $# -gt 0 ]; do
         *) echo "usage: bench/costmodel.sh [--runs N] [--tools LIST]" >&2; exit 2 ;;
     esac
 done
-make -s -C "$BENCH_DIR" >/dev/null
-build="$BENCH_DIR/build"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$BENCH_DIR/lib/measure.sh"
 gcc -O0 -g -fno-builtin -o "$tmp/scale" "$REPO_ROOT/tests/reliability/progs/scale.c"
 
 # measure TOOL FIELD PROGRAM ARGS...: median over the runs of FIELD of
 # runstat's report (3 = peak RSS KiB, 4 = CPU seconds)
 measure() {
-    local tool=$1 field=$2; shift 2
-    local cmd values=()
-    case "$tool" in
-        none) cmd=(valgrind --tool=none) ;;
-        lifeheap) cmd=("$REPO_ROOT/scripts/run-lifeheap" --lifeheap-out-file="$tmp/p.json") ;;
-        dhat) cmd=(valgrind --tool=dhat --dhat-out-file="$tmp/p.dhat") ;;
-        *) cmd=(valgrind --tool="$tool") ;;
-    esac
+    local tool=$1 field=$2 values=()
+    shift 2
     for ((r = 0; r < runs; r++)); do
-        "$build/runstat" "$tmp/report" "${cmd[@]}" -q "$@" >/dev/null 2>"$tmp/err" || true
-        read -r status _ rss cpu < "$tmp/report"
-        [ "$status" = 0 ] || { echo "costmodel: $tool $* failed" >&2; tail -3 "$tmp/err" >&2; exit 1; }
-        if [ "$field" = 3 ]; then values+=("$rss"); else values+=("$cpu"); fi
+        measure_once costmodel "$tool" "$@"
+        if [ "$field" = 3 ]; then values+=("$measured_rss"); else values+=("$measured_cpu"); fi
     done
     printf '%s\n' "${values[@]}" | sort -g | sed -n "$(( (runs + 1) / 2 ))p"
 }

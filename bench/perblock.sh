@@ -29,23 +29,11 @@ while [ $# -gt 0 ]; do
         *) echo "usage: bench/perblock.sh [--sizes L] [--modes L] [--tools L] [--low N] [--high N]" >&2; exit 2 ;;
     esac
 done
-make -s -C "$BENCH_DIR" >/dev/null
-build="$BENCH_DIR/build"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$BENCH_DIR/lib/measure.sh"
 
 rss_kib() {   # TOOL COUNT SIZE MODE -> peak RSS in KiB
-    local tool=$1 count=$2 size=$3 mode=$4 cmd
-    case "$tool" in
-        lifeheap) cmd=("$REPO_ROOT/scripts/run-lifeheap" --lifeheap-out-file="$tmp/p.json") ;;
-        dhat) cmd=(valgrind --tool=dhat --dhat-out-file="$tmp/p.dhat") ;;
-        *) cmd=(valgrind --tool="$tool") ;;
-    esac
-    "$build/runstat" "$tmp/report" "${cmd[@]}" -q "$build/perblock" "$count" "$size" "$mode" \
-        >/dev/null 2>"$tmp/err" || true
-    read -r status _ rss _ < "$tmp/report"
-    [ "$status" = 0 ] || { echo "perblock: $tool $count $size $mode failed:" >&2; tail -3 "$tmp/err" >&2; exit 1; }
-    echo "$rss"
+    measure_once perblock "$1" "$build/perblock" "$2" "$3" "$4"
+    echo "$measured_rss"
 }
 
 slope() {   # TOOL SIZE MODE -> bytes per block

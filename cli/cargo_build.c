@@ -123,6 +123,22 @@ static char *read_all(int descriptor)
     return buffer;
 }
 
+static void free_package(struct package *package)
+{
+    for (size_t t = 0; t < package->target_count; t++) {
+        free(package->targets[t].kind);
+        free(package->targets[t].name);
+    }
+    free(package->targets);
+    free(package->id);
+    free(package->name);
+    free(package->version);
+    free(package->manifest_path);
+    free(package->default_run);
+}
+
+/* One package of cargo metadata; false (what was read is left for
+ * free_package) when it lacks an id, a name or a manifest. */
 static bool read_package(json_object *entry, struct package *package)
 {
     memset(package, 0, sizeof *package);
@@ -196,14 +212,8 @@ int read_workspace(const struct build_request *request,
             &workspace->packages[workspace->package_count];
         if (read_package(json_object_array_get_idx(packages, i), package))
             workspace->package_count++;
-        else {
-            free(package->id);
-            free(package->name);
-            free(package->version);
-            free(package->manifest_path);
-            free(package->default_run);
-            free(package->targets);
-        }
+        else
+            free_package(package);
     }
     json_object_put(root);
     return 0;
@@ -211,19 +221,8 @@ int read_workspace(const struct build_request *request,
 
 void free_workspace(struct workspace *workspace)
 {
-    for (size_t i = 0; i < workspace->package_count; i++) {
-        struct package *package = &workspace->packages[i];
-        for (size_t t = 0; t < package->target_count; t++) {
-            free(package->targets[t].kind);
-            free(package->targets[t].name);
-        }
-        free(package->targets);
-        free(package->id);
-        free(package->name);
-        free(package->version);
-        free(package->manifest_path);
-        free(package->default_run);
-    }
+    for (size_t i = 0; i < workspace->package_count; i++)
+        free_package(&workspace->packages[i]);
     free(workspace->packages);
     free(workspace->target_directory);
     memset(workspace, 0, sizeof *workspace);

@@ -165,6 +165,17 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
 {
     static const char *const selectors[] = {"--bin", "--example", "--test",
                                             "--bench"};
+    /* The options of lifeheap's own whose value goes into a field. */
+    const struct {
+        const char *name;
+        char short_name;
+        const char *needs;   /* the usage error without a value */
+        const char **field;
+    } value_options[] = {
+        {"--profile", 0, "%s needs a profile name", &options->request.profile},
+        {"--target-dir", 0, "%s needs a directory", &options->target_directory},
+        {"--out", 'o', "%s needs a file name", &options->out},
+    };
     bool chose_target = false;
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "lifeheap") == 0)
@@ -209,28 +220,22 @@ static int parse_arguments(int argc, char **argv, struct command_line *options)
             options->request.release = true;
             continue;
         }
-        if ((matched = match_option(argc, argv, &i, "--profile", 0, true,
-                                    &value))) {
-            if (matched < 0 || !*value)
-                return usage_error("%s needs a profile name", "--profile");
-            options->request.profile = value;
-            continue;
+        for (size_t v = 0; v < sizeof value_options / sizeof value_options[0];
+             v++) {
+            matched = match_option(argc, argv, &i, value_options[v].name,
+                                   value_options[v].short_name, true, &value);
+            if (matched < 0 || (matched && !*value))
+                return usage_error(value_options[v].needs,
+                                   value_options[v].name);
+            if (matched) {
+                *value_options[v].field = value;
+                break;
+            }
         }
-        if ((matched = match_option(argc, argv, &i, "--target-dir", 0, true,
-                                    &value))) {
-            if (matched < 0 || !*value)
-                return usage_error("%s needs a directory", "--target-dir");
-            options->target_directory = value;
-            continue;
-        }
-        if ((matched = match_option(argc, argv, &i, "--out", 'o', true,
-                                    &value))) {
-            if (matched < 0 || !*value)
-                return usage_error("%s needs a file name", "--out");
-            if (strchr(value, '%'))
+        if (matched) {
+            if (options->out && strchr(options->out, '%'))
                 return usage_error("--out %s: give a plain file name (no %%p)",
-                                   value);
-            options->out = value;
+                                   options->out);
             continue;
         }
         if (strcmp(argument, "--no-html") == 0) {

@@ -54,8 +54,7 @@ int cmd_check(int argc, char **argv)
         {"max-end", required_argument, NULL, 'e'},
         {"max-site-peak", required_argument, NULL, 's'},
         {"forbid", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        ARGS_HELP_AND_END,
     };
     bool has_max_peak = false, has_max_end = false, has_max_site = false;
     uint64_t max_peak = 0, max_end = 0, max_site = 0;

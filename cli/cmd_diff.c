@@ -462,8 +462,7 @@ int cmd_diff(int argc, char **argv)
     static const struct option options[] = {
         LISTING_OPTIONS,
         {"fail-on", required_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        ARGS_HELP_AND_END,
     };
     struct listing_args listing = LISTING_DEFAULTS;
     struct rule *rules = calloc((size_t)argc + 1, sizeof *rules);

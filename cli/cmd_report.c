@@ -35,8 +35,7 @@ int cmd_report(int argc, char **argv)
 {
     static const struct option options[] = {
         LISTING_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        ARGS_HELP_AND_END,
     };
     struct listing_args listing = LISTING_DEFAULTS;
     struct command_args args = {

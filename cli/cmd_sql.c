@@ -309,8 +309,7 @@ int cmd_sql(int argc, char **argv)
         {"execute", required_argument, NULL, 'e'},
         {"schema", no_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        ARGS_HELP_AND_END};
     const char *output = NULL;
     const char **queries = calloc((size_t)argc + 1, sizeof *queries);
     size_t query_count = 0;

@@ -42,6 +42,7 @@
 #include "commands.h"
 #include "output_file.h"
 #include "sha256.h"
+#include "text_builder.h"
 #include "util.h"
 
 #ifndef LIFEHEAP_DATADIR
@@ -69,49 +70,12 @@ const char view_usage[] =
     "Exit status: 0 on success, 2 on a usage error, a bad profile, two\n"
     "profiles of different format versions or a missing viewer.\n";
 
-/*--- A growing byte buffer ----------------------------------------------*/
-
-struct buffer {
-    char *data;
-    size_t length, capacity;
-    bool failed;
-};
-
-static void append(struct buffer *buffer, const char *data, size_t length)
-{
-    if (buffer->failed)
-        return;
-    if (buffer->length + length + 1 > buffer->capacity) {
-        size_t capacity = (buffer->capacity + length + 1) * 2;
-        char *bigger = realloc(buffer->data, capacity);
-        if (!bigger) {
-            buffer->failed = true;
-            return;
-        }
-        buffer->data = bigger;
-        buffer->capacity = capacity;
-    }
-    memcpy(buffer->data + buffer->length, data, length);
-    buffer->length += length;
-    buffer->data[buffer->length] = '\0';
-}
-
-static void append_text(struct buffer *buffer, const char *text)
-{
-    append(buffer, text, strlen(text));
-}
-
-static bool read_whole_file(const char *path, struct buffer *contents)
+static bool read_whole_file(const char *path, struct text_builder *contents)
 {
     FILE *stream = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!stream)
         return false;
-    char chunk[65536];
-    size_t got;
-    append(contents, "", 0);
-    while ((got = fread(chunk, 1, sizeof chunk, stream)) > 0)
-        append(contents, chunk, got);
-    bool ok = !ferror(stream) && !contents->failed;
+    bool ok = text_append_stream(contents, stream, 0);
     if (stream != stdin)
         fclose(stream);
     return ok;
@@ -255,67 +219,67 @@ static const char *find_caseless(const char *haystack, const char *needle)
 
 struct page {
     const char *viewer_directory;
-    struct buffer out;
+    struct text_builder out;
     bool profiles_written;
-    const struct buffer *profile_json;
+    const struct text_builder *profile_json;
     const char *profile_name;     /* data-name, NULL for none */
-    const struct buffer *baseline_json;   /* NULL without --baseline */
+    const struct text_builder *baseline_json;   /* NULL without --baseline */
     const char *baseline_name;
     size_t csp_position;          /* where the CSP meta tag goes */
     char *csp_policy;             /* its content, NULL when none */
-    struct buffer script_hashes;  /* " 'sha256-...'" each */
-    struct buffer style_hashes;
+    struct text_builder script_hashes;  /* " 'sha256-...'" each */
+    struct text_builder style_hashes;
     char error[8400];
 };
 
 /* Appends `text` with every occurrence of `from` (caseless) replaced. */
-static void append_replacing(struct buffer *out, const char *text,
+static void append_replacing(struct text_builder *out, const char *text,
                              size_t length, const char *from, const char *to)
 {
     size_t from_length = strlen(from), start = 0;
     for (size_t i = 0; i + from_length <= length; i++) {
         if (strncasecmp(text + i, from, from_length) == 0) {
-            append(out, text + start, i - start);
-            append_text(out, to);
+            text_append(out, text + start, i - start);
+            text_append_string(out, to);
             start = i + from_length;
             i += from_length - 1;
         }
     }
-    append(out, text + start, length - start);
+    text_append(out, text + start, length - start);
 }
 
 /* <script type="application/json" id=ID data-name=NAME>JSON</script>, with
  * every '<' of the JSON written \u003c so no string in it ends the element. */
-static void write_data_element(struct buffer *out, const char *id,
-                               const char *name, const struct buffer *json)
+static void write_data_element(struct text_builder *out, const char *id,
+                               const char *name, const struct text_builder *json)
 {
-    append_text(out, "<script type=\"application/json\" id=\"");
-    append_text(out, id);
-    append_text(out, "\"");
+    text_append_string(out, "<script type=\"application/json\" id=\"");
+    text_append_string(out, id);
+    text_append_string(out, "\"");
     if (name) {
-        append_text(out, " data-name=\"");
+        text_append_string(out, " data-name=\"");
         for (const char *p = name; *p; p++) {
             switch (*p) {
-            case '&': append_text(out, "&amp;"); break;
-            case '"': append_text(out, "&quot;"); break;
-            case '<': append_text(out, "&lt;"); break;
-            case '>': append_text(out, "&gt;"); break;
-            default: append(out, p, 1);
+            case '&': text_append_string(out, "&amp;"); break;
+            case '"': text_append_string(out, "&quot;"); break;
+            case '<': text_append_string(out, "&lt;"); break;
+            case '>': text_append_string(out, "&gt;"); break;
+            default: text_append(out, p, 1);
             }
         }
-        append_text(out, "\"");
+        text_append_string(out, "\"");
     }
-    append_text(out, ">");
+    text_append_string(out, ">");
     size_t start = 0;
     for (size_t i = 0; i < json->length; i++) {
         if (json->data[i] == '<') {
-            append(out, json->data + start, i - start);
-            append_text(out, "\\u003c");
+            text_append(out, json->data + start, i - start);
+            text_append_string(out, "\\u003c");
             start = i + 1;
         }
     }
-    append(out, json->data + start, json->length - start);
-    append_text(out, "</script>\n");
+    text_append(out, json->data + start, json->length - start);
+    text_append_string(out, "</script>\n");
 }
 
 /* The data blocks go before the first script, which reads them on start. */
@@ -334,7 +298,7 @@ static void write_profile_elements(struct page *page)
 /* Reads a file the viewer refers to; false (with page->error) when it is
  * not a plain relative name inside the viewer directory. */
 static bool read_asset(struct page *page, const char *name,
-                       struct buffer *contents)
+                       struct text_builder *contents)
 {
     if (!*name || name[0] == '/' || strstr(name, "..") || strchr(name, ':') ||
         strchr(name, '?') || strchr(name, '#')) {
@@ -354,7 +318,7 @@ static bool read_asset(struct page *page, const char *name,
     return true;
 }
 
-static void append_attributes_except(struct buffer *out, const struct tag *tag,
+static void append_attributes_except(struct text_builder *out, const struct tag *tag,
                                      const char *skipped)
 {
     for (size_t i = 0; i < tag->attribute_count; i++) {
@@ -362,21 +326,21 @@ static void append_attributes_except(struct buffer *out, const struct tag *tag,
             strcmp(tag->names[i], "integrity") == 0 ||
             strcmp(tag->names[i], "crossorigin") == 0)
             continue;
-        append_text(out, " ");
-        append_text(out, tag->names[i]);
-        append_text(out, "=\"");
+        text_append_string(out, " ");
+        text_append_string(out, tag->names[i]);
+        text_append_string(out, "=\"");
         for (const char *p = tag->values[i]; *p; p++)
-            append_text(out, *p == '"' ? "&quot;" : (char[]){*p, 0});
-        append_text(out, "\"");
+            text_append_string(out, *p == '"' ? "&quot;" : (char[]){*p, 0});
+        text_append_string(out, "\"");
     }
 }
 
-static void add_hash(struct buffer *hashes, const char *data, size_t length)
+static void add_hash(struct text_builder *hashes, const char *data, size_t length)
 {
     char source[80];
     csp_hash_source(data, length, source);
-    append_text(hashes, " ");
-    append_text(hashes, source);
+    text_append_string(hashes, " ");
+    text_append_string(hashes, source);
 }
 
 /* Inlines <script src=...></script>; returns where scanning continues. */
@@ -394,23 +358,23 @@ static const char *inline_script(struct page *page, const struct tag *tag,
     const char *source = attribute(tag, "src");
     if (!source) {
         /* Already inline: copy it as it is. */
-        append(&page->out, tag_start, (size_t)(close_end + 1 - tag_start));
+        text_append(&page->out, tag_start, (size_t)(close_end + 1 - tag_start));
         return close_end + 1;
     }
-    struct buffer code = {0}, escaped = {0};
+    struct text_builder code = {0}, escaped = {0};
     if (!read_asset(page, source, &code)) {
         free(code.data);
         return NULL;
     }
-    struct buffer step = {0};
+    struct text_builder step = {0};
     append_replacing(&step, code.data, code.length, "</script", "<\\/script");
     append_replacing(&escaped, step.data ? step.data : "", step.length,
                      "<!--", "<\\!--");
-    append_text(&page->out, "<script");
+    text_append_string(&page->out, "<script");
     append_attributes_except(&page->out, tag, "src");
-    append_text(&page->out, ">");
-    append(&page->out, escaped.data ? escaped.data : "", escaped.length);
-    append_text(&page->out, "</script>");
+    text_append_string(&page->out, ">");
+    text_append(&page->out, escaped.data ? escaped.data : "", escaped.length);
+    text_append_string(&page->out, "</script>");
     add_hash(&page->script_hashes, escaped.data ? escaped.data : "",
              escaped.length);
     bool failed = code.failed || step.failed || escaped.failed;
@@ -444,15 +408,15 @@ static bool is_stylesheet(const struct tag *tag)
 
 static bool inline_stylesheet(struct page *page, const struct tag *tag)
 {
-    struct buffer css = {0}, escaped = {0};
+    struct text_builder css = {0}, escaped = {0};
     if (!read_asset(page, attribute(tag, "href"), &css)) {
         free(css.data);
         return false;
     }
     append_replacing(&escaped, css.data, css.length, "</style", "<\\/style");
-    append_text(&page->out, "<style>");
-    append(&page->out, escaped.data ? escaped.data : "", escaped.length);
-    append_text(&page->out, "</style>");
+    text_append_string(&page->out, "<style>");
+    text_append(&page->out, escaped.data ? escaped.data : "", escaped.length);
+    text_append_string(&page->out, "</style>");
     add_hash(&page->style_hashes, escaped.data ? escaped.data : "",
              escaped.length);
     free(css.data);
@@ -469,13 +433,13 @@ static bool directive_named(const char *directive, size_t name_length,
            strncasecmp(directive, name, name_length) == 0;
 }
 
-static void append_hashes(struct buffer *policy, const struct buffer *hashes)
+static void append_hashes(struct text_builder *policy, const struct text_builder *hashes)
 {
-    append(policy, hashes->data ? hashes->data : "", hashes->length);
+    text_append(policy, hashes->data ? hashes->data : "", hashes->length);
 }
 
 /* The policy with the inlined scripts' and styles' hashes allowed. */
-static void rewrite_policy(const struct page *page, struct buffer *policy)
+static void rewrite_policy(const struct page *page, struct text_builder *policy)
 {
     bool has_script = false, has_style = false;
     const char *default_sources = NULL;
@@ -496,8 +460,8 @@ static void rewrite_policy(const struct page *page, struct buffer *policy)
         if (!length)
             continue;
         size_t name_length = strcspn(directive, " \t");
-        append_text(policy, separator);
-        append_text(policy, directive);
+        text_append_string(policy, separator);
+        text_append_string(policy, directive);
         separator = "; ";
         if (directive_named(directive, name_length, "script-src") ||
             directive_named(directive, name_length, "script-src-elem")) {
@@ -516,14 +480,14 @@ static void rewrite_policy(const struct page *page, struct buffer *policy)
     /* Without script-src or style-src, default-src governs them: add the
      * directive with default-src's sources plus the hashes. */
     if (default_sources && !has_script && page->script_hashes.length) {
-        append_text(policy, "; script-src");
-        append(policy, default_sources, default_length);
-        append(policy, page->script_hashes.data, page->script_hashes.length);
+        text_append_string(policy, "; script-src");
+        text_append(policy, default_sources, default_length);
+        text_append(policy, page->script_hashes.data, page->script_hashes.length);
     }
     if (default_sources && !has_style && page->style_hashes.length) {
-        append_text(policy, "; style-src");
-        append(policy, default_sources, default_length);
-        append(policy, page->style_hashes.data, page->style_hashes.length);
+        text_append_string(policy, "; style-src");
+        text_append(policy, default_sources, default_length);
+        text_append(policy, page->style_hashes.data, page->style_hashes.length);
     }
     free(copy);
 }
@@ -534,14 +498,14 @@ static bool build_page(struct page *page, const char *index)
     while (*p) {
         const char *open = strchr(p, '<');
         if (!open) {
-            append_text(&page->out, p);
+            text_append_string(&page->out, p);
             break;
         }
-        append(&page->out, p, (size_t)(open - p));
+        text_append(&page->out, p, (size_t)(open - p));
         if (strncmp(open, "<!--", 4) == 0) {
             const char *end = strstr(open + 4, "-->");
             end = end ? end + 3 : open + strlen(open);
-            append(&page->out, open, (size_t)(end - open));
+            text_append(&page->out, open, (size_t)(end - open));
             p = end;
             continue;
         }
@@ -550,7 +514,7 @@ static bool build_page(struct page *page, const char *index)
         struct tag tag;
         if (!read_tag(open, &tag)) {
             free_tag(&tag);
-            append(&page->out, open, 1);
+            text_append(&page->out, open, 1);
             p = open + 1;
             continue;
         }
@@ -569,7 +533,7 @@ static bool build_page(struct page *page, const char *index)
             page->csp_position = page->out.length;
             page->csp_policy = strdup(attribute(&tag, "content"));
         } else {
-            append(&page->out, open, (size_t)(tag.end - open));
+            text_append(&page->out, open, (size_t)(tag.end - open));
         }
         free_tag(&tag);
         if (!next)
@@ -589,7 +553,7 @@ static bool build_page(struct page *page, const char *index)
 /* Reads FILE into `json` and validates it with the profile loader (the
  * same checks as report and diff). False, with the reason printed, when it
  * is not a profile this lifeheap reads. */
-static bool read_profile(const char *path, struct buffer *json,
+static bool read_profile(const char *path, struct text_builder *json,
                          int64_t *format_version)
 {
     char error[1024];
@@ -621,8 +585,8 @@ static const char *display_name(const char *path)
 
 /* The page through output_file.c: atomically for a regular file, written
  * through for a device or a FIFO, never replacing what -o names. */
-static bool write_output(const char *path, const struct buffer *head,
-                         const struct buffer *meta, const struct buffer *tail,
+static bool write_output(const char *path, const struct text_builder *head,
+                         const struct text_builder *meta, const struct text_builder *tail,
                          char *error, size_t error_size)
 {
     struct output_file out;
@@ -645,8 +609,7 @@ int cmd_view(int argc, char **argv)
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
         {"baseline", required_argument, NULL, 'b'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        ARGS_HELP_AND_END,
     };
     const char *output = NULL, *baseline = NULL;
     struct command_args args = {
@@ -679,7 +642,7 @@ int cmd_view(int argc, char **argv)
         output = default_output;
     }
 
-    struct buffer json = {0}, baseline_json = {0}, index = {0}, meta = {0};
+    struct text_builder json = {0}, baseline_json = {0}, index = {0}, meta = {0};
     struct page page = {.profile_json = &json,
                         .profile_name = display_name(input)};
     int status = EXIT_USAGE;
@@ -718,22 +681,24 @@ int cmd_view(int argc, char **argv)
         fprintf(stderr, "lifeheap view: %s\n", page.error);
         goto done;
     }
-    struct buffer head = {page.out.data, page.csp_position, 0, false};
-    struct buffer tail = {page.out.data + page.csp_position,
-                          page.out.length - page.csp_position, 0, false};
+    /* The page around the policy's place (borrowed, not built). */
+    struct text_builder head = {.data = page.out.data,
+                                .length = page.csp_position};
+    struct text_builder tail = {.data = page.out.data + page.csp_position,
+                                .length = page.out.length - page.csp_position};
     if (!page.csp_policy) {
         head.length = page.out.length;
         tail.length = 0;
     } else {
-        struct buffer policy = {0};
+        struct text_builder policy = {0};
         rewrite_policy(&page, &policy);
-        append_text(&meta, "<meta http-equiv=\"Content-Security-Policy\" "
+        text_append_string(&meta, "<meta http-equiv=\"Content-Security-Policy\" "
                            "content=\"");
         for (size_t i = 0; policy.data && i < policy.length; i++)
-            append_text(&meta, policy.data[i] == '"' ? "&quot;"
+            text_append_string(&meta, policy.data[i] == '"' ? "&quot;"
                                                      : (char[]){policy.data[i],
                                                                 0});
-        append_text(&meta, "\">");
+        text_append_string(&meta, "\">");
         free(policy.data);
     }
     char write_error[4500];

@@ -43,6 +43,12 @@ struct command_args {
                                        a failed args_operands() */
 };
 
+/* The last entries of every command's option table: -h/--help (which
+ * args_next() answers) and the table's end. */
+#define ARGS_HELP_AND_END                                                     \
+    {"help", no_argument, NULL, 'h'},                                         \
+    {NULL, 0, NULL, 0}
+
 /* args_next()'s answers besides an option's val. */
 enum { ARGS_END = -1, ARGS_STOP = -2 };
 

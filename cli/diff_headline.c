@@ -83,6 +83,19 @@ static bool before(const struct candidate *a, const struct candidate *b)
     return a->order < b->order;
 }
 
+/* Makes `shown` (the finding at `order` in its profile) the headline when
+ * it comes before the best so far. */
+static void consider(struct diff_headline *headline, struct candidate *best,
+                     const struct diff_headline *shown, size_t order)
+{
+    struct candidate c = {shown->state, severity_rank(shown->finding->severity),
+                          order};
+    if (best->state != HEADLINE_NONE && !before(&c, best))
+        return;
+    *best = c;
+    *headline = *shown;
+}
+
 void diff_headline_pick(const struct profile *base,
                         const struct profile *changed,
                         const struct site_matching *matching,
@@ -95,36 +108,26 @@ void diff_headline_pick(const struct profile *base,
         size_t other = matching->new_to_base[finding->site];
         const struct finding *was =
             other == NO_MATCH ? NULL : finding_on_site(base, other, finding->kind);
-        struct candidate c = {!was                      ? HEADLINE_NEW
-                              : worsened(was, finding) ? HEADLINE_WORSENED
-                                                       : HEADLINE_UNCHANGED,
-                              severity_rank(finding->severity), i};
-        if (best.state != HEADLINE_NONE && !before(&c, &best))
-            continue;
-        best = c;
-        headline->state = c.state;
-        headline->finding = headline->new_finding = finding;
-        headline->base_finding = was;
-        headline->profile = changed;
-        headline->new_site = &changed->sites[finding->site];
-        headline->base_site = other == NO_MATCH ? NULL : &base->sites[other];
+        struct diff_headline shown = {
+            .state = !was                     ? HEADLINE_NEW
+                     : worsened(was, finding) ? HEADLINE_WORSENED
+                                              : HEADLINE_UNCHANGED,
+            .finding = finding, .new_finding = finding, .base_finding = was,
+            .profile = changed, .new_site = &changed->sites[finding->site],
+            .base_site = other == NO_MATCH ? NULL : &base->sites[other]};
+        consider(headline, &best, &shown, i);
     }
     for (size_t i = 0; i < base->finding_count; i++) {
         const struct finding *finding = &base->findings[i];
         size_t other = matching->base_to_new[finding->site];
         if (other != NO_MATCH && finding_on_site(changed, other, finding->kind))
             continue;
-        struct candidate c = {HEADLINE_RESOLVED,
-                              severity_rank(finding->severity), i};
-        if (best.state != HEADLINE_NONE && !before(&c, &best))
-            continue;
-        best = c;
-        headline->state = c.state;
-        headline->finding = headline->base_finding = finding;
-        headline->new_finding = NULL;
-        headline->profile = base;
-        headline->base_site = &base->sites[finding->site];
-        headline->new_site = other == NO_MATCH ? NULL : &changed->sites[other];
+        struct diff_headline shown = {
+            .state = HEADLINE_RESOLVED, .finding = finding,
+            .base_finding = finding, .profile = base,
+            .base_site = &base->sites[finding->site],
+            .new_site = other == NO_MATCH ? NULL : &changed->sites[other]};
+        consider(headline, &best, &shown, i);
     }
 }
 

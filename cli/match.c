@@ -40,6 +40,7 @@
  */
 #include "match.h"
 #include "names.h"
+#include "text_builder.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -53,24 +54,6 @@ struct keyed_site {
     uint64_t *lines;                /* the key frames' lines, 0 unknown */
     size_t lines_len;
 };
-
-/* Appends `text` to a growing buffer; false when out of memory. */
-static bool append(char **buffer, size_t *length, size_t *capacity,
-                   const char *text)
-{
-    size_t extra = strlen(text);
-    if (*length + extra + 1 > *capacity) {
-        size_t wanted = (*capacity + extra + 1) * 2;
-        char *bigger = realloc(*buffer, wanted);
-        if (!bigger)
-            return false;
-        *buffer = bigger;
-        *capacity = wanted;
-    }
-    memcpy(*buffer + *length, text, extra + 1);
-    *length += extra;
-    return true;
-}
 
 static bool named(const struct frame *frame)
 {
@@ -117,10 +100,8 @@ static char *computed_key(const struct profile *profile,
                           const struct site *site, const size_t *kept,
                           size_t kept_len)
 {
-    char *buffer = NULL;
-    size_t length = 0, capacity = 0;
-    if (!append(&buffer, &length, &capacity, ""))
-        return NULL;
+    struct text_builder key = {0};
+    text_append(&key, "", 0);
     for (size_t k = 0; k < kept_len; k++) {
         const struct frame *frame = &profile->frames[site->stack[kept[k]]];
         const char *place = frame->file     ? frame->file
@@ -128,15 +109,12 @@ static char *computed_key(const struct profile *profile,
                                             : "";
         char path[1024];
         function_path(frame->function, path, sizeof path);
-        if (!append(&buffer, &length, &capacity, path) ||
-            !append(&buffer, &length, &capacity, "\t") ||
-            !append(&buffer, &length, &capacity, place) ||
-            !append(&buffer, &length, &capacity, "\n")) {
-            free(buffer);
-            return NULL;
-        }
+        text_append_string(&key, path);
+        text_append_string(&key, "\t");
+        text_append_string(&key, place);
+        text_append_string(&key, "\n");
     }
-    return buffer;
+    return text_take(&key);
 }
 
 char *match_key_from_stack(const struct profile *profile,

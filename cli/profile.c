@@ -4,12 +4,9 @@
  * one line and the error message names the exact field
  * ("sites[12].stack[3]: frame index 99 out of range (12 frames)").
  * Everything the model holds is copied out of json-c trees, never of the
- * whole document at once: json_split.c finds the elements of the "frames"
- * and "sites" arrays, json-c parses the rest (those arrays left empty) and
- * then each element on its own, which is read and released, so memory is
- * the text, the model and one element's tree (a whole tree is about 12
- * times the text). A document json_split() finds irregular, or that does
- * not parse that way, is parsed whole: its error message is the authority.
+ * whole document at once: profile_document.c parses the document without
+ * the elements of its "frames" and "sites" arrays, and then each element on
+ * its own, which is read and released.
  * The consistency rules of docs/profile-rules.json are checked last
  * (profile_rules.c).
  *
@@ -21,9 +18,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "profile.h"
-#include "json_split.h"
+#include "profile_loader.h"
 #include "profile_rules.h"
+#include "profile_counts.h"
 #include "profile_defaults.h"
+#include "text_builder.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -35,28 +34,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct loader {
-    jmp_buf on_error;
-    char *error;
-    size_t error_size;
-    const char *name;
-    struct profile *profile;
-    char path[256];   /* JSON path of the object being read, for messages */
-    /* The document's text (after a byte order mark) and, when json_split()
-     * found its "frames" and "sites" elements, where they are: each is then
-     * parsed on its own (element_tokener) and released once read. */
-    const char *data;
-    size_t size;
-    struct json_split split;
-    json_tokener *element_tokener;
-    json_object *element;   /* the element being read (freed on error) */
-    bool split_arrays;      /* false: always parse the whole document */
-};
-
-static void fail(struct loader *loader, const char *format, ...)
-    __attribute__((noreturn, format(printf, 2, 3)));
-
-static void fail(struct loader *loader, const char *format, ...)
+void loader_fail(struct loader *loader, const char *format, ...)
 {
     char reason[512];
     va_list args;
@@ -72,7 +50,7 @@ static void *checked_calloc(struct loader *loader, size_t count, size_t size)
 {
     void *memory = calloc(count ? count : 1, size);
     if (!memory)
-        fail(loader, "out of memory");
+        loader_fail(loader, "out of memory");
     return memory;
 }
 
@@ -80,7 +58,7 @@ static char *checked_strdup(struct loader *loader, const char *text)
 {
     char *copy = strdup(text);
     if (!copy)
-        fail(loader, "out of memory");
+        loader_fail(loader, "out of memory");
     return copy;
 }
 
@@ -116,15 +94,22 @@ static bool present(json_object *object, const char *key)
     return json_object_object_get_ex(object, key, NULL);
 }
 
+/* The member `key` of `object`, which must be there (NULL when null). */
+static json_object *required_member(struct loader *loader, json_object *object,
+                                    const char *key)
+{
+    if (!present(object, key))
+        loader_fail(loader, "%s%s: missing", loader->path, key);
+    return member(object, key);
+}
+
 static json_object *require(struct loader *loader, json_object *object,
                             const char *key, enum json_type type,
                             const char *type_wanted)
 {
-    json_object *value = member(object, key);
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
+    json_object *value = required_member(loader, object, key);
     if (!json_object_is_type(value, type))
-        fail(loader, "%s%s: expected %s, found %s", loader->path, key,
+        loader_fail(loader, "%s%s: expected %s, found %s", loader->path, key,
              type_wanted, type_name(value));
     return value;
 }
@@ -145,14 +130,14 @@ static uint64_t integer_value(struct loader *loader, json_object *value,
                               const char *key)
 {
     if (!json_object_is_type(value, json_type_int))
-        fail(loader, "%s%s: expected an integer, found %s", loader->path, key,
+        loader_fail(loader, "%s%s: expected an integer, found %s", loader->path, key,
              type_name(value));
     if (json_object_get_int64(value) < 0)
-        fail(loader, "%s%s: negative value %lld", loader->path, key,
+        loader_fail(loader, "%s%s: negative value %lld", loader->path, key,
              (long long)json_object_get_int64(value));
     uint64_t number = json_object_get_uint64(value);
     if (number > PROFILE_MAX_INTEGER)
-        fail(loader, "%s%s: value out of range (more than 2^53 - 1)",
+        loader_fail(loader, "%s%s: value out of range (more than 2^53 - 1)",
              loader->path, key);
     return number;
 }
@@ -160,20 +145,16 @@ static uint64_t integer_value(struct loader *loader, json_object *value,
 static uint64_t require_count(struct loader *loader, json_object *object,
                               const char *key)
 {
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
-    return integer_value(loader, member(object, key), key);
+    return integer_value(loader, required_member(loader, object, key), key);
 }
 
 static double require_number(struct loader *loader, json_object *object,
                              const char *key)
 {
-    json_object *value = member(object, key);
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
+    json_object *value = required_member(loader, object, key);
     if (!json_object_is_type(value, json_type_int) &&
         !json_object_is_type(value, json_type_double))
-        fail(loader, "%s%s: expected a number, found %s", loader->path, key,
+        loader_fail(loader, "%s%s: expected a number, found %s", loader->path, key,
              type_name(value));
     return json_object_get_double(value);
 }
@@ -190,13 +171,11 @@ static char *require_string(struct loader *loader, json_object *object,
 static char *optional_string(struct loader *loader, json_object *object,
                              const char *key)
 {
-    if (!present(object, key))
-        fail(loader, "%s%s: missing", loader->path, key);
-    json_object *value = member(object, key);
+    json_object *value = required_member(loader, object, key);
     if (json_object_is_type(value, json_type_null))
         return NULL;
     if (!json_object_is_type(value, json_type_string))
-        fail(loader, "%s%s: expected a string or null, found %s", loader->path,
+        loader_fail(loader, "%s%s: expected a string or null, found %s", loader->path,
              key, type_name(value));
     return checked_strdup(loader, json_object_get_string(value));
 }
@@ -207,6 +186,18 @@ static bool require_bool(struct loader *loader, json_object *object,
     json_object *value = require(loader, object, key, json_type_boolean,
                                  "a boolean");
     return json_object_get_boolean(value);
+}
+
+/* The counts of a table (profile_counts.h), members of `object`, into the
+ * model's struct at `model`. */
+static void read_count_members(struct loader *loader, json_object *object,
+                               void *model, const struct count_members *counts)
+{
+    for (size_t m = 0; m < counts->count; m++) {
+        uint64_t value = require_count(loader, object, counts->members[m].key);
+        memcpy((char *)model + counts->members[m].offset, &value,
+               sizeof value);
+    }
 }
 
 /* Sets loader->path to a printf-formatted prefix such as "sites[3].". */
@@ -221,35 +212,92 @@ static void set_path(struct loader *loader, const char *format, ...)
     va_end(args);
 }
 
+/* Adds "key." to the error path: the members of the object at `key`. */
+static void extend_path(struct loader *loader, const char *key)
+{
+    size_t used = strlen(loader->path);
+    snprintf(loader->path + used, sizeof loader->path - used, "%s.", key);
+}
+
+/* The member `key` of `object`, which must be an object; leaves the error
+ * path at its members. */
+static json_object *enter_member(struct loader *loader, json_object *object,
+                                 const char *key)
+{
+    json_object *value = require_object(loader, object, key);
+    extend_path(loader, key);
+    return value;
+}
+
+/* The top-level member `key`, which must be an object; leaves the error
+ * path at its members ("totals."). */
+static json_object *section(struct loader *loader, json_object *root,
+                            const char *key)
+{
+    set_path(loader, "%s", "");
+    return enter_member(loader, root, key);
+}
+
+/* `value`, named by the printf-formatted `format` ("sites[3].notes[1]"),
+ * which must be an object (`wanted` words what else the message says was
+ * expected); leaves the error path at its members. */
+static json_object *object_at(struct loader *loader, json_object *value,
+                              const char *wanted, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static json_object *object_at(struct loader *loader, json_object *value,
+                              const char *wanted, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(loader->path, sizeof loader->path, format, args);
+    va_end(args);
+    if (!json_object_is_type(value, json_type_object))
+        loader_fail(loader, "%s: expected %s, found %s", loader->path, wanted,
+             type_name(value));
+    extend_path(loader, "");
+    return value;
+}
+
+/* Element `index` of the array `key` (a member of the object the error
+ * path names), which must be a count. */
+static uint64_t integer_element(struct loader *loader, json_object *array,
+                                const char *key, size_t index)
+{
+    char element[96];
+    snprintf(element, sizeof element, "%s[%zu]", key, index);
+    return integer_value(loader, json_object_array_get_idx(array, index),
+                         element);
+}
+
 /*--- Sections -------------------------------------------------------------*/
 
 static void read_header(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
     if (present(root, "dhatFileVersion"))
-        fail(loader, "not a lifeheap profile (it is a DHAT profile: open it "
+        loader_fail(loader, "not a lifeheap profile (it is a DHAT profile: open it "
                      "in DHAT's dh_view.html)");
     json_object *format = member(root, "format");
     if (!format || !json_object_is_type(format, json_type_string) ||
         strcmp(json_object_get_string(format), "lifeheap-profile") != 0)
-        fail(loader, "not a lifeheap profile (\"format\" is not "
+        loader_fail(loader, "not a lifeheap profile (\"format\" is not "
                      "\"lifeheap-profile\")");
     json_object *version = member(root, "format_version");
     if (!present(root, "format_version"))
-        fail(loader, "format_version: missing");
+        loader_fail(loader, "format_version: missing");
     if (!json_object_is_type(version, json_type_int))
-        fail(loader, "format_version: expected an integer, found %s",
+        loader_fail(loader, "format_version: expected an integer, found %s",
              type_name(version));
     profile->format_version = json_object_get_int64(version);
     if (profile->format_version < PROFILE_FORMAT_VERSION_OLDEST ||
         profile->format_version > PROFILE_FORMAT_VERSION)
-        fail(loader, "format_version %lld is not supported (this lifeheap "
+        loader_fail(loader, "format_version %lld is not supported (this lifeheap "
                      "reads versions %d to %d)",
              (long long)profile->format_version, PROFILE_FORMAT_VERSION_OLDEST,
              PROFILE_FORMAT_VERSION);
 
-    json_object *tool = require_object(loader, root, "tool");
-    set_path(loader, "tool.");
+    json_object *tool = section(loader, root, "tool");
     profile->tool_version = require_string(loader, tool, "version");
     profile->valgrind_version = require_string(loader, tool,
                                                "valgrind_version");
@@ -258,9 +306,7 @@ static void read_header(struct loader *loader, json_object *root)
 static void read_run(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *run = require_object(loader, root, "run");
-    set_path(loader, "run.");
+    json_object *run = section(loader, root, "run");
     json_object *command = require_array(loader, run, "command");
     size_t command_len = json_object_array_length(command);
     /* Counts are set after their array exists, so profile_free() can run
@@ -271,7 +317,7 @@ static void read_run(struct loader *loader, json_object *root)
     for (size_t i = 0; i < profile->command_len; i++) {
         json_object *argument = json_object_array_get_idx(command, i);
         if (!json_object_is_type(argument, json_type_string))
-            fail(loader, "run.command[%zu]: expected a string, found %s", i,
+            loader_fail(loader, "run.command[%zu]: expected a string, found %s", i,
                  type_name(argument));
         profile->command[i] = checked_strdup(loader,
                                              json_object_get_string(argument));
@@ -281,8 +327,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->started_at_unix_ms = require_count(loader, run,
                                                     "started_at_unix_ms");
     profile->pid = (int64_t)require_count(loader, run, "pid");
-    profile->duration = require_count(loader, run, "duration");
-    profile->threads = require_count(loader, run, "threads");
+    read_count_members(loader, run, profile, &run_counts);
     /* Only the DHAT export needs it: tolerated when absent. */
     json_object *options = member(run, "options");
     json_object *num_callers = options && json_object_is_type(options,
@@ -298,8 +343,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->dump_reason = checked_strdup(loader,
                                               json_object_get_string(dump_reason));
 
-    json_object *exit = require_object(loader, run, "exit");
-    set_path(loader, "run.exit.");
+    json_object *exit = enter_member(loader, run, "exit");
     /* Borrowed from the json-c tree: nothing to free when a later field
      * fails. */
     const char *status = json_object_get_string(
@@ -311,7 +355,7 @@ static void read_run(struct loader *loader, json_object *root)
         profile->exit_status = EXIT_STATUS_SIGNAL;
         /* Both null when the signal is not known. */
         if (!present(exit, "signal"))
-            fail(loader, "run.exit.signal: missing");
+            loader_fail(loader, "run.exit.signal: missing");
         profile->exit_code = member(exit, "signal")
                                  ? (int64_t)require_count(loader, exit,
                                                           "signal")
@@ -321,7 +365,7 @@ static void read_run(struct loader *loader, json_object *root)
     } else if (strcmp(status, "running") == 0) {
         profile->exit_status = EXIT_STATUS_RUNNING;
     } else {
-        fail(loader, "run.exit.status: unknown value (expected exited, "
+        loader_fail(loader, "run.exit.status: unknown value (expected exited, "
                      "signal or running)");
     }
 }
@@ -329,20 +373,8 @@ static void read_run(struct loader *loader, json_object *root)
 static void read_totals(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *totals = require_object(loader, root, "totals");
-    set_path(loader, "totals.");
-    profile->total_blocks = require_count(loader, totals, "blocks");
-    profile->total_bytes = require_count(loader, totals, "bytes");
-    profile->total_frees = require_count(loader, totals, "frees");
-    profile->total_reallocs = require_count(loader, totals, "reallocs");
-    profile->total_realloc_requested_bytes =
-        require_count(loader, totals, "realloc_requested_bytes");
-    profile->total_realloc_bytes_copied =
-        require_count(loader, totals, "realloc_bytes_copied");
-    profile->total_bytes_read = require_count(loader, totals, "bytes_read");
-    profile->total_bytes_written =
-        require_count(loader, totals, "bytes_written");
+    json_object *totals = section(loader, root, "totals");
+    read_count_members(loader, totals, profile, &totals_counts);
     if (member(totals, "realloc_growth_bytes")) {
         profile->has_total_realloc_growth = true;
         profile->total_realloc_growth_bytes =
@@ -355,75 +387,11 @@ static void read_totals(struct loader *loader, json_object *root)
         profile->total_invalid_reallocs =
             require_count(loader, totals, "invalid_reallocs");
 
-    set_path(loader, "%s", "");
-    json_object *peak = require_object(loader, root, "peak");
-    set_path(loader, "peak.");
-    profile->peak_bytes = require_count(loader, peak, "bytes");
-    profile->peak_blocks = require_count(loader, peak, "blocks");
-    profile->peak_time = require_count(loader, peak, "time");
+    read_count_members(loader, section(loader, root, "peak"), profile,
+                       &peak_counts);
 
-    set_path(loader, "%s", "");
-    json_object *at_exit = require_object(loader, root, "at_exit");
-    set_path(loader, "at_exit.");
-    profile->exit_bytes = require_count(loader, at_exit, "bytes");
-    profile->exit_blocks = require_count(loader, at_exit, "blocks");
-}
-
-static json_object *parse_whole(struct loader *loader, const char *data,
-                                size_t size);
-
-/* The split array of the top-level array `name`, or NULL when the document
- * was parsed whole. */
-static const struct json_split_array *split_array(struct loader *loader,
-                                                  const char *name)
-{
-    if (!loader->split.usable)
-        return NULL;
-    for (int a = 0; a < JSON_SPLIT_ARRAYS; a++)
-        if (strcmp(loader->split.arrays[a].key, name) == 0 &&
-            loader->split.arrays[a].found)
-            return &loader->split.arrays[a];
-    return NULL;
-}
-
-/* How many elements the top-level array `name` (read as `array`) has. */
-static size_t element_count(struct loader *loader, json_object *array,
-                            const char *name)
-{
-    const struct json_split_array *split = split_array(loader, name);
-    return split ? split->count : json_object_array_length(array);
-}
-
-/* Element `index` of the split array, parsed from its own text. A syntax
- * error there is reported as the whole document's parse reports it. */
-static json_object *parse_element(struct loader *loader,
-                                  const struct json_split_array *split,
-                                  size_t index)
-{
-    const char *text = loader->data + split->starts[index];
-    size_t length = split->ends[index] - split->starts[index];
-    json_tokener *tokener = loader->element_tokener;
-    json_tokener_reset(tokener);
-    json_object *value = NULL;
-    enum json_tokener_error status = json_tokener_continue;
-    size_t done = 0;
-    while (done < length && status == json_tokener_continue) {
-        size_t chunk = length - done > (1u << 30) ? (1u << 30) : length - done;
-        value = json_tokener_parse_ex(tokener, text + done, (int)chunk);
-        status = json_tokener_get_error(tokener);
-        done += status == json_tokener_continue
-                    ? chunk
-                    : json_tokener_get_parse_end(tokener);
-    }
-    if (status == json_tokener_success && done == length)
-        return value;
-    if (value)
-        json_object_put(value);
-    /* The authority on a broken document is the parse of all of it. */
-    json_object *whole = parse_whole(loader, loader->data, loader->size);
-    json_object_put(whole);
-    fail(loader, "invalid JSON near byte %zu: %s", split->starts[index] + done,
-         json_tokener_error_desc(status));
+    read_count_members(loader, section(loader, root, "at_exit"), profile,
+                       &at_exit_counts);
 }
 
 /* Element `index` of the top-level array `name` (`array` in the tree), which
@@ -433,17 +401,9 @@ static json_object *array_element_object(struct loader *loader,
                                          json_object *array, const char *name,
                                          size_t index)
 {
-    const struct json_split_array *split = split_array(loader, name);
-    json_object *value = split ? parse_element(loader, split, index)
-                               : json_object_get(
-                                     json_object_array_get_idx(array, index));
+    json_object *value = document_element(loader, array, name, index);
     loader->element = value;
-    set_path(loader, "%s[%zu]", name, index);
-    if (!json_object_is_type(value, json_type_object))
-        fail(loader, "%s: expected an object, found %s", loader->path,
-             type_name(value));
-    set_path(loader, "%s[%zu].", name, index);
-    return value;
+    return object_at(loader, value, "an object", "%s[%zu]", name, index);
 }
 
 static void release_element(struct loader *loader)
@@ -453,16 +413,23 @@ static void release_element(struct loader *loader)
     loader->element = NULL;
 }
 
+/* The top-level array `name` (in *array) and how many elements it has. */
+static size_t top_array(struct loader *loader, json_object *root,
+                        const char *name, json_object **array)
+{
+    set_path(loader, "%s", "");
+    *array = require_array(loader, root, name);
+    return document_element_count(loader, *array, name);
+}
+
 static void read_frames(struct loader *loader, json_object *root)
 {
+    json_object *frames;
+    size_t count = top_array(loader, root, "frames", &frames);
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *frames = require_array(loader, root, "frames");
-    size_t frame_count = element_count(loader, frames, "frames");
-    profile->frames = checked_calloc(loader, frame_count,
-                                     sizeof *profile->frames);
-    profile->frame_count = frame_count;
-    for (size_t i = 0; i < profile->frame_count; i++) {
+    profile->frames = checked_calloc(loader, count, sizeof *profile->frames);
+    profile->frame_count = count;
+    for (size_t i = 0; i < count; i++) {
         json_object *value = array_element_object(loader, frames, "frames", i);
         struct frame *frame = &profile->frames[i];
         frame->function = optional_string(loader, value, "function");
@@ -472,9 +439,7 @@ static void read_frames(struct loader *loader, json_object *root)
                                : NULL;
         frame->object = optional_string(loader, value, "object");
         frame->address = require_string(loader, value, "address");
-        if (!present(value, "line"))
-            fail(loader, "%sline: missing", loader->path);
-        json_object *line = member(value, "line");
+        json_object *line = required_member(loader, value, "line");
         frame->line = json_object_is_type(line, json_type_null)
                           ? -1
                           : (int64_t)integer_value(loader, line, "line");
@@ -540,49 +505,21 @@ static json_object *optional_site_object(struct loader *loader,
     json_object *value = member(site_object, name);
     if (!value || json_object_is_type(value, json_type_null))
         return NULL;
-    set_path(loader, "sites[%zu].%s", index, name);
-    if (!json_object_is_type(value, json_type_object))
-        fail(loader, "%s: expected an object or null, found %s", loader->path,
-             type_name(value));
-    set_path(loader, "sites[%zu].%s.", index, name);
-    return value;
+    return object_at(loader, value, "an object or null", "sites[%zu].%s",
+                     index, name);
 }
 
-static void read_access(struct loader *loader, json_object *site_object,
-                        struct site *site, size_t index)
+/* sites[i].access (`access`, NULL when absent or null). */
+static void read_access(struct loader *loader, json_object *access,
+                        struct site *site)
 {
-    json_object *access = optional_site_object(loader, site_object, "access",
-                                               index);
     if (!access)
         return;
     struct site_access *a = &site->access;
     site->has_access = true;
-    a->bytes_read = require_count(loader, access, "bytes_read");
-    a->bytes_written = require_count(loader, access, "bytes_written");
-    a->measured_bytes = require_count(loader, access, "measured_bytes");
-    a->never_read_bytes = require_count(loader, access, "never_read_bytes");
-    a->never_written_bytes = require_count(loader, access,
-                                           "never_written_bytes");
-    a->never_accessed_bytes = require_count(loader, access,
-                                            "never_accessed_bytes");
-    a->written_never_read_bytes = require_count(loader, access,
-                                                "written_never_read_bytes");
-    a->unused_capacity_bytes = require_count(loader, access,
-                                             "unused_capacity_bytes");
-    a->idle_before_free = require_count(loader, access, "idle_before_free");
-    a->first_access_delay = require_count(loader, access,
-                                          "first_access_delay");
-    json_object *at_peak = require_object(loader, access, "at_peak");
-    set_path(loader, "sites[%zu].access.at_peak.", index);
-    a->at_peak_bytes = require_count(loader, at_peak, "bytes");
-    a->at_peak_never_read_bytes = require_count(loader, at_peak,
-                                                "never_read_bytes");
-    a->at_peak_never_written_bytes = require_count(loader, at_peak,
-                                                   "never_written_bytes");
-    a->at_peak_never_accessed_bytes = require_count(loader, at_peak,
-                                                    "never_accessed_bytes");
-    a->at_peak_unused_capacity_bytes = require_count(loader, at_peak,
-                                                     "unused_capacity_bytes");
+    read_count_members(loader, access, a, &access_counts);
+    read_count_members(loader, enter_member(loader, access, "at_peak"), a,
+                       &access_at_peak_counts);
     read_offset_accesses(access, a);
     json_object *block_size = member(access, "block_size");
     if (block_size) {
@@ -599,15 +536,10 @@ static void read_zero_size_and_allocator(struct loader *loader,
 {
     json_object *zero = member(value, "zero_size_blocks");
     if (zero) {
-        set_path(loader, "sites[%zu].zero_size_blocks", index);
-        if (!json_object_is_type(zero, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(zero));
-        set_path(loader, "sites[%zu].zero_size_blocks.", index);
+        object_at(loader, zero, "an object", "sites[%zu].zero_size_blocks",
+                  index);
         site->has_zero_size = true;
-        site->zero_size_total = require_count(loader, zero, "total");
-        site->zero_size_at_peak = require_count(loader, zero, "at_peak");
-        site->zero_size_at_exit = require_count(loader, zero, "at_exit");
+        read_count_members(loader, zero, site, &zero_size_counts);
     }
     json_object *frames = member(value, "allocator_frames");
     if (!frames)
@@ -618,12 +550,9 @@ static void read_zero_size_and_allocator(struct loader *loader,
     site->allocator_frames = checked_calloc(loader, count ? count : 1,
                                             sizeof *site->allocator_frames);
     for (size_t i = 0; i < count; i++) {
-        json_object *frame = json_object_array_get_idx(frames, i);
-        set_path(loader, "sites[%zu].allocator_frames[%zu]", index, i);
-        if (!json_object_is_type(frame, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(frame));
-        set_path(loader, "sites[%zu].allocator_frames[%zu].", index, i);
+        json_object *frame = object_at(
+            loader, json_object_array_get_idx(frames, i), "an object",
+            "sites[%zu].allocator_frames[%zu]", index, i);
         site->allocator_frames[i].address = require_string(loader, frame,
                                                            "address");
         site->allocator_frame_count = i + 1;
@@ -634,11 +563,10 @@ static void read_zero_size_and_allocator(struct loader *loader,
     }
 }
 
-static void read_growth(struct loader *loader, json_object *site_object,
-                        struct site *site, size_t index)
+/* sites[i].growth (`growth`, NULL when absent or null). */
+static void read_growth(struct loader *loader, json_object *growth,
+                        struct site *site)
 {
-    json_object *growth = optional_site_object(loader, site_object, "growth",
-                                               index);
     if (!growth)
         return;
     site->has_growth = true;
@@ -665,12 +593,9 @@ static void read_notes(struct loader *loader, json_object *site_object,
     for (size_t i = 0; i < count; i++) {
         /* A member of the site's object (borrowed, not a top-level
          * element: array_element_object is for those). */
-        json_object *value = json_object_array_get_idx(notes, i);
-        set_path(loader, "sites[%zu].notes[%zu]", index, i);
-        if (!json_object_is_type(value, json_type_object))
-            fail(loader, "%s: expected an object, found %s", loader->path,
-                 type_name(value));
-        set_path(loader, "sites[%zu].notes[%zu].", index, i);
+        json_object *value = object_at(
+            loader, json_object_array_get_idx(notes, i), "an object",
+            "sites[%zu].notes[%zu]", index, i);
         site->notes[i].kind = require_string(loader, value, "kind");
         site->notes[i].text = require_string(loader, value, "text");
     }
@@ -686,7 +611,7 @@ static void read_site(struct loader *loader, json_object *value,
     struct profile *profile = loader->profile;
     site->id = require_count(loader, value, "id");
     if (site->id != index)
-        fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
+        loader_fail(loader, "sites[%zu].id: is %zu, must equal the site's position",
              index, site->id);
     if (present(value, "serial")) {
         site->has_serial = true;
@@ -698,13 +623,9 @@ static void read_site(struct loader *loader, json_object *value,
     site->stack = checked_calloc(loader, stack_len, sizeof *site->stack);
     site->stack_len = stack_len;
     for (size_t i = 0; i < site->stack_len; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "stack[%zu]", i);
-        uint64_t frame = integer_value(loader,
-                                       json_object_array_get_idx(stack, i),
-                                       key);
+        uint64_t frame = integer_element(loader, stack, "stack", i);
         if (frame >= profile->frame_count)
-            fail(loader, "sites[%zu].stack[%zu]: frame index %llu out of "
+            loader_fail(loader, "sites[%zu].stack[%zu]: frame index %llu out of "
                          "range (%zu frames)",
                  index, i, (unsigned long long)frame, profile->frame_count);
         site->stack[i] = frame;
@@ -725,86 +646,61 @@ static void read_site(struct loader *loader, json_object *value,
         site->match_lines_len = json_object_array_length(lines);
         site->match_lines = checked_calloc(loader, site->match_lines_len + 1,
                                            sizeof *site->match_lines);
-        for (size_t i = 0; i < site->match_lines_len; i++) {
-            char key[48];
-            snprintf(key, sizeof key, "match_lines[%zu]", i);
-            site->match_lines[i] = integer_value(
-                loader, json_object_array_get_idx(lines, i), key);
-        }
+        for (size_t i = 0; i < site->match_lines_len; i++)
+            site->match_lines[i] = integer_element(loader, lines,
+                                                   "match_lines", i);
         size_t key_lines = 0;
         for (const char *c = site->match_key; *c; c++)
             key_lines += *c == '\n';
         if (key_lines != site->match_lines_len)
-            fail(loader, "sites[%zu].match_lines: %zu lines for a match_key "
+            loader_fail(loader, "sites[%zu].match_lines: %zu lines for a match_key "
                          "of %zu frames", index, site->match_lines_len,
                  key_lines);
     }
     if (site->stack_len ? site->name_frame >= site->stack_len
                         : site->name_frame != 0)
-        fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
+        loader_fail(loader, "sites[%zu].name_frame: %zu is outside the stack "
                      "(%zu frames)",
              index, site->name_frame, site->stack_len);
 
-    site->total_blocks = require_count(loader, value, "total_blocks");
-    site->total_bytes = require_count(loader, value, "total_bytes");
-    site->bytes_at_peak = require_count(loader, value, "bytes_at_peak");
-    site->blocks_at_peak = require_count(loader, value, "blocks_at_peak");
-    site->max_bytes = require_count(loader, value, "max_bytes");
-    site->max_blocks = require_count(loader, value, "max_blocks");
-    site->max_time = require_count(loader, value, "max_time");
-    site->bytes_at_exit = require_count(loader, value, "bytes_at_exit");
-    site->blocks_at_exit = require_count(loader, value, "blocks_at_exit");
-    site->freed_blocks = require_count(loader, value, "freed_blocks");
-    site->reallocs = require_count(loader, value, "reallocs");
-    site->realloc_requested_bytes =
-        require_count(loader, value, "realloc_requested_bytes");
-    site->realloc_bytes_copied = require_count(loader, value,
-                                               "realloc_bytes_copied");
+    read_count_members(loader, value, site, &site_counts);
     if (member(value, "realloc_growth_bytes")) {
         site->has_realloc_growth = true;
         site->realloc_growth_bytes = require_count(loader, value,
                                                    "realloc_growth_bytes");
     }
-    site->first_alloc_time = require_count(loader, value, "first_alloc_time");
-    site->last_alloc_time = require_count(loader, value, "last_alloc_time");
-    site->allocating_threads = require_count(loader, value,
-                                             "allocating_threads");
-    site->cross_thread_frees = require_count(loader, value,
-                                             "cross_thread_frees");
+    read_count_members(loader, value, site, &site_late_counts);
 
-    json_object *lifetime = require_object(loader, value, "lifetime");
-    set_path(loader, "sites[%zu].lifetime.", index);
-    site->lifetime_sum = require_count(loader, lifetime, "sum");
-    site->lifetime_min = require_count(loader, lifetime, "min");
-    site->lifetime_max = require_count(loader, lifetime, "max");
+    json_object *lifetime = enter_member(loader, value, "lifetime");
+    read_count_members(loader, lifetime, site, &lifetime_counts);
     /* Not kept (the viewer draws it), but part of the format: checked as
        the viewer checks it, so both readers refuse the same profiles. */
     require_array(loader, lifetime, "histogram");
 
     read_zero_size_and_allocator(loader, value, site, index);
-    read_access(loader, value, site, index);
-    read_growth(loader, value, site, index);
+    read_access(loader, optional_site_object(loader, value, "access", index),
+                site);
+    read_growth(loader, optional_site_object(loader, value, "growth", index),
+                site);
     read_site_timeline(loader, value, site, index);
 }
 
 static void read_sites(struct loader *loader, json_object *root)
 {
     struct profile *profile = loader->profile;
-    set_path(loader, "%s", "");
-    json_object *sites = require_array(loader, root, "sites");
-    size_t site_count = element_count(loader, sites, "sites");
-    profile->sites = checked_calloc(loader, site_count,
-                                    sizeof *profile->sites);
-    profile->site_count = site_count;
     json_object *allocator_stacks = member(root, "allocator_stacks");
-    for (size_t i = 0; i < profile->site_count; i++) {
+    json_object *sites;
+    size_t count = top_array(loader, root, "sites", &sites);
+    profile->sites = checked_calloc(loader, count, sizeof *profile->sites);
+    profile->site_count = count;
+    for (size_t i = 0; i < count; i++) {
         json_object *site = array_element_object(loader, sites, "sites", i);
         if (profile->format_version >= 2) {
             const char *error = profile_expand_site(
                 site, i, profile->frames, profile->frame_count,
                 allocator_stacks);
             if (error)
-                fail(loader, "sites[%zu].%s", i, error);
+                loader_fail(loader, "sites[%zu].%s", i, error);
         }
         read_site(loader, site, &profile->sites[i], i);
         release_element(loader);
@@ -819,17 +715,12 @@ static void read_counts(struct loader *loader, json_object *object,
 {
     json_object *array = require_array(loader, object, key);
     if (json_object_array_length(array) != count)
-        fail(loader, "%s%s: %zu values, expected %zu (one per timeline "
+        loader_fail(loader, "%s%s: %zu values, expected %zu (one per timeline "
                      "point)",
              loader->path, key, json_object_array_length(array), count);
     *values = checked_calloc(loader, count, sizeof **values);
-    for (size_t i = 0; i < count; i++) {
-        char element[64];
-        snprintf(element, sizeof element, "%s[%zu]", key, i);
-        (*values)[i] = integer_value(loader,
-                                     json_object_array_get_idx(array, i),
-                                     element);
-    }
+    for (size_t i = 0; i < count; i++)
+        (*values)[i] = integer_element(loader, array, key, i);
 }
 
 /* The global timeline and its markers. Optional: a profile without a
@@ -841,9 +732,7 @@ static void read_timeline(struct loader *loader, json_object *root)
     json_object *timeline = member(root, "timeline");
     if (!timeline || json_object_is_type(timeline, json_type_null))
         return;
-    set_path(loader, "%s", "");
-    timeline = require_object(loader, root, "timeline");
-    set_path(loader, "timeline.");
+    timeline = section(loader, root, "timeline");
     size_t count = json_object_array_length(
         require_array(loader, timeline, "times"));
     read_counts(loader, timeline, "times", count, &profile->timeline_times);
@@ -880,8 +769,7 @@ static void read_site_timeline(struct loader *loader, json_object *site_object,
         json_object_is_type(series, json_type_null))
         return;   /* no global timeline: the series are not read */
     set_path(loader, "sites[%zu].", index);
-    series = require_object(loader, site_object, "timeline");
-    set_path(loader, "sites[%zu].timeline.", index);
+    series = enter_member(loader, site_object, "timeline");
     read_counts(loader, series, "live_bytes", loader->profile->timeline_count,
                 &site->timeline_live_bytes);
 }
@@ -929,193 +817,13 @@ static void read_findings(struct loader *loader, json_object *root)
         finding->summary = require_string(loader, value, "summary");
         uint64_t site = require_count(loader, value, "site");
         if (site >= profile->site_count)
-            fail(loader, "findings[%zu].site: site %llu does not exist (%zu "
+            loader_fail(loader, "findings[%zu].site: site %llu does not exist (%zu "
                          "sites)",
                  i, (unsigned long long)site, profile->site_count);
         finding->site = site;
         read_evidence(loader, value, finding);
         release_element(loader);
     }
-}
-
-/*--- Parsing --------------------------------------------------------------*/
-
-/* The first byte offset that is not well-formed UTF-8 (an overlong form, a
- * surrogate, a code point past U+10FFFF, a cut sequence), or SIZE_MAX. json-c's
- * own check lets overlong forms through, and the report would write them
- * back out as invalid JSON; the viewer makes the same check
- * (utf8ErrorOffset in viewer/src/model/profile.js). */
-static size_t utf8_error_offset(const unsigned char *bytes, size_t size)
-{
-    size_t i = 0;
-    while (i < size) {
-        unsigned char c = bytes[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        unsigned char low = 0x80, high = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            need = 1;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            need = 2;
-            if (c == 0xE0)
-                low = 0xA0;         /* overlong */
-            else if (c == 0xED)
-                high = 0x9F;        /* surrogates */
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            need = 3;
-            if (c == 0xF0)
-                low = 0x90;         /* overlong */
-            else if (c == 0xF4)
-                high = 0x8F;        /* past U+10FFFF */
-        } else {
-            return i;               /* C0, C1, F5-FF, a stray continuation */
-        }
-        if (i + need >= size || bytes[i + 1] < low || bytes[i + 1] > high)
-            return i;
-        for (size_t k = 2; k <= need; k++)
-            if ((bytes[i + k] & 0xC0) != 0x80)
-                return i;
-        i += need + 1;
-    }
-    return SIZE_MAX;
-}
-
-/* Parses `data` as one document with json-c: the whole tree at once. */
-static json_object *parse_whole(struct loader *loader, const char *data,
-                                size_t size)
-{
-    json_tokener *tokener = json_tokener_new_ex(64);
-    if (!tokener)
-        fail(loader, "out of memory");
-    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
-                                        JSON_TOKENER_VALIDATE_UTF8);
-    json_object *root = NULL;
-    size_t offset = 0;
-    enum json_tokener_error status = json_tokener_continue;
-    /* json-c takes an int length: feed large files in chunks. */
-    while (offset < size) {
-        size_t chunk = size - offset;
-        if (chunk > (1u << 30))
-            chunk = 1u << 30;
-        root = json_tokener_parse_ex(tokener, data + offset, (int)chunk);
-        status = json_tokener_get_error(tokener);
-        if (status != json_tokener_continue) {
-            offset += json_tokener_get_parse_end(tokener);
-            break;
-        }
-        offset += chunk;
-    }
-    if (status == json_tokener_continue) {
-        /* A number or a literal at the top level ("null", "12") ends only
-           where something follows it: a space says it is complete. */
-        root = json_tokener_parse_ex(tokener, " ", 1);
-        status = json_tokener_get_error(tokener);
-    }
-    if (status == json_tokener_continue) {
-        json_tokener_free(tokener);
-        fail(loader, "truncated JSON (the document ends after %zu bytes)",
-             size);
-    }
-    if (status != json_tokener_success) {
-        size_t where = offset;
-        json_tokener_free(tokener);
-        fail(loader, "invalid JSON near byte %zu: %s", where,
-             json_tokener_error_desc(status));
-    }
-    json_tokener_free(tokener);
-    for (; offset < size; offset++) {
-        char c = data[offset];
-        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            json_object_put(root);
-            fail(loader, "invalid JSON: unexpected data after the document "
-                         "at byte %zu",
-                 offset);
-        }
-    }
-    return root;
-}
-
-/* Feeds json-c the document without the elements of its split arrays
- * ("frames": [], "sites": []), in the pieces between them. NULL when that
- * does not parse (the caller then parses the whole text). */
-static json_object *parse_outline(struct loader *loader)
-{
-    const struct json_split_array *first = &loader->split.arrays[0];
-    const struct json_split_array *second = &loader->split.arrays[1];
-    if (second->found && (!first->found || second->open < first->open)) {
-        const struct json_split_array *swap = first;
-        first = second;
-        second = swap;
-    }
-    size_t cuts[5] = {0}, pieces = 0;   /* [start, end) pairs */
-    size_t from = 0;
-    const struct json_split_array *order[2] = {first, second};
-    for (int a = 0; a < 2; a++) {
-        if (!order[a]->found)
-            continue;
-        cuts[pieces++] = from;
-        cuts[pieces++] = order[a]->open + 1;
-        from = order[a]->close;
-    }
-    json_tokener *tokener = json_tokener_new_ex(64);
-    if (!tokener)
-        fail(loader, "out of memory");
-    json_tokener_set_flags(tokener, JSON_TOKENER_STRICT |
-                                        JSON_TOKENER_VALIDATE_UTF8);
-    json_object *root = NULL;
-    enum json_tokener_error status = json_tokener_continue;
-    for (size_t p = 0; p <= pieces && status == json_tokener_continue; p += 2) {
-        size_t start = p < pieces ? cuts[p] : from;
-        size_t end = p < pieces ? cuts[p + 1] : loader->size;
-        while (start < end && status == json_tokener_continue) {
-            size_t chunk = end - start > (1u << 30) ? (1u << 30) : end - start;
-            root = json_tokener_parse_ex(tokener, loader->data + start,
-                                         (int)chunk);
-            status = json_tokener_get_error(tokener);
-            start += chunk;
-        }
-    }
-    json_tokener_free(tokener);
-    if (status != json_tokener_success) {
-        if (root)
-            json_object_put(root);
-        return NULL;
-    }
-    return root;
-}
-
-/* The document's tree: the outline only when the big arrays could be split
- * (their elements are parsed one by one as they are read), else all of it. */
-static json_object *parse_document(struct loader *loader, const char *data,
-                                   size_t size)
-{
-    if (size == 0)
-        fail(loader, "empty file");
-    size_t bad = utf8_error_offset((const unsigned char *)data, size);
-    if (bad != SIZE_MAX)
-        fail(loader, "invalid UTF-8 at byte %zu (a profile is UTF-8 text)", bad);
-    /* A byte order mark is allowed (and skipped), as browsers skip it. */
-    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
-        data += 3;
-        size -= 3;
-    }
-    loader->data = data;
-    loader->size = size;
-    if (loader->split_arrays && json_split(data, size, &loader->split)) {
-        loader->element_tokener = json_tokener_new_ex(62);
-        if (!loader->element_tokener)
-            fail(loader, "out of memory");
-        json_tokener_set_flags(loader->element_tokener,
-                               JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-        json_object *outline = parse_outline(loader);
-        if (outline)
-            return outline;
-    }
-    json_split_free(&loader->split);
-    return parse_whole(loader, data, size);
 }
 
 struct profile *profile_parse(const char *name, const char *data, size_t size,
@@ -1143,9 +851,7 @@ struct profile *profile_parse_with(const char *name, const char *data,
         if (root)
             json_object_put(root);
         release_element(&loader);
-        json_split_free(&loader.split);
-        if (loader.element_tokener)
-            json_tokener_free(loader.element_tokener);
+        document_release(&loader);
         profile_free(profile);
         /* Parsed whole, a document's syntax error is found before any
            field is checked, wherever it is; read element by element, a bad
@@ -1157,9 +863,9 @@ struct profile *profile_parse_with(const char *name, const char *data,
         return NULL;
     }
     profile->path = checked_strdup(&loader, name);
-    root = parse_document(&loader, data, size);
+    root = document_parse(&loader, data, size);
     if (!json_object_is_type(root, json_type_object))
-        fail(&loader, "not a lifeheap profile (the document is %s, not an "
+        loader_fail(&loader, "not a lifeheap profile (the document is %s, not an "
                       "object)",
              type_name(root));
     read_header(&loader, root);
@@ -1171,39 +877,11 @@ struct profile *profile_parse_with(const char *name, const char *data,
     read_findings(&loader, root);
     json_object_put(root);
     root = NULL;
-    json_split_free(&loader.split);
-    if (loader.element_tokener)
-        json_tokener_free(loader.element_tokener);
-    loader.element_tokener = NULL;
+    document_release(&loader);
     char broken[512];
     if (!profile_check_rules(profile, broken, sizeof broken))
-        fail(&loader, "%s", broken);
+        loader_fail(&loader, "%s", broken);
     return profile;
-}
-
-/* Reads a whole stream; `expected` (the file's size when known, else 0)
- * sizes the buffer so a large file is read without copies. */
-static char *read_stream(FILE *stream, size_t expected, size_t *size)
-{
-    size_t capacity = expected ? expected + 1 : 1 << 16, length = 0;
-    char *data = malloc(capacity);
-    while (data) {
-        if (length == capacity) {
-            char *bigger = realloc(data, capacity * 2);
-            if (!bigger) {
-                free(data);
-                return NULL;
-            }
-            data = bigger;
-            capacity *= 2;
-        }
-        size_t got = fread(data + length, 1, capacity - length, stream);
-        length += got;
-        if (got == 0)
-            break;
-    }
-    *size = length;
-    return data;
 }
 
 struct profile *profile_load(const char *path, char *error, size_t error_size)
@@ -1225,20 +903,19 @@ struct profile *profile_load(const char *path, char *error, size_t error_size)
         if (S_ISREG(info.st_mode) && info.st_size > 0)
             expected = (size_t)info.st_size;
     }
-    size_t size = 0;
-    char *data = read_stream(stream, expected, &size);
-    bool read_failed = ferror(stream);
+    struct text_builder text = {0};
+    bool read = text_append_stream(&text, stream, expected);
     if (stream != stdin)
         fclose(stream);
-    if (!data || read_failed) {
-        free(data);
+    if (!read) {
         snprintf(error, error_size, "lifeheap: %s: %s", path,
-                 data ? "read error" : "out of memory");
+                 text.failed ? "out of memory" : "read error");
+        text_free(&text);
         return NULL;
     }
-    struct profile *profile = profile_parse(path, data, size, error,
-                                            error_size);
-    free(data);
+    struct profile *profile = profile_parse(path, text.data, text.length,
+                                            error, error_size);
+    text_free(&text);
     return profile;
 }
 

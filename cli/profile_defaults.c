@@ -23,6 +23,7 @@
  *
  * Copyright (C) lifeheap contributors. SPDX-License-Identifier: GPL-3.0-or-later */
 #include "profile_defaults.h"
+#include "text_builder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,23 +147,6 @@ static bool position_at(json_object *list, size_t i, size_t stack_length,
     return true;
 }
 
-/* Appends text to a growing string; false when out of memory. */
-static bool append(char **text, size_t *length, size_t *size, const char *more)
-{
-    size_t add_length = strlen(more);
-    if (*length + add_length + 1 > *size) {
-        size_t grown = (*length + add_length + 1) * 2;
-        char *bigger = realloc(*text, grown);
-        if (!bigger)
-            return false;
-        *text = bigger;
-        *size = grown;
-    }
-    memcpy(*text + *length, more, add_length + 1);
-    *length += add_length;
-    return true;
-}
-
 static const char *frame_text(const struct frame *frame)
 {
     return frame->text ? frame->text : "???";
@@ -178,9 +162,8 @@ static char *join_label(json_object *site, const struct frame *frames,
 {
     json_object *parts = member(site, "label_frames");
     uint64_t number = 0;
-    char *text = NULL;
-    size_t length = 0, size = 0;
-    bool callee_seen = false, ok;
+    struct text_builder text = {0};
+    bool callee_seen = false;
     if (parts && !json_object_is_type(parts, json_type_array)) {
         *error = "label_frames: expected an array";
         return NULL;
@@ -189,14 +172,15 @@ static char *join_label(json_object *site, const struct frame *frames,
         *error = "label_number: expected a count";
         return NULL;
     }
-    ok = append(&text, &length, &size,
-                stack_length ? frame_text(&frames[stack[name_frame]]) : "???");
+    text_append_string(&text, stack_length
+                                  ? frame_text(&frames[stack[name_frame]])
+                                  : "???");
     size_t n = parts ? json_object_array_length(parts) : 0;
-    for (size_t i = 0; ok && i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint64_t position;
         if (!position_at(parts, i, stack_length, &position)) {
             *error = "label_frames: a position outside the stack";
-            free(text);
+            text_free(&text);
             return NULL;
         }
         const char *separator = position > name_frame ? " via "
@@ -204,20 +188,18 @@ static char *join_label(json_object *site, const struct frame *frames,
                                                       : ", allocated by ";
         if (position < name_frame)
             callee_seen = true;
-        ok = append(&text, &length, &size, separator) &&
-             append(&text, &length, &size, frame_text(&frames[stack[position]]));
+        text_append_string(&text, separator);
+        text_append_string(&text, frame_text(&frames[stack[position]]));
     }
-    if (ok && number > 0) {
+    if (number > 0) {
         char suffix[32];
         snprintf(suffix, sizeof suffix, " #%llu", (unsigned long long)number);
-        ok = append(&text, &length, &size, suffix);
+        text_append_string(&text, suffix);
     }
-    if (!ok) {
-        free(text);
+    char *label = text_take(&text);
+    if (!label)
         *error = "out of memory";
-        return NULL;
-    }
-    return text;
+    return label;
 }
 
 /* match_key and match_lines joined from the kept stack positions
@@ -230,37 +212,36 @@ static const char *join_match_key(json_object *site, const struct frame *frames,
     if (kept && !json_object_is_type(kept, json_type_array))
         return "match_frames: expected an array";
     size_t n = kept ? json_object_array_length(kept) : stack_length;
-    char *key = NULL;
-    size_t length = 0, size = 0;
+    struct text_builder key = {0};
     json_object *lines = json_object_new_array();
-    bool ok = append(&key, &length, &size, "");
-    for (size_t i = 0; ok && i < n; i++) {
+    text_append(&key, "", 0);
+    for (size_t i = 0; i < n; i++) {
         uint64_t position = i;
         if (kept && !position_at(kept, i, stack_length, &position)) {
-            free(key);
+            text_free(&key);
             json_object_put(lines);
             return "match_frames: a position outside the stack";
         }
         const struct frame *frame = &frames[stack[position]];
         if (!frame->match_text) {
-            free(key);
+            text_free(&key);
             json_object_put(lines);
             return "match_frames: a frame without match_text";
         }
-        ok = append(&key, &length, &size, frame->match_text) &&
-             append(&key, &length, &size, "\n");
+        text_append_string(&key, frame->match_text);
+        text_append_string(&key, "\n");
         json_object_array_add(lines,
                               json_object_new_int64(frame->line > 0 ? frame->line : 0));
     }
-    if (!ok) {
-        free(key);
+    if (key.failed) {
+        text_free(&key);
         json_object_put(lines);
         return "out of memory";
     }
     json_object_object_del(site, "match_frames");
-    add(site, "match_key", json_object_new_string(key));
+    add(site, "match_key", json_object_new_string(key.data));
     add(site, "match_lines", lines);
-    free(key);
+    text_free(&key);
     return NULL;
 }
 

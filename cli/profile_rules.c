@@ -9,13 +9,15 @@
  *
  *   sites[3].bytes_at_peak: 500 is more than sites[3].max_bytes (400): why
  *
- * A field name the table below does not know is a build error in spirit:
+ * The fields are found where the reader finds them (profile_counts.c). A
+ * field name that is not there is a build error in spirit:
  * the check says so ("internal error") instead of skipping the rule, and the
  * CLI tests load a profile through every rule.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "profile_rules.h"
+#include "profile_counts.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
@@ -25,40 +27,6 @@
 static const char rules_text[] =
 #include "profile_rules.inc"
     ;
-
-struct field {
-    const char *name;   /* without "sites[]." for site fields */
-    size_t offset;      /* of a uint64_t in struct profile or struct site */
-};
-
-static const struct field profile_fields[] = {
-    {"run.duration", offsetof(struct profile, duration)},
-    {"peak.time", offsetof(struct profile, peak_time)},
-    {"peak.bytes", offsetof(struct profile, peak_bytes)},
-    {"peak.blocks", offsetof(struct profile, peak_blocks)},
-    {"totals.bytes", offsetof(struct profile, total_bytes)},
-    {"totals.blocks", offsetof(struct profile, total_blocks)},
-    {"totals.frees", offsetof(struct profile, total_frees)},
-    {"at_exit.bytes", offsetof(struct profile, exit_bytes)},
-    {"at_exit.blocks", offsetof(struct profile, exit_blocks)},
-};
-
-static const struct field site_fields[] = {
-    {"total_bytes", offsetof(struct site, total_bytes)},
-    {"total_blocks", offsetof(struct site, total_blocks)},
-    {"bytes_at_peak", offsetof(struct site, bytes_at_peak)},
-    {"blocks_at_peak", offsetof(struct site, blocks_at_peak)},
-    {"max_bytes", offsetof(struct site, max_bytes)},
-    {"max_blocks", offsetof(struct site, max_blocks)},
-    {"max_time", offsetof(struct site, max_time)},
-    {"bytes_at_exit", offsetof(struct site, bytes_at_exit)},
-    {"blocks_at_exit", offsetof(struct site, blocks_at_exit)},
-    {"freed_blocks", offsetof(struct site, freed_blocks)},
-    {"first_alloc_time", offsetof(struct site, first_alloc_time)},
-    {"last_alloc_time", offsetof(struct site, last_alloc_time)},
-    {"lifetime.min", offsetof(struct site, lifetime_min)},
-    {"lifetime.max", offsetof(struct site, lifetime_max)},
-};
 
 #define SITE_PREFIX "sites[]."
 
@@ -73,18 +41,8 @@ static bool resolve(const char *name, struct operand *operand)
 {
     operand->name = name;
     operand->per_site = strncmp(name, SITE_PREFIX, strlen(SITE_PREFIX)) == 0;
-    const struct field *table = operand->per_site ? site_fields : profile_fields;
-    size_t count = operand->per_site
-                       ? sizeof site_fields / sizeof site_fields[0]
-                       : sizeof profile_fields / sizeof profile_fields[0];
     const char *key = operand->per_site ? name + strlen(SITE_PREFIX) : name;
-    for (size_t i = 0; i < count; i++) {
-        if (strcmp(table[i].name, key) == 0) {
-            operand->offset = table[i].offset;
-            return true;
-        }
-    }
-    return false;
+    return profile_count_offset(key, operand->per_site, &operand->offset);
 }
 
 static uint64_t value_of(const struct operand *operand,

@@ -159,6 +159,23 @@ static void bind_text(sqlite3_stmt *s, int column, const char *text)
         sqlite3_bind_null(s, column);
 }
 
+/* Binds the values of row `row` of a table to the insert `s`. */
+typedef void row_binder(sqlite3_stmt *s, const struct profile *p, size_t row);
+
+/* Inserts `count` rows with the statement `sql`, each bound by `bind`. */
+static bool insert_rows(struct builder *b, const char *sql, size_t count,
+                        row_binder *bind, const struct profile *p)
+{
+    sqlite3_stmt *s = prepare(b, sql);
+    bool ok = s != NULL;
+    for (size_t row = 0; ok && row < count; row++) {
+        bind(s, p, row);
+        ok = step(b, s);
+    }
+    sqlite3_finalize(s);
+    return ok;
+}
+
 /*--- The profile ----------------------------------------------------------*/
 
 static const char *exit_status_name(enum exit_status status)
@@ -171,74 +188,75 @@ static const char *exit_status_name(enum exit_status status)
     return NULL;
 }
 
+/* The run's row; only its id without a profile (a block file alone). */
+static void bind_run(sqlite3_stmt *s, const struct profile *p, size_t row)
+{
+    (void)row;
+    if (!p)
+        return;
+    size_t length = 1;
+    for (size_t i = 0; i < p->command_len; i++)
+        length += strlen(p->command[i]) + 1;
+    char *command = calloc(length, 1);
+    for (size_t i = 0; command && i < p->command_len; i++) {
+        if (i)
+            strcat(command, " ");
+        strcat(command, p->command[i]);
+    }
+    bind_text(s, 1, p->path);
+    bind_text(s, 2, p->executable);
+    bind_text(s, 3, command);
+    free(command);
+    sqlite3_bind_int64(s, 4, p->pid);
+    if (p->started_at_unix_ms)
+        bind_u64(s, 5, p->started_at_unix_ms);
+    bind_u64(s, 6, p->duration);
+    bind_u64(s, 7, p->threads);
+    bind_text(s, 8, exit_status_name(p->exit_status));
+    if (p->exit_status != EXIT_STATUS_RUNNING && p->exit_code >= 0)
+        sqlite3_bind_int64(s, 9, p->exit_code);
+    sqlite3_bind_int(s, 10, p->complete);
+    bind_text(s, 11, p->dump_reason);
+    bind_u64(s, 12, p->peak_bytes);
+    bind_u64(s, 13, p->peak_blocks);
+    bind_u64(s, 14, p->peak_time);
+    bind_u64(s, 15, p->exit_bytes);
+    bind_u64(s, 16, p->exit_blocks);
+    bind_u64(s, 17, p->total_blocks);
+    bind_u64(s, 18, p->total_bytes);
+}
+
 static bool load_run(struct builder *b, const struct profile *p)
 {
-    sqlite3_stmt *s = prepare(b,
+    return insert_rows(b,
         "INSERT INTO runs (id, profile, executable, command, pid, "
         "started_at_unix_ms, duration, threads, exit_status, exit_code, "
         "complete, dump_reason, peak_bytes, peak_blocks, peak_time, "
         "exit_bytes, exit_blocks, total_blocks, total_bytes) VALUES "
         "(1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-        "?15, ?16, ?17, ?18)");
-    if (!s)
-        return false;
-    if (p) {
-        size_t length = 1;
-        for (size_t i = 0; i < p->command_len; i++)
-            length += strlen(p->command[i]) + 1;
-        char *command = calloc(length, 1);
-        for (size_t i = 0; command && i < p->command_len; i++) {
-            if (i)
-                strcat(command, " ");
-            strcat(command, p->command[i]);
-        }
-        bind_text(s, 1, p->path);
-        bind_text(s, 2, p->executable);
-        bind_text(s, 3, command);
-        free(command);
-        sqlite3_bind_int64(s, 4, p->pid);
-        if (p->started_at_unix_ms)
-            bind_u64(s, 5, p->started_at_unix_ms);
-        bind_u64(s, 6, p->duration);
-        bind_u64(s, 7, p->threads);
-        bind_text(s, 8, exit_status_name(p->exit_status));
-        if (p->exit_status != EXIT_STATUS_RUNNING && p->exit_code >= 0)
-            sqlite3_bind_int64(s, 9, p->exit_code);
-        sqlite3_bind_int(s, 10, p->complete);
-        bind_text(s, 11, p->dump_reason);
-        bind_u64(s, 12, p->peak_bytes);
-        bind_u64(s, 13, p->peak_blocks);
-        bind_u64(s, 14, p->peak_time);
-        bind_u64(s, 15, p->exit_bytes);
-        bind_u64(s, 16, p->exit_blocks);
-        bind_u64(s, 17, p->total_blocks);
-        bind_u64(s, 18, p->total_bytes);
-    }
-    bool ok = step(b, s);
-    sqlite3_finalize(s);
-    return ok;
+        "?15, ?16, ?17, ?18)",
+        1, bind_run, p);
+}
+
+static void bind_frame(sqlite3_stmt *s, const struct profile *p, size_t i)
+{
+    const struct frame *f = &p->frames[i];
+    bind_u64(s, 1, i);
+    bind_text(s, 2, f->function);
+    bind_text(s, 3, f->file);
+    bind_text(s, 4, f->directory);
+    if (f->line >= 0)
+        sqlite3_bind_int64(s, 5, f->line);
+    bind_text(s, 6, f->object);
+    bind_text(s, 7, f->address);
+    sqlite3_bind_int(s, 8, f->inlined);
 }
 
 static bool load_frames(struct builder *b, const struct profile *p)
 {
-    sqlite3_stmt *s = prepare(b,
-        "INSERT INTO frames VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    bool ok = s != NULL;
-    for (size_t i = 0; ok && i < p->frame_count; i++) {
-        const struct frame *f = &p->frames[i];
-        bind_u64(s, 1, i);
-        bind_text(s, 2, f->function);
-        bind_text(s, 3, f->file);
-        bind_text(s, 4, f->directory);
-        if (f->line >= 0)
-            sqlite3_bind_int64(s, 5, f->line);
-        bind_text(s, 6, f->object);
-        bind_text(s, 7, f->address);
-        sqlite3_bind_int(s, 8, f->inlined);
-        ok = step(b, s);
-    }
-    sqlite3_finalize(s);
-    return ok;
+    return insert_rows(b,
+        "INSERT INTO frames VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        p->frame_count, bind_frame, p);
 }
 
 static bool load_site_row(struct builder *b, sqlite3_stmt *s,
@@ -313,22 +331,34 @@ static bool load_sites(struct builder *b, const struct profile *p)
     return ok;
 }
 
+static void bind_finding(sqlite3_stmt *s, const struct profile *p, size_t i)
+{
+    const struct finding *f = &p->findings[i];
+    bind_u64(s, 1, i);
+    bind_u64(s, 2, f->site);
+    bind_text(s, 3, f->kind);
+    bind_text(s, 4, f->severity);
+    bind_text(s, 5, f->summary);
+}
+
 static bool load_findings(struct builder *b, const struct profile *p)
 {
-    sqlite3_stmt *s = prepare(b,
-        "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5)");
-    bool ok = s != NULL;
-    for (size_t i = 0; ok && i < p->finding_count; i++) {
-        const struct finding *f = &p->findings[i];
-        bind_u64(s, 1, i);
-        bind_u64(s, 2, f->site);
-        bind_text(s, 3, f->kind);
-        bind_text(s, 4, f->severity);
-        bind_text(s, 5, f->summary);
-        ok = step(b, s);
-    }
-    sqlite3_finalize(s);
-    return ok;
+    return insert_rows(b, "INSERT INTO findings VALUES (?1, ?2, ?3, ?4, ?5)",
+                       p->finding_count, bind_finding, p);
+}
+
+static void bind_timeline_point(sqlite3_stmt *s, const struct profile *p,
+                                size_t i)
+{
+    bind_u64(s, 1, p->timeline_times[i]);
+    bind_u64(s, 2, p->timeline_live_bytes[i]);
+    bind_u64(s, 3, p->timeline_live_blocks[i]);
+}
+
+static void bind_marker(sqlite3_stmt *s, const struct profile *p, size_t i)
+{
+    bind_u64(s, 1, p->markers[i].time);
+    bind_text(s, 2, p->markers[i].label);
 }
 
 static bool load_timeline(struct builder *b, const struct profile *p)
@@ -336,24 +366,10 @@ static bool load_timeline(struct builder *b, const struct profile *p)
     /* OR REPLACE (here and for site_timeline): should the peak, its own
      * point, share its time with an interval's point, the later one holds
      * the state after every event up to that time. */
-    sqlite3_stmt *s = prepare(b,
-        "INSERT OR REPLACE INTO timeline VALUES (?1, ?2, ?3)");
-    sqlite3_stmt *m = prepare(b, "INSERT INTO markers VALUES (?1, ?2)");
-    bool ok = s && m;
-    for (size_t i = 0; ok && i < p->timeline_count; i++) {
-        bind_u64(s, 1, p->timeline_times[i]);
-        bind_u64(s, 2, p->timeline_live_bytes[i]);
-        bind_u64(s, 3, p->timeline_live_blocks[i]);
-        ok = step(b, s);
-    }
-    for (size_t i = 0; ok && i < p->marker_count; i++) {
-        bind_u64(m, 1, p->markers[i].time);
-        bind_text(m, 2, p->markers[i].label);
-        ok = step(b, m);
-    }
-    sqlite3_finalize(s);
-    sqlite3_finalize(m);
-    return ok;
+    return insert_rows(b, "INSERT OR REPLACE INTO timeline VALUES (?1, ?2, ?3)",
+                       p->timeline_count, bind_timeline_point, p) &&
+           insert_rows(b, "INSERT INTO markers VALUES (?1, ?2)",
+                       p->marker_count, bind_marker, p);
 }
 
 /*--- The blocks -----------------------------------------------------------*/

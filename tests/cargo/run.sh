@@ -86,6 +86,15 @@ check_html() {
   fi
 }
 
+# default_profile NAME FILE [FUNCTION]: the run NAME wrote its profile to
+# $profile=$ws/target/lifeheap/FILE, and, given the FUNCTION the target
+# allocates in, the HTML report beside it (check_html).
+default_profile() {
+  profile=$ws/target/lifeheap/$2
+  check "$1: profile at target/lifeheap/$2" test -s "$profile"
+  if [ -n "${3:-}" ]; then check_html "$1: HTML report" "${profile%.json}.html" "$3"; fi
+}
+
 others="bin_message example_message test_message bench_message unit_message stats_buffer"
 absent() { for f in $others; do [ "$f" = "$1" ] || echo "$f"; done; }
 
@@ -216,9 +225,7 @@ check_target example "$profile" "$ws/target/lifeheap/release/examples/burst" \
 cargo_lifeheap test "$ws" --test delivery --offline
 expect_status "test: exit 0 (it found its fixture from the package directory)" 0 test
 expect_grep "test: the harness ran it" "test delivers_every_byte ... ok" "$work/test.out"
-profile=$ws/target/lifeheap/test-delivery.json
-check "test: profile at target/lifeheap/test-delivery.json" test -s "$profile"
-check_html "test: HTML report" "${profile%.json}.html" test_message
+default_profile test test-delivery.json test_message
 check_target test "$profile" "$ws/target/lifeheap/debug/deps/delivery-*" \
   test_message "delivery.rs:$(line_of "$ws/pipeline/tests/delivery.rs" 'vec![fill; 40_003]')" \
   7 280021 "" $(absent test_message)
@@ -227,8 +234,7 @@ check_target test "$profile" "$ws/target/lifeheap/debug/deps/delivery-*" \
 cargo_lifeheap lib "$ws" --lib
 expect_status "lib: exit 0 (the only library of the workspace)" 0 lib
 expect_grep "lib: the harness ran its unit test" "test tests::delivers_every_message ... ok" "$work/lib.out"
-profile=$ws/target/lifeheap/lib-pipeline.json
-check "lib: profile at target/lifeheap/lib-pipeline.json" test -s "$profile"
+default_profile lib lib-pipeline.json
 check_target lib "$profile" "$ws/target/lifeheap/debug/deps/pipeline-*" \
   unit_message "lib.rs:$(line_of "$ws/pipeline/src/lib.rs" 'vec![fill; 40_006]')" \
   3 120018 "" $(absent unit_message)
@@ -240,9 +246,7 @@ expect_grep "--lib without a library: says so" "no library in the chosen package
 cargo_lifeheap bench "$ws" --bench throughput
 expect_status "bench: exit 0" 0 bench
 expect_grep "bench: the program's output" "throughput: 160016 bytes" "$work/bench.out"
-profile=$ws/target/lifeheap/bench-throughput.json
-check "bench: profile at target/lifeheap/bench-throughput.json" test -s "$profile"
-check_html "bench: HTML report" "${profile%.json}.html" bench_message
+default_profile bench bench-throughput.json bench_message
 check_target bench "$profile" "$ws/target/lifeheap/release/deps/throughput-*" \
   bench_message "throughput.rs:$(line_of "$ws/pipeline/benches/throughput.rs" 'vec![fill; 40_004]')" \
   4 160016 "" $(absent bench_message)

@@ -25,12 +25,12 @@ if ! command -v clang >/dev/null; then
   fail "fuzz build" "clang is not installed"
   summary; exit 1
 fi
-sources=("$top"/cli/profile.c "$top"/cli/profile_defaults.c "$top"/cli/profile_rules.c "$top"/cli/json_split.c "$top"/cli/metrics.c "$top"/cli/util.c \
+sources=("$top"/cli/profile.c "$top"/cli/profile_document.c "$top"/cli/profile_defaults.c "$top"/cli/profile_rules.c "$top"/cli/profile_counts.c "$top"/cli/json_split.c "$top"/cli/metrics.c "$top"/cli/util.c \
          "$top"/cli/match.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
          "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c \
          "$top"/cli/rules.c "$top"/cli/finding_kinds.c "$top"/cli/evidence_labels.c "$top"/cli/sha256.c "$top"/cli/output_file.c \
          "$top"/cli/cmd_diff.c "$top"/cli/diff_headline.c "$top"/cli/cmd_check.c "$top"/cli/cmd_view.c \
-         "$top"/cli/command_args.c "$top"/cli/self_directory.c)
+         "$top"/cli/command_args.c "$top"/cli/self_directory.c "$top"/cli/text_builder.c)
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c) "$here/profile_fuzz.c" "${sources[@]}" \
      $(pkg-config --libs json-c) -lm -o "$binary" 2>"$findings/build.log"; then
@@ -65,8 +65,8 @@ blocks_seconds=${FUZZ_BLOCKS_SECONDS:-10}
 mkdir -p "$blocks_corpus"
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c sqlite3) "$here/blocks_fuzz.c" \
-     "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/util.c" \
-     "$top/cli/profile_defaults.c" "$top/cli/profile_rules.c" "$top/cli/json_split.c" \
+     "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/profile_document.c" "$top/cli/util.c" \
+     "$top/cli/profile_defaults.c" "$top/cli/profile_rules.c" "$top/cli/profile_counts.c" "$top/cli/json_split.c" "$top/cli/text_builder.c" \
      $(pkg-config --libs json-c sqlite3) -lm -o "$blocks_binary" 2>"$findings/blocks-build.log"; then
   pass "fuzz build (block file)"
 else
