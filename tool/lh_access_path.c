@@ -856,44 +856,38 @@ VG_REGPARM(2) void LH_(note_write)(Addr a, UWord packed)
 /* Two accesses of one stretch in one call (lh_instrument.c pairs them):
    'packed' is size1 | size2 << 8 | slot1 << 16 | slot2 << 40.  The
    generated code calls when either address may be in the heap, so each is
-   filtered again, before its fast checks (the other one is often a stack
-   access). */
+   filtered again (after its fast checks: an armed part, a run or a
+   repeatable access is in the heap). */
 static inline __attribute__((always_inline))
-Bool in_filter(Addr a)
+void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
 {
-   return a - LH_(filter_base) < LH_(filter_span);
+   AccessSlot* slot = slot_at(slot_index, is_write);
+   if (LIKELY(note_fast(a, n, is_write, slot))) return;
+   if (a - LH_(filter_base) < LH_(filter_span))
+      note_access_unarmed(a, n, is_write, slot);
 }
 
-/* The pair when an access is not counted by the fast checks: the first
-   (unless first_done) then the second, in program order; second_tried:
-   the second is in the filter and its fast checks were made and missed
-   (after the first was counted). */
+/* The pair when the first access is counted already (first_done) or
+   either missed its fast check: the second's checks are made here, after
+   the first access is counted, so the two are counted in program order. */
 static __attribute__((noinline))
 void note_pair_rest(Addr a1, Addr a2, UWord packed, Bool first_write,
-                    Bool second_write, Bool first_done, Bool second_tried)
+                    Bool second_write, Bool first_done)
 {
-   UWord n2 = (packed >> 8) & 0xFF;
-   AccessSlot* slot2 = slot_at(packed >> 40, second_write);
-   if (!first_done)
-      note_access_unarmed(a1, packed & 0xFF, first_write, slot_at(packed >> 16, first_write));
-   if (second_tried)
-      note_access_unarmed(a2, n2, second_write, slot2);
-   else if (in_filter(a2) && !note_fast(a2, n2, second_write, slot2))
-      note_access_unarmed(a2, n2, second_write, slot2);
+   if (!first_done) note_filtered(a1, packed & 0xFF, first_write, packed >> 16);
+   note_filtered(a2, (packed >> 8) & 0xFF, second_write, packed >> 40);
 }
 
 static inline __attribute__((always_inline))
 void note_pair(Addr a1, Addr a2, UWord packed, Bool first_write, Bool second_write)
 {
-   if (LIKELY(!in_filter(a1) || note_fast(a1, packed & 0xFF, first_write,
-                                           slot_at(packed >> 16, first_write)))) {
-      if (LIKELY(!in_filter(a2) || note_fast(a2, (packed >> 8) & 0xFF, second_write,
-                                              slot_at(packed >> 40, second_write))))
-         return;
-      note_pair_rest(a1, a2, packed, first_write, second_write, True, True);
+   Bool first_done = note_fast(a1, packed & 0xFF, first_write,
+                               slot_at(packed >> 16, first_write));
+   if (LIKELY(first_done)
+       && LIKELY(note_fast(a2, (packed >> 8) & 0xFF, second_write,
+                           slot_at(packed >> 40, second_write))))
       return;
-   }
-   note_pair_rest(a1, a2, packed, first_write, second_write, False, False);
+   note_pair_rest(a1, a2, packed, first_write, second_write, first_done);
 }
 
 VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord packed)
