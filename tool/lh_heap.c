@@ -6,7 +6,8 @@
    lifeheap is free software: GPL-3.0-or-later.
 
    The preload (vgpreload_lifeheap-*.so, Valgrind's own
-   libreplacemalloc_toolpreload) redirects the program's malloc family to
+   libreplacemalloc_toolpreload less a few names no glibc has, see
+   tool/Makefile.am) redirects the program's malloc family to
    the functions below, which run on the real CPU.  Each allocates from
    a small-block slot (lh_small_alloc.c, up to 256 bytes) or Valgrind's
    client arena (VG_(cli_malloc)) and registers the block (lh_registry.c,

@@ -10,7 +10,9 @@
    Two full histograms per site cost 1 KiB, half of a site's memory in a
    program with thousands of sites; a window [first, first + n) costs a few
    counts.  The window grows to take in each new bucket, so its first and
-   last buckets are never zero.
+   last buckets are never zero.  A window of one bucket keeps its count
+   where the pointer would be: most sites' size histograms (one block
+   size) and many lifetime histograms need no allocation at all.
 */
 
 #include "pub_tool_basics.h"
@@ -25,16 +27,22 @@ void LH_(histogram_add)(LH_Histogram* h, UInt bucket)
    ULong* counts;
    tl_assert(bucket < LH_LIFETIME_BUCKETS);
    if (h->n != 0 && bucket >= h->first && bucket < (UInt)h->first + h->n) {
-      h->counts[bucket - h->first]++;
+      LH_(histogram_counts)(h)[bucket - h->first]++;
       return;
    }
-   first = h->n == 0 || bucket < h->first ? bucket : h->first;
-   end = h->n != 0 && (UInt)h->first + h->n > bucket + 1 ? (UInt)h->first + h->n
-                                                          : bucket + 1;
+   if (h->n == 0) {                    /* the first bucket: in place */
+      h->only_count = 1;
+      h->first = (UChar)bucket;
+      h->n = 1;
+      return;
+   }
+   first = bucket < h->first ? bucket : h->first;
+   end = (UInt)h->first + h->n > bucket + 1 ? (UInt)h->first + h->n : bucket + 1;
    counts = VG_(calloc)("lh.sites.lifetimes", end - first, sizeof(ULong));
-   for (i = 0; i < h->n; i++) counts[h->first + i - first] = h->counts[i];
+   for (i = 0; i < h->n; i++)
+      counts[h->first + i - first] = LH_(histogram_counts)(h)[i];
    counts[bucket - first]++;
-   VG_(free)(h->counts);
+   if (h->n >= 2) VG_(free)(h->counts);
    h->counts = counts;
    h->first = (UChar)first;
    h->n = (UChar)(end - first);
@@ -44,16 +52,24 @@ ULong LH_(histogram_at)(const LH_Histogram* h, UInt bucket)
 {
    if (h->n == 0 || bucket < h->first || bucket >= (UInt)h->first + h->n)
       return 0;
-   return h->counts[bucket - h->first];
+   return h->n == 1 ? h->only_count : h->counts[bucket - h->first];
+}
+
+void LH_(histogram_clear)(LH_Histogram* h)
+{
+   if (h->n >= 2) VG_(free)(h->counts);
+   h->counts = NULL;
+   h->first = h->n = 0;
 }
 
 void LH_(histogram_copy)(LH_Histogram* to, const LH_Histogram* from)
 {
-   VG_(free)(to->counts);
-   to->counts = NULL;
+   LH_(histogram_clear)(to);
    to->first = from->first;
    to->n = from->n;
-   if (from->n != 0) {
+   if (from->n == 1) {
+      to->only_count = from->only_count;
+   } else if (from->n >= 2) {
       to->counts = VG_(malloc)("lh.sites.lifetimes", from->n * sizeof(ULong));
       VG_(memcpy)(to->counts, from->counts, from->n * sizeof(ULong));
    }

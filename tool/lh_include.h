@@ -114,15 +114,27 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sb,
 #define LH_LIFETIME_BUCKETS 64
 
 /* A lifetime histogram (LH_LIFETIME_BUCKETS power-of-two buckets) kept as
-   the window of buckets [first, first + n) it uses (lh_histogram.c).
-   All zero is an empty histogram. */
+   the window of buckets [first, first + n) it uses (lh_histogram.c).  A
+   window of one bucket (a site of one block size, or of blocks that all
+   live about as long) keeps its count in place of the pointer: no
+   allocation.  All zero is an empty histogram. */
 typedef struct {
-   ULong* counts;
+   union {
+      ULong* counts;               /* n >= 2: n counts */
+      ULong  only_count;           /* n == 1: the one bucket's count */
+   };
    UChar  first, n;
 } LH_Histogram;
 void  LH_(histogram_add)(LH_Histogram* h, UInt bucket);      /* one more */
 ULong LH_(histogram_at)(const LH_Histogram* h, UInt bucket);
 void  LH_(histogram_copy)(LH_Histogram* to, const LH_Histogram* from);
+/* Empties h (and frees its counts). */
+void  LH_(histogram_clear)(LH_Histogram* h);
+/* The counts of the window, first one first (n of them). */
+static inline ULong* LH_(histogram_counts)(LH_Histogram* h)
+{
+   return h->n == 1 ? &h->only_count : h->counts;
+}
 /* One past the last bucket with a count (0 when empty). */
 static inline UInt LH_(histogram_end)(const LH_Histogram* h)
 {

@@ -111,6 +111,13 @@ static Int utf8_sequence_length(const UChar* s)
    return len;
 }
 
+/* Bytes that go out as they are: printable ASCII but the quote and the
+   backslash. */
+static Bool is_plain(UChar c)
+{
+   return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+}
+
 static void put_escaped_string(LH_Json* j, const HChar* str)
 {
    static const HChar hex[] = "0123456789abcdef";
@@ -119,6 +126,12 @@ static void put_escaped_string(LH_Json* j, const HChar* str)
    while (*s) {
       UChar c = *s;
       Int len;
+      if (is_plain(c)) {
+         const UChar* run = s;
+         while (is_plain(*s)) s++;
+         put_bytes(j, (const HChar*)run, (UInt)(s - run));
+         continue;
+      }
       if (c == '"')       { put_str(j, "\\\""); s++; continue; }
       if (c == '\\')      { put_str(j, "\\\\"); s++; continue; }
       if (c == '\n')      { put_str(j, "\\n");  s++; continue; }
@@ -138,6 +151,19 @@ static void put_escaped_string(LH_Json* j, const HChar* str)
       }
    }
    put_char(j, '"');
+}
+
+/* A whole number in decimal, without the formatting machinery of
+   VG_(sprintf): a profile holds hundreds of thousands of them. */
+static void put_u64(LH_Json* j, ULong v)
+{
+   HChar digits[20];
+   UInt n = 0;
+   do {
+      digits[n++] = (HChar)('0' + v % 10);
+      v /= 10;
+   } while (v != 0);
+   while (n > 0) put_char(j, digits[--n]);
 }
 
 /*------------------------------------------------------------*/
@@ -279,18 +305,19 @@ void LH_(json_array_end)(LH_Json* j)
 
 void LH_(json_u64)(LH_Json* j, const HChar* key, ULong v)
 {
-   HChar num[32];
    begin_value(j, key, False);
-   VG_(sprintf)(num, "%llu", v);
-   put_str(j, num);
+   put_u64(j, v);
 }
 
 void LH_(json_i64)(LH_Json* j, const HChar* key, Long v)
 {
-   HChar num[32];
    begin_value(j, key, False);
-   VG_(sprintf)(num, "%lld", v);
-   put_str(j, num);
+   if (v < 0) {
+      put_char(j, '-');
+      put_u64(j, (ULong)(-(v + 1)) + 1);   /* also the most negative */
+   } else {
+      put_u64(j, (ULong)v);
+   }
 }
 
 /* Fixed-point with 6 decimals, rounded half away from zero; values too

@@ -403,27 +403,31 @@ static void buffer_add(LabelBuffer* b, SizeT* used, const HChar* text)
    *used += len;
 }
 
+/* Appends one piece's text. */
+static void buffer_add_piece(LabelBuffer* b, SizeT* used, UInt piece)
+{
+   UInt kind = piece >> PIECE_KIND_SHIFT;
+   UInt value = piece & PIECE_VALUE_MASK;
+   if (kind == PIECE_UNKNOWN) {
+      buffer_add(b, used, "???");
+   } else if (kind == PIECE_NUMBER) {
+      HChar number[16];
+      VG_(sprintf)(number, " #%u", value);
+      buffer_add(b, used, number);
+   } else {
+      tl_assert(kind < sizeof piece_separator / sizeof piece_separator[0]);
+      buffer_add(b, used, piece_separator[kind]);
+      buffer_add(b, used, LH_(frame_text)(value));
+   }
+}
+
 static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
 {
    SizeT used = 0;
    UInt i;
    buffer_add(b, &used, "");
-   for (i = 0; i < s->out->n_label_pieces; i++) {
-      UInt piece = s->out->label_pieces[i];
-      UInt kind = piece >> PIECE_KIND_SHIFT;
-      UInt value = piece & PIECE_VALUE_MASK;
-      if (kind == PIECE_UNKNOWN) {
-         buffer_add(b, &used, "???");
-      } else if (kind == PIECE_NUMBER) {
-         HChar number[16];
-         VG_(sprintf)(number, " #%u", value);
-         buffer_add(b, &used, number);
-      } else {
-         tl_assert(kind < sizeof piece_separator / sizeof piece_separator[0]);
-         buffer_add(b, &used, piece_separator[kind]);
-         buffer_add(b, &used, LH_(frame_text)(value));
-      }
-   }
+   for (i = 0; i < s->out->n_label_pieces; i++)
+      buffer_add_piece(b, &used, s->out->label_pieces[i]);
    return b->text;
 }
 
@@ -433,43 +437,103 @@ const HChar* LH_(site_label)(const LH_Site* s)
    return label_text_in(s, &label_buffers[0]);
 }
 
-/* A site and its label's text, made once for a sort: a comparison that
-   made both texts anew each time cost O(n log n) label builds, the most
-   of the report's time on programs with thousands of deep sites. */
+/* Sorting a group by label.
+
+   Every group refine() works on shares one label (its sites' labels read
+   alike), and one round of refinement appends at most one piece to each
+   site: so the labels of the group differ only in the text of the piece
+   the round appended, if any, and comparing those texts orders the group
+   exactly as comparing the whole labels would (a shared prefix never
+   decides a comparison).  The sites of a group carry few distinct new
+   pieces (the frames one distance up, which the group's sites share
+   between them), so each distinct piece's text is made and compared
+   once, and the sites are sorted by the rank of their piece's text among
+   them, then by site id: on a recursion a dozen callers deep, comparing
+   the whole labels meant hundreds of bytes per comparison. */
+#define NO_NEW_PIECE 0xFFFFFFFFu   /* no kind has all top bits set */
+
 typedef struct {
-   HChar*  text;
+   UInt     piece;      /* the piece this round appended, or NO_NEW_PIECE */
+   UInt     rank;       /* of the piece's text among the group's */
    LH_Site* site;
 } LabelKey;
 
-static Int compare_by_label(const void* pa, const void* pb)
+typedef struct {
+   UInt   piece;
+   UInt   rank;
+   HChar* text;
+} PieceText;
+
+static Int compare_by_piece(const void* pa, const void* pb)
 {
    const LabelKey* a = pa;
    const LabelKey* b = pb;
-   Int order = VG_(strcmp)(a->text, b->text);
-   return order != 0 ? order : LH_(compare_u64)(a->site->id, b->site->id);
+   return a->piece < b->piece ? -1 : a->piece > b->piece ? 1 : 0;
 }
 
-/* Orders the group by label text, then by site id. */
-static void sort_by_label(LH_Site** group, UInt n)
+static Int compare_piece_texts(const void* pa, const void* pb)
 {
-   LabelKey* keys;
-   UInt i;
-   if (n < 2) return;
-   keys = VG_(malloc)("lh.labels.keys", n * sizeof(LabelKey));
-   for (i = 0; i < n; i++) {
-      keys[i].site = group[i];
-      keys[i].text = VG_(strdup)("lh.labels.key",
-                                 label_text_in(group[i], &label_buffers[0]));
-   }
-   VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_label);
-   for (i = 0; i < n; i++) {
-      group[i] = keys[i].site;
-      VG_(free)(keys[i].text);
-   }
-   VG_(free)(keys);
+   const PieceText* a = *(PieceText* const*)pa;
+   const PieceText* b = *(PieceText* const*)pb;
+   return VG_(strcmp)(a->text, b->text);
 }
 
-static void refine(LH_Site** group, UInt n, Int up, Int down);
+static Int compare_by_rank(const void* pa, const void* pb)
+{
+   const LabelKey* a = pa;
+   const LabelKey* b = pb;
+   if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+   return LH_(compare_u64)(a->site->id, b->site->id);
+}
+
+static Int compare_by_id(const void* pa, const void* pb)
+{
+   const LH_Site* a = *(LH_Site* const*)pa;
+   const LH_Site* b = *(LH_Site* const*)pb;
+   return LH_(compare_u64)(a->id, b->id);
+}
+
+/* The text of a piece as a label's new end ("" for none). */
+static HChar* piece_text(UInt piece)
+{
+   SizeT used = 0;
+   buffer_add(&label_buffers[0], &used, "");
+   if (piece != NO_NEW_PIECE)
+      buffer_add_piece(&label_buffers[0], &used, piece);
+   return VG_(strdup)("lh.labels.piece_text", label_buffers[0].text);
+}
+
+/* keys[0, n) of one group: each key's rank, equal ranks for equal texts
+   of the new pieces, in the order of the texts. */
+static void rank_new_pieces(LabelKey* keys, UInt n)
+{
+   PieceText*  distinct;      /* in the order of the pieces */
+   PieceText** by_text;
+   UInt i, k, n_distinct = 0, rank = 0;
+   VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_piece);
+   distinct = VG_(malloc)("lh.labels.pieces", n * sizeof(PieceText));
+   by_text = VG_(malloc)("lh.labels.pieces_by_text", n * sizeof(PieceText*));
+   for (i = 0; i < n; i++) {
+      if (i > 0 && keys[i].piece == keys[i - 1].piece) continue;
+      distinct[n_distinct].piece = keys[i].piece;
+      distinct[n_distinct].text = piece_text(keys[i].piece);
+      by_text[n_distinct] = &distinct[n_distinct];
+      n_distinct++;
+   }
+   VG_(ssort)(by_text, n_distinct, sizeof(PieceText*), compare_piece_texts);
+   for (k = 0; k < n_distinct; k++) {
+      if (k > 0 && VG_(strcmp)(by_text[k]->text, by_text[k - 1]->text) != 0)
+         rank++;
+      by_text[k]->rank = rank;
+   }
+   for (i = 0, k = 0; i < n; i++) {
+      while (distinct[k].piece != keys[i].piece) k++;
+      keys[i].rank = distinct[k].rank;
+   }
+   for (k = 0; k < n_distinct; k++) VG_(free)(distinct[k].text);
+   VG_(free)(by_text);
+   VG_(free)(distinct);
+}
 
 /* ", allocated by <frame>" the first time, then " > <frame>": the label
    reads as the call path down from the name frame ("allocated by setlocale
@@ -482,19 +546,43 @@ static void append_callee(LH_Site* s, UInt frame_id)
                 frame_id);
 }
 
-/* Sorts the group by label and refines each run of equal labels. */
-static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
+static void refine(LH_Site** group, UInt n, Int up, Int down);
+
+/* Sorts the group by label, then by site id, and refines each run of
+   equal labels.  first_new[i]: group[i]'s piece count before this round,
+   whose labels are alike (see "Sorting a group by label"). */
+static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
+                        const UInt* first_new)
 {
-   UInt start = 0, end;
-   sort_by_label(group, n);
+   LabelKey* keys;
+   UInt i, start = 0, end;
+   if (n == 0) return;
+   keys = VG_(malloc)("lh.labels.keys", n * sizeof(LabelKey));
+   for (i = 0; i < n; i++) {
+      const LH_SiteOutput* o = group[i]->out;
+      tl_assert(o->n_label_pieces <= first_new[i] + 1);
+      keys[i].site = group[i];
+      keys[i].piece = o->n_label_pieces > first_new[i]
+                      ? o->label_pieces[first_new[i]] : NO_NEW_PIECE;
+   }
+   rank_new_pieces(keys, n);
+   VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_rank);
+   for (i = 0; i < n; i++) group[i] = keys[i].site;
    while (start < n) {
       for (end = start + 1; end < n; end++)
-         if (VG_(strcmp)(label_text_in(group[end], &label_buffers[0]),
-                         label_text_in(group[start], &label_buffers[1])) != 0)
-            break;
+         if (keys[end].rank != keys[start].rank) break;
       if (end - start > 1) refine(group + start, end - start, up, down);
       start = end;
    }
+   VG_(free)(keys);
+}
+/* Each site's piece count, before a round appends to them. */
+static UInt* pieces_now(LH_Site** group, UInt n)
+{
+   UInt* first_new = VG_(malloc)("lh.labels.first_new", n * sizeof(UInt));
+   UInt i;
+   for (i = 0; i < n; i++) first_new[i] = group[i]->out->n_label_pieces;
+   return first_new;
 }
 
 /* Whether the group's frames at distance d do not all read alike;
@@ -509,7 +597,7 @@ static Bool differ_at(LH_Site** group, UInt n, Int d, Bool* any)
       const HChar* t = text_at(group[i], d);
       if (t) *any = True;
       if ((t == NULL) != (first == NULL)
-          || (t && first && VG_(strcmp)(t, first) != 0))
+          || (t && first && t != first && VG_(strcmp)(t, first) != 0))
          differ = True;
    }
    return differ;
@@ -555,41 +643,49 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    UInt i;
    Int d;
    UInt e;
+   UInt* first_new;
    for (d = up; ; d++) {
       if (differ_at(group, n, d, &any)) {
+         first_new = pieces_now(group, n);
          for (i = 0; i < n; i++) {
             Int t = named_frame_from(group[i], d, 1);
             if (t >= 0) label_append(group[i], PIECE_VIA, (UInt)t);
          }
-         refine_runs(group, n, d + 1, down);
+         refine_runs(group, n, d + 1, down, first_new);
+         VG_(free)(first_new);
          return;
       }
       if (!any) break;
    }
    if (down == 1 && (e = first_callee_difference(group, n)) > 0) {
+      first_new = pieces_now(group, n);
       for (i = 0; i < n; i++) {
          if (e <= group[i]->out->name_frame
              && callee_name(group[i], e)[0] != 0)
             append_callee(group[i],
                           group[i]->out->frame_ids[group[i]->out->name_frame - e]);
       }
-      refine_runs(group, n, up + (Int)0x40000000, down + 1);
+      refine_runs(group, n, up + (Int)0x40000000, down + 1, first_new);
+      VG_(free)(first_new);
       return;
    }
    for (d = down; ; d++) {
       if (differ_at(group, n, -d, &any)) {
+         first_new = pieces_now(group, n);
          for (i = 0; i < n; i++) {
             Int t = named_frame_from(group[i], -d, -1);
             if (t >= 0) append_callee(group[i], (UInt)t);
          }
          /* The callers were all compared already. */
-         refine_runs(group, n, up + (Int)0x40000000, d + 1);
+         refine_runs(group, n, up + (Int)0x40000000, d + 1, first_new);
+         VG_(free)(first_new);
          return;
       }
       if (!any) break;
    }
-   /* Identical stacks as text: numbered in the profile's order. */
-   sort_by_label(group, n);
+   /* Identical stacks as text: numbered in the profile's order (the
+      labels read alike, so the order by label is the order by id). */
+   VG_(ssort)(group, n, sizeof(LH_Site*), compare_by_id);
    for (i = 0; i < n; i++) label_append(group[i], PIECE_NUMBER, i + 1);
 }
 
@@ -611,6 +707,7 @@ static void frame_texts_free(void)
 void LH_(labels_build)(LH_Site** sites, UInt n_sites)
 {
    LH_Site** order;
+   UInt* first_new;
    UInt i, n_frames = 0;
    frame_texts_free();
    for (i = 0; i < n_sites; i++) {
@@ -632,8 +729,10 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
          label_append(s, PIECE_UNKNOWN, 0);
    }
    order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
+   first_new = VG_(calloc)("lh.labels.first_new", n_sites + 1, sizeof(UInt));
    for (i = 0; i < n_sites; i++) order[i] = sites[i];
-   refine_runs(order, n_sites, 1, 1);
+   refine_runs(order, n_sites, 1, 1, first_new);
+   VG_(free)(first_new);
    VG_(free)(order);
    /* The frame texts stay until the next build: the labels' text is made
       from them each time it is read (LH_(site_label)). */

@@ -50,18 +50,31 @@
 
 #define LH_LIBC(impl, tag, fnname)  LH_REPLACE(impl, tag, VG_Z_LIBC_SONAME, fnname)
 
-/* glibc's x86-64 implementations of base: base_avx2, base_evex512,
-   base_sse2_unaligned, base_ssse3, ... chosen at load time by IFUNC, as
-   three patterns ("Za" is Z-encoding's "*") rather than each name: Valgrind
-   matches every pattern against every symbol of libc (thousands with its
-   debug symbols), so fewer patterns start programs faster.  "ss", not
-   "s": __strcpy_small and friends are old functions of another kind.
-   None matches base_chk_... (another function), base_ifunc (a resolver)
-   or base_l_... (strcasecmp_l's), checked against glibc 2.36's symbols. */
+/* glibc's x86-64 implementations of base: base_avx2, base_sse2_unaligned,
+   base_ssse3, ... chosen at load time by IFUNC, as two patterns ("Za" is
+   Z-encoding's "*") rather than each name: Valgrind matches every pattern
+   against every symbol of libc (thousands with its debug symbols), so
+   fewer patterns start programs faster (each costs about half a
+   millisecond of start-up).  "ss", not "s": __strcpy_small and friends
+   are old functions of another kind.  Neither matches base_chk_...
+   (another function), base_ifunc (a resolver) or base_l_...
+   (strcasecmp_l's), checked against glibc 2.36's symbols.
+
+   No pattern for the AVX-512 implementations base_evex* (base_avx512*
+   match "a*" anyway): Valgrind 3.19 runs no AVX-512 instruction and tells
+   the program its CPU has none, so glibc never selects them.  Of glibc's "e" implementations only the "rep movsb /
+   stosb" copies and fills remain, base_erms, which glibc chooses when the
+   CPU prefers them (GLIBC_TUNABLES can ask for it):
+   LH_IMPLEMENTATIONS_ERMS names those. */
 #define LH_IMPLEMENTATIONS(impl, tag, base) \
    LH_LIBC(impl, tag, base##_aZa) \
-   LH_LIBC(impl, tag, base##_eZa) \
    LH_LIBC(impl, tag, base##_ssZa)
+
+/* The same for the copies and fills that also have a "rep movsb/stosb"
+   implementation, base_erms. */
+#define LH_IMPLEMENTATIONS_ERMS(impl, tag, base) \
+   LH_IMPLEMENTATIONS(impl, tag, base) \
+   LH_LIBC(impl, tag, base##_erms)
 
 /* The dynamic linker's own copies (it uses them before and besides libc). */
 #define LH_LDSO(impl, tag, fnname)  LH_REPLACE(impl, tag, VG_Z_LD_LINUX_X86_64_SO_2, fnname)

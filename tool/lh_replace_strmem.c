@@ -75,8 +75,8 @@ LH_LIBC(lh_memmove, 20010, memcpyZAGLIBCZu2Zd2Zd5)  /* memcpy@GLIBC_2.2.5 */
 LH_LIBC(lh_memmove, 20010, __GI_memcpy)
 LH_LIBC(lh_memmove, 20010, memmove)
 LH_LIBC(lh_memmove, 20010, __GI_memmove)
-LH_IMPLEMENTATIONS(lh_memmove, 20010, __memcpy)
-LH_IMPLEMENTATIONS(lh_memmove, 20010, __memmove)
+LH_IMPLEMENTATIONS_ERMS(lh_memmove, 20010, __memcpy)
+LH_IMPLEMENTATIONS_ERMS(lh_memmove, 20010, __memmove)
 LH_REPLACE(lh_memmove, 20010, NONE, ZuintelZufastZumemcpy)  /* _intel_fast_memcpy */
 
 static void* lh_mempcpy(void* dst, const void* src, SizeT n)
@@ -87,7 +87,7 @@ static void* lh_mempcpy(void* dst, const void* src, SizeT n)
 LH_LIBC(lh_mempcpy, 20011, mempcpy)
 LH_LIBC(lh_mempcpy, 20011, __mempcpy)
 LH_LIBC(lh_mempcpy, 20011, __GI_mempcpy)
-LH_IMPLEMENTATIONS(lh_mempcpy, 20011, __mempcpy)
+LH_IMPLEMENTATIONS_ERMS(lh_mempcpy, 20011, __mempcpy)
 LH_LDSO(lh_mempcpy, 20011, mempcpy)
 
 static void lh_bcopy(const void* src, void* dst, SizeT n)
@@ -100,12 +100,12 @@ LH_LIBC(lh_bcopy, 20012, bcopy)
 LH_CHECKED(lh_memmove_chk, lh_memmove, void*, void*, const void*)
 LH_LIBC(lh_memmove_chk, 20013, __memcpy_chk)
 LH_LIBC(lh_memmove_chk, 20013, __memmove_chk)
-LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memcpy_chk)
-LH_IMPLEMENTATIONS(lh_memmove_chk, 20013, __memmove_chk)
+LH_IMPLEMENTATIONS_ERMS(lh_memmove_chk, 20013, __memcpy_chk)
+LH_IMPLEMENTATIONS_ERMS(lh_memmove_chk, 20013, __memmove_chk)
 
 LH_CHECKED(lh_mempcpy_chk, lh_mempcpy, void*, void*, const void*)
 LH_LIBC(lh_mempcpy_chk, 20014, __mempcpy_chk)
-LH_IMPLEMENTATIONS(lh_mempcpy_chk, 20014, __mempcpy_chk)
+LH_IMPLEMENTATIONS_ERMS(lh_mempcpy_chk, 20014, __mempcpy_chk)
 
 /* memccpy: copies up to and including the first byte equal to c, at most
    n bytes; the address after that byte in dst, or NULL. */
@@ -141,11 +141,11 @@ static void* lh_memset(void* s, int c, SizeT n)
 
 LH_LIBC(lh_memset, 20020, memset)
 LH_LIBC(lh_memset, 20020, __GI_memset)
-LH_IMPLEMENTATIONS(lh_memset, 20020, __memset)
+LH_IMPLEMENTATIONS_ERMS(lh_memset, 20020, __memset)
 
 LH_CHECKED(lh_memset_chk, lh_memset, void*, void*, int)
 LH_LIBC(lh_memset_chk, 20021, __memset_chk)
-LH_IMPLEMENTATIONS(lh_memset_chk, 20021, __memset_chk)
+LH_IMPLEMENTATIONS_ERMS(lh_memset_chk, 20021, __memset_chk)
 
 static void lh_bzero(void* s, SizeT n)
 {

@@ -22,20 +22,28 @@
                   top index        mid index      granule     byte
                   (32768)          (65536)        (4096)
 
-      top[32768] ──► mid[65536] (one per 4 GiB region in use, 512 KiB)
+      top[32768] ──► mid[65536] (one per 4 GiB region in use, 512 KiB
+                        │         mapped, resident only where written)
                         │
                         ├─ 0               no live block in these 64 KiB
                         ├─ (index<<2)|1    every granule is block 'index''s,
                         │                  none accessed yet: a big block
                         │                  costs 8 bytes per untouched 64 KiB
                         ├─ SoloChunk*|2    every granule is one block's:
-                        │                  owner + read_bits[4096] +
-                        │                  written_bits[4096]   (16 KiB)
+                        │                  owner + read_bits -> [4096] +
+                        │                  written_bits -> [4096]
+                        │                  (8 KiB each, or shared: below)
                         └─ SharedChunk*    small blocks: 4096 x { owner,
                                            read_bits, written_bits } (32 KiB)
 
    In a SoloChunk the bit sets are separate arrays, so a load touches 2
-   bytes of shadow per 16 bytes of a big block; in a SharedChunk a
+   bytes of shadow per 16 bytes of a big block.  Each array is the
+   tool's one all-clear array (LH_(bits_none)) until a bit of it is set,
+   and the one all-set array (LH_(bits_all)) once every bit is: only a
+   chunk part of whose bytes were read (written) has an array of its own,
+   so a 32 MB array filled and read from end to end costs the few chunks
+   the loops are in, not 8 MB (LH_(shadow_mark) makes and drops the own
+   arrays; the counts of full granules say which state an array is in); in a SharedChunk a
    granule's owner and bits share 8 bytes (one cache line).  A
    SoloChunk counts its full granules: once every byte of its 64 KiB was
    read (written), reads (writes) there touch only the chunk's first line.  A lookup is three dependent
@@ -60,6 +68,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_aspacemgr.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
 
@@ -102,8 +111,50 @@ static void release_shared_chunk(LH_SharedChunk* c)
    VG_(free)(c);
 }
 
+UShort LH_(bits_none)[LH_GRANULES_PER_CHUNK];
+UShort LH_(bits_all)[LH_GRANULES_PER_CHUNK] = {
+   [0 ... LH_GRANULES_PER_CHUNK - 1] = 0xFFFF
+};
+
+#define SOLO_BITS_BYTES (LH_GRANULES_PER_CHUNK * sizeof(UShort))
+
+static inline Bool solo_bits_shared(const UShort* bits)
+{
+   return bits == LH_(bits_none) || bits == LH_(bits_all);
+}
+
+UShort* LH_(solo_own_bits)(LH_SoloChunk* c, Bool is_write)
+{
+   UShort** bits = is_write ? &c->written_bits : &c->read_bits;
+   if (solo_bits_shared(*bits)) {
+      UShort* own = VG_(malloc)("lh.shadow.solo.bits", SOLO_BITS_BYTES);
+      VG_(memcpy)(own, *bits, SOLO_BITS_BYTES);
+      shadow_bytes += SOLO_BITS_BYTES;
+      *bits = own;
+   }
+   return *bits;
+}
+
+void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write)
+{
+   UShort** bits = is_write ? &c->written_bits : &c->read_bits;
+   if (!solo_bits_shared(*bits)) {
+      VG_(free)(*bits);
+      shadow_bytes -= SOLO_BITS_BYTES;
+   }
+   *bits = LH_(bits_all);
+}
+
 static void free_solo_chunk(LH_SoloChunk* c)
 {
+   if (!solo_bits_shared(c->read_bits)) {
+      VG_(free)(c->read_bits);
+      shadow_bytes -= SOLO_BITS_BYTES;
+   }
+   if (!solo_bits_shared(c->written_bits)) {
+      VG_(free)(c->written_bits);
+      shadow_bytes -= SOLO_BITS_BYTES;
+   }
    shadow_bytes -= sizeof(LH_SoloChunk);
    VG_(free)(c);
 }
@@ -116,8 +167,14 @@ static UWord* mid_entry(Addr a, Bool create)
    mid = LH_(shadow_top)[a >> 32];
    if (mid == NULL) {
       if (!create) return NULL;
-      mid = VG_(calloc)("lh.shadow.mid", (SizeT)1 << LH_SHADOW_MID_BITS, sizeof(UWord));
-      shadow_bytes += sizeof(UWord) << LH_SHADOW_MID_BITS;
+      /* Mapped apart, not from the arena: a fresh mapping reads as zero
+         without being written, so only the pages of the 64 KiB stretches
+         in use (a page per 32 MiB of address space) become resident; a
+         zeroed arena block was 512 KiB of memory from the first malloc. */
+      SizeT bytes = sizeof(UWord) << LH_SHADOW_MID_BITS;
+      mid = VG_(am_shadow_alloc)(bytes);
+      if (mid == NULL) VG_(out_of_memory_NORETURN)("lh.shadow.mid", bytes);
+      shadow_bytes += bytes;
       LH_(shadow_top)[a >> 32] = mid;
    }
    return &mid[(a >> LH_CHUNK_SHIFT) & ((1 << LH_SHADOW_MID_BITS) - 1)];
@@ -129,6 +186,8 @@ UWord LH_(shadow_materialise)(UWord* entry)
    tl_assert(LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE);
    c = VG_(calloc)("lh.shadow.solo", 1, sizeof(LH_SoloChunk));
    shadow_bytes += sizeof(LH_SoloChunk);
+   c->read_bits = LH_(bits_none);
+   c->written_bits = LH_(bits_none);
    c->owner = WHOLE_INDEX(*entry);
    c->block = LH_(block_record)(c->owner);
    *entry = (UWord)c + LH_ENTRY_SOLO;
@@ -242,6 +301,12 @@ Bool LH_(block_records_release)(void)
    pages_used = 0;
    records_used = 1;
    free_head = 0;
+   /* No granule is owned, so every shared chunk went to the cache of
+      empty ones or was freed: the cache goes too (up to 2 MiB). */
+   while (chunk_cache_used > 0) {
+      shadow_bytes -= sizeof(LH_SharedChunk);
+      VG_(free)(chunk_cache[--chunk_cache_used]);
+   }
    return True;
 }
 
@@ -413,8 +478,19 @@ void LH_(shadow_clear_bits_from)(Addr end)
    if (!LH_(shadow_lookup)(end, &ref)) return;
    mask = (UShort)((1u << keep) - 1);
    if (ref.solo != NULL) {
-      if (*ref.read_bits == 0xFFFF) ref.solo->full_read_granules--;
-      if (*ref.written_bits == 0xFFFF) ref.solo->full_written_granules--;
+      /* (an array at LH_(bits_none) has nothing to clear) */
+      UWord gi = GRANULE_IN_CHUNK(end);
+      if (ref.solo->read_bits != LH_(bits_none)) {
+         UShort* rd = LH_(solo_own_bits)(ref.solo, False) + gi;
+         if (*rd == 0xFFFF) ref.solo->full_read_granules--;
+         *rd &= mask;
+      }
+      if (ref.solo->written_bits != LH_(bits_none)) {
+         UShort* wr = LH_(solo_own_bits)(ref.solo, True) + gi;
+         if (*wr == 0xFFFF) ref.solo->full_written_granules--;
+         *wr &= mask;
+      }
+      return;
    }
    *ref.read_bits &= mask;
    *ref.written_bits &= mask;

@@ -22,7 +22,19 @@ struct LH_Block;
 #define LH_SHADOW_MID_BITS 16                 /* address bits 16..31 */
 #define LH_SHADOW_ADDR_LIMIT ((Addr)1 << (32 + LH_SHADOW_TOP_BITS))
 
-/* A chunk all of whose granules belong to one block (a big block's). */
+/* Two bit arrays every solo chunk may point to instead of its own: no
+   bit set, every bit set.  Never written (LH_(shadow_mark) and the
+   writers of lh_shadow.c give a chunk its own array first). */
+extern UShort LH_(bits_none)[LH_GRANULES_PER_CHUNK];
+extern UShort LH_(bits_all)[LH_GRANULES_PER_CHUNK];
+
+/* A chunk all of whose granules belong to one block (a big block's).
+   Each of its two bit arrays (bit i of element g: byte i of granule g
+   ever read / ever written) is LH_(bits_none) while no bit of it is set,
+   LH_(bits_all) once every bit is (its full-granule count at
+   LH_GRANULES_PER_CHUNK), and an array of its own (8 KiB) only in
+   between: a big array the program fills or reads from end to end holds
+   about one chunk's array at a time, not a quarter of its size. */
 typedef struct {
    struct LH_Block* block;                      /* the owner, directly */
    UInt   owner;                                /* its block index */
@@ -31,8 +43,8 @@ typedef struct {
       over data it has read before touches no shadow beyond this line. */
    UInt   full_read_granules;
    UInt   full_written_granules;
-   UShort read_bits[LH_GRANULES_PER_CHUNK];     /* bit i: byte i ever read */
-   UShort written_bits[LH_GRANULES_PER_CHUNK];  /* bit i: byte i ever written */
+   UShort* read_bits;                           /* bit i: byte i ever read */
+   UShort* written_bits;                        /* bit i: byte i ever written */
 } LH_SoloChunk;
 
 /* A chunk shared by small blocks (or holding a big block's ends).  Owner
@@ -126,6 +138,13 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
    }
 }
 
+/* The solo chunk's own array of read (or written) bits, made from
+   LH_(bits_none) or LH_(bits_all) if it has none. */
+UShort* LH_(solo_own_bits)(LH_SoloChunk* c, Bool is_write);
+/* Every bit of the chunk's read (or written) array is set: the array
+   goes, and the chunk points to LH_(bits_all). */
+void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write);
+
 /* Number of set bits in a 16-bit set (no libgcc popcount in a tool). */
 static inline UInt LH_(popcount16)(UInt x)
 {
@@ -151,10 +170,21 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
       return 0;                        /* every bit of the chunk is set */
    old = *bits;
    if ((old & mask) == mask) return 0; /* leave the cache line clean */
-   *bits = old | mask;
-   if ((UShort)(old | mask) == 0xFFFF && ref->solo != NULL) {
-      if (is_write) ref->solo->full_written_granules++;
-      else ref->solo->full_read_granules++;
+   if (ref->solo != NULL) {
+      /* a chunk's first bit of this kind: it gets an array of its own
+         (the caller's pointer may still be into LH_(bits_none) after an
+         earlier granule of the same access made the array) */
+      UWord at = (UWord)bits - (UWord)LH_(bits_none);
+      if (at < sizeof(LH_(bits_none)))
+         bits = LH_(solo_own_bits)(ref->solo, is_write) + at / sizeof(UShort);
+      *bits = old | mask;
+      if ((UShort)(old | mask) == 0xFFFF
+          && ++*(is_write ? &ref->solo->full_written_granules
+                          : &ref->solo->full_read_granules)
+             == LH_GRANULES_PER_CHUNK)
+         LH_(solo_bits_full)(ref->solo, is_write);
+   } else {
+      *bits = old | mask;
    }
    /* none of the bits set before (a first touch): all of them are new */
    if ((old & mask) == 0 && mask_bits != 0) return mask_bits;
@@ -180,9 +210,10 @@ void LH_(block_record_free)(struct LH_Block* b);
 UInt LH_(block_records_used)(void);
 /* Gives every record page back to Valgrind's arena, where the profile's
    output reuses it (a program that freed its blocks before exiting keeps
-   them 96 bytes each at its peak, 9 MB for 98,000 blocks), and returns
-   True; indices restart at 1.  Does nothing and returns False while a
-   record is live. */
+   them 96 bytes each at its peak, 9 MB for 98,000 blocks), and the
+   cached empty shadow chunks with them (32 KiB each, up to 64), and
+   returns True; indices restart at 1.  Does nothing and returns False
+   while a record is live. */
 Bool LH_(block_records_release)(void);
 
 /* The owner number of a's granule (0: no live block), without

@@ -97,7 +97,7 @@ static LH_Histogram* size_row(SizeRows* r, UInt size_bucket)
 static void size_rows_clear(SizeRows* r)
 {
    UInt i;
-   for (i = 0; i < r->n; i++) VG_(free)(r->rows[i].counts);
+   for (i = 0; i < r->n; i++) LH_(histogram_clear)(&r->rows[i]);
    VG_(free)(r->rows);
    r->rows = NULL;
    r->first = r->n = 0;
@@ -135,7 +135,7 @@ static void fold_into_rows(SizeRows* r, const LH_Histogram* sizes,
       tl_assert(sizes->n == 1);
       LH_(histogram_copy)(first_row, lifetimes);
       tl_assert(LH_(histogram_at)(first_row, l) > 0);
-      first_row->counts[l - first_row->first]--;
+      LH_(histogram_counts)(first_row)[l - first_row->first]--;
    }
    LH_(histogram_add)(size_row(r, s), l);
 }
@@ -210,9 +210,11 @@ void LH_(shapes_write_site_grid)(LH_Json* j, const LH_Site* site)
    LH_(json_array_begin)(j, "blocks_by_size_and_lifetime");
    for (k = 0; k < r->n; k++) {
       const LH_Histogram* row = &r->rows[k];
-      for (l = 0; l < row->n; l++)
-         if (row->counts[l] != 0)
-            write_cell(j, (UInt)r->first + k, (UInt)row->first + l, row->counts[l]);
+      for (l = 0; l < row->n; l++) {
+         ULong blocks = LH_(histogram_at)(row, (UInt)row->first + l);
+         if (blocks != 0)
+            write_cell(j, (UInt)r->first + k, (UInt)row->first + l, blocks);
+      }
    }
    LH_(json_array_end)(j);
 }

@@ -102,22 +102,32 @@ static Bool parts_give(const LH_Site* s, const LH_LabelParts* p,
 }
 
 /* The frame at a stack position in [from, to) whose text, after sep,
-   starts what is left of the label and ends at a part's boundary. */
+   starts what is left of the label and ends at a part's boundary.  A
+   frame that did not fit is not tried again at a later position (in a
+   recursion the same few frames fill the stack). */
+#define LH_REJECTED_MAX 16
+
 static Bool find_part(const LH_Site* s, const HChar** at, const HChar* sep,
                       UInt from, UInt to, UInt* position)
 {
-   UInt k;
+   UInt k, r, rejected[LH_REJECTED_MAX], n_rejected = 0;
    const HChar* rest;
    if (!starts_with(*at, sep)) return False;
    rest = *at + VG_(strlen)(sep);
    for (k = from; k < to; k++) {
-      const HChar* text = LH_(frame_text)(s->out->frame_ids[k]);
-      SizeT len = VG_(strlen)(text);
+      UInt id = s->out->frame_ids[k];
+      const HChar* text;
+      SizeT len;
+      for (r = 0; r < n_rejected && rejected[r] != id; r++) ;
+      if (r < n_rejected) continue;
+      text = LH_(frame_text)(id);
+      len = VG_(strlen)(text);
       if (VG_(strncmp)(rest, text, len) == 0 && at_part_boundary(rest + len)) {
          *position = k;
          *at = rest + len;
          return True;
       }
+      if (n_rejected < LH_REJECTED_MAX) rejected[n_rejected++] = id;
    }
    return False;
 }

@@ -53,6 +53,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_poolalloc.h"
 #include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
@@ -77,10 +78,22 @@ static UInt      site_by_ecu_size = 0;
 /*--- Lookup                                               ---*/
 /*------------------------------------------------------------*/
 
+/* Site records and their output figures are never freed: they come from
+   pools of SITES_PER_POOL, one arena allocation each, instead of one
+   allocation a record (each with Valgrind's header and red zone, 32
+   bytes, and a place of its own among the arena's free blocks). */
+#define SITES_PER_POOL 128
+static PoolAlloc* site_pool = NULL;
+static PoolAlloc* site_output_pool = NULL;
+
 void LH_(sites_init)(void)
 {
    all_sites = VG_(newXA)(VG_(malloc), "lh.sites.all", VG_(free),
                           sizeof(LH_Site*));
+   site_pool = VG_(newPA)(sizeof(LH_Site), SITES_PER_POOL, VG_(malloc),
+                          "lh.sites.site", VG_(free));
+   site_output_pool = VG_(newPA)(sizeof(LH_SiteOutput), SITES_PER_POOL,
+                                 VG_(malloc), "lh.sites.output", VG_(free));
 }
 
 UInt LH_(n_sites)(void)
@@ -102,7 +115,7 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    LH_(grow_zeroed_table)((void***)&site_by_ecu, &site_by_ecu_size, slot,
                           1024, "lh.sites.index");
 
-   site = VG_(malloc)("lh.sites.site", sizeof(LH_Site));
+   site = VG_(allocEltPA)(site_pool);
    VG_(memset)(site, 0, sizeof(LH_Site));
    site->ec = ec;
    site->serial = LH_(n_sites)() + 1;
@@ -296,7 +309,7 @@ void LH_(sites_finalize)(void)
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
       if (site->out != NULL) continue;
-      site->out = VG_(malloc)("lh.sites.output", sizeof(LH_SiteOutput));
+      site->out = VG_(allocEltPA)(site_output_pool);
       VG_(memset)(site->out, 0, sizeof(LH_SiteOutput));
    }
    LH_(shapes_output_begin)();

@@ -72,7 +72,7 @@
 /*------------------------------------------------------------*/
 
 /* Deepest --num-callers plus the replacement's own frames (at most 2). */
-#define LH_MAX_UNWIND (500 + 4)
+#define LH_MAX_UNWIND (500 + LH_ALLOCATOR_FRAMES)
 
 static Addr  preload_text_start = 0;
 static Addr  preload_text_end   = 0;     /* exclusive; 0 = not found yet */
@@ -118,7 +118,10 @@ static UInt last_allocator_frames = 0;
 ExeContext* LH_(record_allocation_stack)(ThreadId tid)
 {
    static Addr ips[LH_MAX_UNWIND];
-   UInt want = VG_(clo_backtrace_size) + 4;
+   /* The preload's own frames (malloc, or a second replacement that
+      forwards to it: at most LH_ALLOCATOR_FRAMES) and --num-callers of
+      the program's: no deeper, since unwinding costs per frame. */
+   UInt want = VG_(clo_backtrace_size) + LH_ALLOCATOR_FRAMES;
    UInt n, skip = 0, k;
    if (want > LH_MAX_UNWIND) want = LH_MAX_UNWIND;
    n = VG_(get_StackTrace)(tid, ips, want, NULL, NULL, 0);
