@@ -122,8 +122,8 @@ check_eq "walks: each record holds the walk that ended with the free, the reallo
 60	0	1	0	50	60
 80	1	0	1	50	80
 40	1	0	0	0	40" "$got"
-check "walks: the sites' read, written, never-read and never-written bytes and unused capacity" \
-  python3 "$top/tests/lib/profile_check.py" --one "walks figures" "$out/walks.json" \
+feed_checks "$top/tests/lib/profile_check.py" --one \
+  "walks: the sites' read, written, never-read and never-written bytes and unused capacity" "$out/walks.json" \
   "site[name=main,total_bytes=100]" ".access.bytes_written=100" \
   ".access.never_written_bytes=0" ".access.unused_capacity_bytes=0" \
   "site[name=main,total_bytes=40]" ".access.bytes_written=40" \
