@@ -126,15 +126,20 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
 }
 
 /* Block b's never-read, never-written, never-accessed and written-but-
-   never-read bytes.  The set-bit counts give them without reading the
-   bits when every byte, or none, was read or written (a big array the
-   program used in full, a buffer never touched); otherwise the bits are
-   counted.  The counts are not trusted once blocks overlapped. */
+   never-read bytes, once the access path has put its pending runs into
+   the blocks (LH_(access_settle)).  The set-bit counts give them without
+   reading the bits when every byte, or none, was read or written (a big
+   array the program used in full, a buffer never touched); otherwise
+   the bits are counted.  The counts are not trusted once blocks
+   overlapped. */
 static void block_census(const LH_Block* b, LH_ByteCensus* census)
 {
    const LH_BlockAccess* ba = &b->access;
    SizeT size = b->req_size;
-   SizeT read = ba->read_bytes_set, written = ba->written_bytes_set;
+   SizeT read, written;
+   LH_(access_settle)();
+   read = ba->read_bytes_set;
+   written = ba->written_bytes_set;
    if (LH_(shadow_overlap_seen)
        || (read != 0 && read != size && written != 0 && written != size)) {
       LH_(shadow_census)(b->payload, size, census);
@@ -183,9 +188,10 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
 {
    const LH_BlockAccess* ba = &b->access;
    LH_ByteCensus census;
-   ULong unused_capacity = b->req_size - ba->written_high_water;
+   ULong unused_capacity;
 
-   block_census(b, &census);
+   block_census(b, &census);        /* settles the access path first */
+   unused_capacity = b->req_size - ba->written_high_water;
    fold->measured_bytes += b->req_size;
    fold->never_read_bytes += census.never_read;
    fold->never_written_bytes += census.never_written;

@@ -115,6 +115,11 @@ ULong LH_(access_site_bytes)(const struct LH_Site* site, Bool written);
    the site's "access" member written. */
 const LH_AccessFold* LH_(site_live_fold)(const struct LH_Site* site);
 ULong LH_(access_total_written)(void);
+/* The access path keeps a walk through a small block (a run) aside and
+   puts its bytes in the block's bits, set-bit counts and written
+   high-water mark when it ends: this puts them there now.  Called before
+   anything outside the access path reads a live block's access state. */
+void  LH_(access_settle)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/
 

@@ -78,32 +78,49 @@
    ended.  The last read run and the last write run are kept beside the
    slots (one of each: Valgrind may unroll a loop into several events,
    hence several slots, that take turns along the same bytes).  An
-   access at a run's end sets the bytes' bits in the granules the run
-   holds and moves its end on; the run's bytes go into the site map in
-   one piece (lh_access_map.c splits it into parts) when the run ends
-   (another access of its kind counted the ordinary way, or a flush as
-   above).  Bits, set-bit counts, the written high-water mark and the
-   last-access time are kept at every access, as the ordinary way does:
-   a block's free or resize reads them, not the map. */
+   access at a run's end only moves the end on and sets the block's
+   last-access time: the run's bytes [start, end) go into the block's
+   bits, set-bit count and written high-water mark, and into the site map
+   in one piece (lh_access_map.c splits it into parts), when the run is
+   flushed: when another access of its kind is counted the ordinary way,
+   when its block is freed or resized, when the slot epoch moves, before
+   the maps are read (as above), and before anything outside the access
+   path reads a block's access state (LH_(access_settle): a block's
+   census, its record in the block file).  Bits are a union and the
+   counts sums, so a byte the ordinary way marks before the run is
+   flushed is counted once, by whichever comes first.
+
+   Order of the checks.  Each call tries, without a further call, the
+   slot's repeat key, then the run of its kind, then the slot's armed
+   part, then the rest of its armed block (note_fast): the commonest
+   hits first (a field reread, a byte loop), and each counts the access
+   exactly as the ordinary way would, so the order changes speed, never
+   a figure.  Only a miss calls on (note_access_unarmed: the slot's block,
+   else the slow way).  These checks are made in the helper, not in the
+   generated code: the inline form of the repeat check alone (six loads,
+   two compares and two stores per access, before every access) made
+   steady and handoff 20-30% slower, because most calls carry two
+   accesses and a call is still made when either one misses. */
 
 #define MAX_ARMED_SLOTS 1024
-/* The fields every access reads (and the slow way writes: candidate)
-   fill the first cache line; the rest is read only inside the slot's
-   block. */
+/* The fields of the fast checks (the repeatable access, the armed
+   part) fill the first cache line; the rest is read only inside the
+   slot's block or the ordinary way. */
 typedef struct {
+   /* the repeatable access: address | size << 48 (0: none), good while
+      epoch == slot_epoch, and its pending repeats */
+   ULong     repeat_key;
+   ULong     epoch;          /* the block is good while epoch == slot_epoch */
+   LH_Block* block;
+   ULong     repeats;
    /* armed: the part [part_base, part_base + part_room) of the block and
       its count; part_room 0 = not armed */
    Addr      part_base;
    UWord     part_room;
    ULong*    part_count;
-   LH_Block* block;
-   /* the block, good while epoch == slot_epoch */
-   Addr      lo;
-   UWord     size;           /* 0 = empty slot */
-   ULong     epoch;
-   /* the last block met the slow way: it takes the slot if it comes
-      again next (may be stale: only compared, never used) */
+   Addr      lo;             /* the block's first byte */
    /* second line */
+   UWord     size;           /* 0 = empty slot */
    ULong*    counts;         /* the site map's reads or writes */
    double    inv_size;       /* 1.0 / size */
    /* until saturated: the block's 64 KiB shadow chunk the last access
@@ -125,9 +142,6 @@ typedef struct {
    /* the last block met the slow way: it takes the slot if it comes
       again next (may be stale: only compared, never used) */
    const LH_Block* candidate;
-   /* the repeatable access: address | size << 48 (0: none) */
-   ULong     repeat_key;
-   ULong     repeats;        /* the repeatable access's pending repeats */
 } __attribute__((aligned(64))) AccessSlot;
 
 /* Sizes up to this can be repeat keys (address | size << 48). */
@@ -174,34 +188,69 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    slot->repeats = 0;
 }
 
-/* The slot just counted an access that set no new bit, in one part (or
-   a per-offset map): that access becomes its repeatable one (key 0:
-   none; repeat_key_of).  A key stays good while the slot's epoch does:
-   its bytes' bits stay set and its counters stay the same. */
 /* The last run of each kind: [start, end) of a small block (at
-   [lo, lo + size), its granules from granules[0]) counted in its bits
-   but not yet in its site map; good for new accesses while epoch is
-   slot_epoch (end 0: none). */
+   [lo, lo + size), its granules from granules[0]) whose bytes are not yet
+   in the block's bits, set-bit count and written high-water mark nor in
+   its site map (run_flush puts them there); good for new accesses while
+   epoch is slot_epoch (end 0: none). */
 typedef struct {
    Addr      end;
+   ULong     epoch;
+   Addr      limit;          /* lo + size */
    Addr      lo;
    SizeT     size;
    LH_Granule* granules;
    LH_Block* block;
-   ULong     epoch;
    Addr      start;
    ULong*    counts;         /* the map's reads or writes */
    LH_SiteMap* map;
    Bool      by_parts;
+   Bool      is_write;
 } AccessRun;
 
 static AccessRun runs[2];    /* reads, writes */
 
-/* Adds the run to its map and starts it again at its end. */
+/* Sets the bits of the run's bytes [run->start, run->end) granule by
+   granule in the granules it holds, and adds the newly set ones to the
+   block's count; a write run moves the written high-water mark. */
+static void run_mark_bits(const AccessRun* run)
+{
+   LH_BlockAccess* ba = &run->block->access;
+   Addr first_granule = run->lo & ~(LH_GRANULE_SIZE - 1);
+   Addr g = run->start, end = run->end;
+   UWord newly = 0;
+   while (g < end) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < g_end ? end : g_end;
+      LH_Granule* granule = &run->granules[(g - first_granule) >> LH_GRANULE_BITS];
+      UShort* bits = run->is_write ? &granule->written_bits : &granule->read_bits;
+      UShort mask = (UShort)(((1u << (stop - g)) - 1) << (g & (LH_GRANULE_SIZE - 1)));
+      UShort old = *bits;
+      if ((old & mask) != mask) {
+         /* a first touch of these bytes (the usual case for a run: a
+            loop filling a new block) sets all of them: no bit count */
+         newly += (old & mask) == 0 ? (UWord)(stop - g)
+                                    : LH_(popcount16)(mask & ~old);
+         *bits = old | mask;
+      }
+      g = stop;
+   }
+   if (run->is_write) {
+      ba->written_bytes_set += newly;
+      if (end - run->lo > ba->written_high_water)
+         ba->written_high_water = end - run->lo;
+   } else {
+      ba->read_bytes_set += newly;
+   }
+}
+
+/* Puts the run's bytes in its block's bits and its map, and starts it
+   again at its end. */
 static __attribute__((noinline)) void run_flush(AccessRun* run)
 {
    SizeT offset = run->start - run->lo;
    SizeT n = run->end - run->start, i;
+   run_mark_bits(run);
    run->start = run->end;
    if (run->by_parts) {
       /* no block: the map's cached part is dropped, not trusted */
@@ -216,6 +265,15 @@ static inline void run_end(AccessRun* run)
 {
    if (run->end != run->start) run_flush(run);
    run->end = run->start = 0;
+}
+
+/* Puts both runs' pending bytes into their blocks and maps (the runs
+   go on): before anything outside the access path reads a live block's
+   bits, set-bit counts or written high-water mark. */
+void LH_(access_settle)(void)
+{
+   if (runs[0].end != runs[0].start) run_flush(&runs[0]);
+   if (runs[1].end != runs[1].start) run_flush(&runs[1]);
 }
 
 /* Set when a slot gets a repeat key or a run; LH_(slots_flush_repeats)
@@ -236,15 +294,21 @@ static inline void run_start(AccessRun* run, const AccessSlot* slot, Addr next)
    run->end = run->start = next;
    run->lo = slot->lo;
    run->size = slot->size;
+   run->limit = slot->lo + slot->size;
    run->granules = slot->granules;
    run->block = slot->block;
    run->epoch = slot_epoch;
    run->counts = slot->counts;
    run->map = slot->block->access.map;
    run->by_parts = slot->by_parts;
+   run->is_write = run == &runs[1];
    repeat_keys_set = True;
 }
 
+/* The slot just counted an access that set no new bit, in one part (or
+   a per-offset map): that access becomes its repeatable one (key 0:
+   none; repeat_key_of).  A key stays good while the slot's epoch does:
+   its bytes' bits stay set and its counters stay the same. */
 static inline void slot_repeat_set(AccessSlot* slot, ULong key)
 {
    if (UNLIKELY(slot->repeats != 0)) slot_repeats_flush(slot);
@@ -275,6 +339,10 @@ void LH_(slots_flush_repeats)(void)
 void LH_(slots_new_epoch)(void)
 {
    UInt i;
+   /* a run's bytes go into its block now: its granules are not trusted
+      past the epoch */
+   run_end(&runs[0]);
+   run_end(&runs[1]);
    for (i = 0; i < n_armed_slots; i++) {
       armed_slots[i]->part_room = 0;
       armed_slots[i]->armed = False;
@@ -721,99 +789,120 @@ Bool note_repeat(AccessSlot* slot, Addr a, UWord n)
 }
 
 /* The next access of the run of its kind (lh_access_path.c's opening
-   comment): its bits set in the granules the run holds, the block's
-   set-bit count, high-water mark and last-access time kept, and the
-   run's end moved on.  False for any other access, or one that leaves
-   its granule. */
+   comment): the run's end moves on and the block's last-access time is
+   set; its bits, set-bit count, high-water mark and map wait for the
+   run's flush.  False for any other access. */
 static inline __attribute__((always_inline))
 Bool note_in_run(Addr a, UWord n, Bool is_write)
 {
-   UWord in_granule = a & (LH_GRANULE_SIZE - 1);
-   LH_Granule* granule;
-   LH_BlockAccess* ba;
-   UShort* bits;
-   UShort mask, old;
    AccessRun* run = &runs[is_write];
-   if (a != run->end || run->epoch != slot_epoch
-       || n > run->lo + run->size - a || in_granule + n > LH_GRANULE_SIZE)
+   if (a != run->end || run->epoch != slot_epoch || n > run->limit - a)
       return False;
-   granule = &run->granules[(a - (run->lo & ~(LH_GRANULE_SIZE - 1)))
-                            >> LH_GRANULE_BITS];
-   bits = is_write ? &granule->written_bits : &granule->read_bits;
-   mask = (UShort)(((1u << n) - 1) << in_granule);
-   old = *bits;
-   ba = &run->block->access;
-   if ((old & mask) != mask) {
-      /* (a slot's saturated flag is only set the ordinary way: a slot
-         that thinks its block unsaturated just marks bits again) */
-      /* a first touch of these bytes (the usual case for a run: a loop
-         filling a new block) sets all n of mask's bits: no bit count */
-      UInt newly = (old & mask) == 0 ? (UInt)n : LH_(popcount16)(mask & ~old);
-      *bits = old | mask;
-      if (is_write) ba->written_bytes_set += newly;
-      else ba->read_bytes_set += newly;
-   }
-   if (is_write && a + n - run->lo > ba->written_high_water)
-      ba->written_high_water = a + n - run->lo;
-   ba->last_access_time = LH_(now);
+   run->block->access.last_access_time = LH_(now);
    run->end = a + n;
    return True;
 }
 
-/* One access: the slot's armed part, else elsewhere in its armed block,
-   else its repeatable access, else the next of its run, else the slot's
-   block or the slow way. */
+/* The checks that count an access without a call, commonest first: the
+   slot's repeatable access, the next of its run, the slot's armed part,
+   elsewhere in its armed block.  Any of them that holds counts the access
+   exactly as the ordinary way would (the same counters, bits, times), so
+   their order only decides which is tried first.  True when counted. */
+static inline __attribute__((always_inline))
+Bool note_fast(Addr a, UWord n, Bool is_write, AccessSlot* slot)
+{
+   return note_repeat(slot, a, n) || note_in_run(a, n, is_write)
+          || note_in_armed_part(slot, a, n) || note_in_armed_block(slot, a, n);
+}
+
+/* One access, when filtered (the address may be in the heap): the fast
+   checks, else the slot's block or the slow way. */
 static inline __attribute__((always_inline))
 void note_access(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
-   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n)
-       || note_repeat(slot, a, n) || note_in_run(a, n, is_write))
-      return;
+   if (LIKELY(note_fast(a, n, is_write, slot))) return;
    note_access_unarmed(a, n, is_write, slot);
 }
 
-/* 'packed' is size | slot index << 32 (lh_instrument.c). */
+/* 'packed' is size | slot index << 32 (lh_instrument.c).  The helpers
+   only do the fast checks themselves and leave the rest to a function
+   called last, so that their common case saves no registers. */
+static __attribute__((noinline))
+void note_read_rest(Addr a, UWord packed)
+{
+   note_access_unarmed(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False));
+}
+
+static __attribute__((noinline))
+void note_write_rest(Addr a, UWord packed)
+{
+   note_access_unarmed(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True));
+}
+
 VG_REGPARM(2) void LH_(note_read)(Addr a, UWord packed)
 {
-   note_access(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False));
+   if (LIKELY(note_fast(a, packed & 0xFFFFFFFFul, False, slot_at(packed >> 32, False))))
+      return;
+   note_read_rest(a, packed);
 }
 
 VG_REGPARM(2) void LH_(note_write)(Addr a, UWord packed)
 {
-   note_access(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True));
+   if (LIKELY(note_fast(a, packed & 0xFFFFFFFFul, True, slot_at(packed >> 32, True))))
+      return;
+   note_write_rest(a, packed);
 }
 
 /* Two accesses of one stretch in one call (lh_instrument.c pairs them):
    'packed' is size1 | size2 << 8 | slot1 << 16 | slot2 << 40.  The
    generated code calls when either address may be in the heap, so each is
-   filtered again here (after its slot: an armed part is in the heap). */
+   filtered again (after its fast checks: an armed part, a run or a
+   repeatable access is in the heap). */
 static inline __attribute__((always_inline))
 void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
 {
    AccessSlot* slot = slot_at(slot_index, is_write);
-   if (LIKELY(note_in_armed_part(slot, a, n)) || note_in_armed_block(slot, a, n)
-       || note_repeat(slot, a, n) || note_in_run(a, n, is_write))
-      return;
+   if (LIKELY(note_fast(a, n, is_write, slot))) return;
    if (a - LH_(filter_base) < LH_(filter_span))
       note_access_unarmed(a, n, is_write, slot);
 }
 
+/* The pair when the first access is counted already (first_done) or
+   either missed its fast check: the second's checks are made here, after
+   the first access is counted, so the two are counted in program order. */
+static __attribute__((noinline))
+void note_pair_rest(Addr a1, Addr a2, UWord packed, Bool first_write,
+                    Bool second_write, Bool first_done)
+{
+   if (!first_done) note_filtered(a1, packed & 0xFF, first_write, packed >> 16);
+   note_filtered(a2, (packed >> 8) & 0xFF, second_write, packed >> 40);
+}
+
+static inline __attribute__((always_inline))
+void note_pair(Addr a1, Addr a2, UWord packed, Bool first_write, Bool second_write)
+{
+   Bool first_done = note_fast(a1, packed & 0xFF, first_write,
+                               slot_at(packed >> 16, first_write));
+   if (LIKELY(first_done)
+       && LIKELY(note_fast(a2, (packed >> 8) & 0xFF, second_write,
+                           slot_at(packed >> 40, second_write))))
+      return;
+   note_pair_rest(a1, a2, packed, first_write, second_write, first_done);
+}
+
 VG_REGPARM(3) void LH_(note_read_read)(Addr a1, Addr a2, UWord packed)
 {
-   note_filtered(a1, packed & 0xFF, False, packed >> 16);
-   note_filtered(a2, (packed >> 8) & 0xFF, False, packed >> 40);
+   note_pair(a1, a2, packed, False, False);
 }
 
 VG_REGPARM(3) void LH_(note_read_write)(Addr a1, Addr a2, UWord packed)
 {
-   note_filtered(a1, packed & 0xFF, False, packed >> 16);
-   note_filtered(a2, (packed >> 8) & 0xFF, True, packed >> 40);
+   note_pair(a1, a2, packed, False, True);
 }
 
 VG_REGPARM(3) void LH_(note_write_write)(Addr a1, Addr a2, UWord packed)
 {
-   note_filtered(a1, packed & 0xFF, True, packed >> 16);
-   note_filtered(a2, (packed >> 8) & 0xFF, True, packed >> 40);
+   note_pair(a1, a2, packed, True, True);
 }
 
 /*------------------------------------------------------------*/

@@ -269,6 +269,7 @@ static Continuation* continuation_of(UInt index)
 static void block_life(LH_Block* b, LH_BlockLife* life)
 {
    Continuation* c = continuation_of(b->shadow_index);
+   LH_(access_settle)();
    life->previous      = c->previous;
    life->birth         = c->previous ? c->birth : b->alloc_time;
    life->alloc_thread  = c->previous ? c->thread : b->alloc_thread;

@@ -52,7 +52,13 @@
 
    so a stack or global access costs a few inline instructions and no
    call.  'slot' is the event's access slot (lh_access_path.c), fixed
-   when the superblock is translated.
+   when the superblock is translated.  Everything after the filter is
+   the helper's: its first lines count the common hits (a repeat key, a
+   run, an armed part; lh_access_path.c, "Order of the checks").  Those
+   checks made here in IR cost every access more than the calls they
+   saved, since most calls carry two accesses and one is still made when
+   either misses (docs/performance.md, "The access path: common hits
+   first, runs kept aside").
 
    Plain loads and stores are not reported one by one: within a stretch
    of the superblock without a side exit (so all of them execute), those

@@ -5,6 +5,8 @@
 #     agrees with the profile's per-site figures for every site
 #   - a run killed by SIGKILL: its block file holds exactly the full buffers
 #     written before the kill, and loads without a profile
+#   - walks.c: blocks walked byte by byte right up to their free, realloc or
+#     the exit: every record and site figure holds all of the walk's bytes
 #   - the block file's name and the database's path: refused when unsafe
 #   - bad input to `lifeheap sql`: exit 2 with a message, nothing written
 set -u
@@ -100,6 +102,35 @@ check_eq "a site the profile lacks: its 30 blocks get site_id NULL, serial kept"
   "$(printf 'count(*)\tcount(DISTINCT site_serial)\tmin(size)\tmax(size)\n30\t1\t1000\t1000')" "$got"
 check "... and lifeheap sql counts them" grep -q "30 of 1737 blocks (1 sites) name a site the profile does not have" \
   "$out/renumbered.log"
+
+# --- walks (progs/walks.c): blocks written or read byte by byte, each walk
+# followed at once by a free, a realloc or the exit.  The access path keeps a
+# walk aside until it ends; the block records and the profile's figures must
+# hold every byte of it (the values are in walks.c's opening comment).
+compile_c "$bin/walks" "$here/progs/walks.c" || fail "build walks" "gcc failed"
+lh --lifeheap-out-file="$out/walks.json" --lifeheap-blocks="$out/walks.blocks" "$bin/walks" \
+  >/dev/null 2>"$out/walks.log"
+check_eq "walks: exit code" "0" "$(get "$out/walks.json" run.exit.code)"
+got=$("$lifeheap" sql "$out/walks.json" "$out/walks.blocks" -e \
+  "SELECT b.size, b.live, b.ended_by_realloc, b.previous IS NOT NULL AS continues,
+          b.bytes_read, b.bytes_written
+   FROM blocks b JOIN sites s ON s.id = b.site_id WHERE s.name LIKE 'main %'
+   ORDER BY b.birth, b.size")
+check_eq "walks: each record holds the walk that ended with the free, the realloc or the exit" \
+"size	live	ended_by_realloc	continues	bytes_read	bytes_written
+100	0	0	0	0	100
+60	0	1	0	50	60
+80	1	0	1	50	80
+40	1	0	0	0	40" "$got"
+feed_checks "$top/tests/lib/profile_check.py" --one \
+  "walks: the sites' read, written, never-read and never-written bytes and unused capacity" "$out/walks.json" \
+  "site[name=main,total_bytes=100]" ".access.bytes_written=100" \
+  ".access.never_written_bytes=0" ".access.unused_capacity_bytes=0" \
+  "site[name=main,total_bytes=40]" ".access.bytes_written=40" \
+  ".access.never_written_bytes=0" ".access.unused_capacity_bytes=0" \
+  "site[name=main,reallocs=1]" ".access.bytes_read=50" ".access.bytes_written=80" \
+  ".access.never_read_bytes=30" ".access.never_written_bytes=0" \
+  ".access.unused_capacity_bytes=0"
 
 # --- custom allocators' blocks (tests/reliability/progs/pool.c) and fork
 compile_c "$bin/pool" "$top/tests/reliability/progs/pool.c" || fail "build pool" "gcc failed"
