@@ -7,8 +7,8 @@
 
    The rules (lh_findings.c) decide; this file only words what they
    decided, from the finding's evidence.  docs/findings.md quotes these
-   sentences: keep the two in step.  Each kind's case is one sentence whose
-   figures are the finding's evidence, formatted by the helpers below.
+   sentences: keep the two in step.  Each kind's sentence is a template
+   (sentence_of_kind) whose placeholders name the finding's evidence.
 */
 
 #include "pub_tool_basics.h"
@@ -70,140 +70,188 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
    VG_(snprintf)(buf, size, "an unnamed function");
 }
 
-/* The evidence's figures as text.  Each text is made in the next of a
-   few rotating buffers, so that one sentence can use several of them as
-   arguments (at most TEXT_SLOTS: no sentence needs more). */
-#define TEXT_SLOTS 6
-#define TEXT_SIZE  48
+/* Each kind's sentence, with its figures as placeholders:
 
-static HChar* next_text_slot(void)
+     {fn}                  the site's function (site_function)
+     {bytes NAME}          a size:   "306.1 KiB"
+     {percent NAME}        a share:  "42%"
+     {blocks NAME}         "1 block", "1,234 blocks"
+     {count NAME}          "1,234"
+     {plural NAME ONE|MANY}  ONE when the figure is 1, else MANY
+     {if NAME YES|NO}      YES when the figure is not 0, else NO
+
+   NAME is an evidence member of the finding (docs/findings.md) or one of
+   the figures derived_figure() makes from them. */
+static const HChar* const sentence_of_kind[] = {
+   [Kind_MissingBackpressure] =
+      "Blocks allocated in {fn} are handed to another thread and pile up: "
+      "{blocks max_blocks} ({bytes max_bytes}) were waiting at once, and a "
+      "block waited {percent mean_lifetime_fraction} of the run on average "
+      "while {count queue_depth} others were consumed - the consumer cannot "
+      "keep up and nothing makes the producer wait: bound the queue (block "
+      "or drop when it is full).",
+   [Kind_UnboundedGrowth] =
+      "The live bytes allocated in {fn} kept climbing to new highs during "
+      "{percent rising_fraction} of the site's life, to {bytes max_bytes} in "
+      "{blocks max_blocks} living {percent mean_lifetime_fraction} of the run "
+      "on average: it grows as long as the run goes on or the input lasts; "
+      "if that is not intended, bound it (evict, stream, or free as you go).",
+   [Kind_Leak] =
+      "{fn} keeps allocating and never frees: {bytes bytes_at_exit} in "
+      "{blocks blocks_at_exit} is still live at exit after climbing to new "
+      "highs during {percent rising_fraction} of the site's life - an "
+      "accumulation, not one-time initialisation.",
+   [Kind_OversizedPreallocation] =
+      "{fn} preallocates {blocks blocks} of {bytes mean_block_bytes} "
+      "({bytes bytes_at_peak} live at the peak) and "
+      "{percent never_read_fraction} of {plural blocks its|their} bytes are "
+      "never read - {if mostly_untouched most are never touched at all|most "
+      "are written once, at initialisation, and never read}: size "
+      "{plural blocks it|them} to what is used.",
+   [Kind_UnusedCapacity] =
+      "{fn} allocates blocks of {bytes mean_block_bytes} but writes only up "
+      "to {bytes written_bytes_per_block} of each on average: "
+      "{bytes unused_capacity_bytes_at_peak} above the written high-water "
+      "mark is held at the peak for nothing.",
+   [Kind_ShortLivedChurn] =
+      "{fn} allocates {blocks total_blocks} ({bytes total_bytes} in all), "
+      "{count short_lived_blocks} of them living less than "
+      "{count lifetime_limit} instructions ({percent churn_lifetime_fraction} "
+      "of the run): reuse one buffer instead of allocating and freeing each "
+      "time.",
+   /* Low severity is growth by doubling (copies below ten times the final
+      size): telling it to "grow geometrically" would be wrong. */
+   [Kind_ReallocGrowth] =
+      "{fn} grows {plural blocks its buffer|its buffers} with "
+      "{count reallocs} reallocs ({count reallocs_per_block} per block), "
+      "copying {bytes realloc_bytes_copied} to hold at most "
+      "{bytes max_bytes}: {if grows_geometrically it already grows "
+      "geometrically; reserve the final size up front when it is known, to "
+      "save the copies.|reserve the final size up front, or grow "
+      "geometrically.}",
+};
+
+/* Figures a sentence needs that are not evidence members but follow from
+   them (or from the rules' settings); False when name is none of them. */
+static Bool derived_figure(const Finding* f, const HChar* name, double* value)
 {
-   static HChar slots[TEXT_SLOTS][TEXT_SIZE];
-   static UInt next = 0;
-   HChar* slot = slots[next];
-   next = (next + 1) % TEXT_SLOTS;
-   return slot;
+   if (VG_STREQ(name, "mostly_untouched")) {
+      *value = 2 * evidence_count(f, "never_accessed_bytes")
+               >= evidence_count(f, "never_read_bytes");
+   } else if (VG_STREQ(name, "written_bytes_per_block")) {
+      ULong blocks = evidence_count(f, "blocks");
+      ULong written = evidence_count(f, "measured_bytes")
+                      - evidence_count(f, "unused_capacity_bytes");
+      *value = (double)(blocks ? written / blocks : 0);
+   } else if (VG_STREQ(name, "churn_lifetime_fraction")) {
+      *value = LH_(findings_churn_lifetime_fraction)();
+   } else if (VG_STREQ(name, "grows_geometrically")) {
+      *value = f->severity == Severity_Low;
+   } else {
+      return False;
+   }
+   return True;
 }
 
-/* "306.1 KiB" */
-static const HChar* bytes_text(ULong bytes)
+static ULong figure_count(const Finding* f, const HChar* name)
 {
-   HChar* text = next_text_slot();
-   LH_(format_bytes)(text, TEXT_SIZE, bytes);
-   return text;
+   double value;
+   return derived_figure(f, name, &value) ? (ULong)value
+                                          : evidence_count(f, name);
 }
 
-/* "42.5%" */
-static const HChar* percent_text(double fraction)
+static double figure_fraction(const Finding* f, const HChar* name)
 {
-   HChar* text = next_text_slot();
-   LH_(format_percent)(text, TEXT_SIZE, fraction);
-   return text;
+   double value;
+   return derived_figure(f, name, &value) ? value
+                                          : evidence_fraction(f, name);
 }
 
-/* "1 block", "1,234 blocks" */
-static const HChar* blocks_text(ULong blocks)
+/* Appends text[0, length) to buf (size bytes, *used of them written),
+   cutting it at the end of buf. */
+static void put(HChar* buf, SizeT size, SizeT* used, const HChar* text,
+                SizeT length)
 {
-   HChar* text = next_text_slot();
-   VG_(snprintf)(text, TEXT_SIZE, "%'llu %s", blocks,
-                 LH_(plural)(blocks, "block", "blocks"));
-   return text;
+   while (length-- > 0 && *used + 1 < size) buf[(*used)++] = *text++;
+   buf[*used] = '\0';
 }
 
-#define EVIDENCE_BYTES(name)    bytes_text(evidence_count(f, name))
-#define EVIDENCE_PERCENT(name)  percent_text(evidence_fraction(f, name))
-#define EVIDENCE_BLOCKS(name)   blocks_text(evidence_count(f, name))
+/* Puts the text of one placeholder, "what NAME" or "what NAME A|B"
+   (inside the braces, length bytes): for plural and if, the chosen one of
+   the two alternatives A and B. */
+static void put_placeholder(HChar* buf, SizeT size, SizeT* used,
+                            const Finding* f, const HChar* fn,
+                            const HChar* inside, SizeT length)
+{
+   HChar what[16], name[48], text[64];
+   const HChar* rest;
+   const HChar* end = inside + length;
+   const HChar* bar;
+   SizeT n;
+   if (length == 2 && VG_(strncmp)(inside, "fn", 2) == 0) {
+      put(buf, size, used, fn, VG_(strlen)(fn));
+      return;
+   }
+   for (n = 0; inside + n < end && inside[n] != ' '; n++) {}
+   tl_assert(n < sizeof what && inside + n < end);
+   VG_(memcpy)(what, inside, n);
+   what[n] = '\0';
+   rest = inside + n + 1;
+   for (n = 0; rest + n < end && rest[n] != ' '; n++) {}
+   tl_assert(n < sizeof name);
+   VG_(memcpy)(name, rest, n);
+   name[n] = '\0';
+   rest += n < (SizeT)(end - rest) ? n + 1 : n;
+
+   if (VG_STREQ(what, "bytes")) {
+      LH_(format_bytes)(text, sizeof text, figure_count(f, name));
+   } else if (VG_STREQ(what, "percent")) {
+      LH_(format_percent)(text, sizeof text, figure_fraction(f, name));
+   } else if (VG_STREQ(what, "count")) {
+      VG_(snprintf)(text, sizeof text, "%'llu", figure_count(f, name));
+   } else if (VG_STREQ(what, "blocks")) {
+      ULong blocks = figure_count(f, name);
+      VG_(snprintf)(text, sizeof text, "%'llu %s", blocks,
+                    LH_(plural)(blocks, "block", "blocks"));
+   } else {
+      /* plural and if: two alternatives split at '|' */
+      Bool first;
+      for (bar = rest; bar < end && *bar != '|'; bar++) {}
+      tl_assert(bar < end);
+      first = VG_STREQ(what, "plural")
+                 ? figure_count(f, name) == 1      /* as LH_(plural) */
+                 : figure_fraction(f, name) != 0;
+      tl_assert(VG_STREQ(what, "plural") || VG_STREQ(what, "if"));
+      if (first) put(buf, size, used, rest, (SizeT)(bar - rest));
+      else put(buf, size, used, bar + 1, (SizeT)(end - bar - 1));
+      return;
+   }
+   put(buf, size, used, text, VG_(strlen)(text));
+}
 
 void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
 {
    HChar fn[256];
-   const LH_Site* site = f->site;
-   site_function(site, fn, sizeof fn);
-
-   switch (f->kind) {
-   case Kind_MissingBackpressure:
-      VG_(snprintf)(buf, size,
-         "Blocks allocated in %s are handed to another thread and pile up: "
-         "%s (%s) were waiting at once, and a block waited %s of the "
-         "run on average while %'llu others were consumed - the consumer "
-         "cannot keep up and nothing makes the producer wait: bound the "
-         "queue (block or drop when it is full).",
-         fn, EVIDENCE_BLOCKS("max_blocks"), EVIDENCE_BYTES("max_bytes"),
-         EVIDENCE_PERCENT("mean_lifetime_fraction"),
-         evidence_count(f, "queue_depth"));
-      break;
-   case Kind_UnboundedGrowth:
-      VG_(snprintf)(buf, size,
-         "The live bytes allocated in %s kept climbing to new highs during "
-         "%s of the site's life, to %s in %s living %s of the run on "
-         "average: it grows as long as the run goes on or the input lasts; "
-         "if that is not intended, bound it (evict, stream, or free as you go).",
-         fn, EVIDENCE_PERCENT("rising_fraction"), EVIDENCE_BYTES("max_bytes"),
-         EVIDENCE_BLOCKS("max_blocks"),
-         EVIDENCE_PERCENT("mean_lifetime_fraction"));
-      break;
-   case Kind_Leak:
-      VG_(snprintf)(buf, size,
-         "%s keeps allocating and never frees: %s in %s is still "
-         "live at exit after climbing to new highs during %s of the site's "
-         "life - an accumulation, not one-time initialisation.",
-         fn, EVIDENCE_BYTES("bytes_at_exit"), EVIDENCE_BLOCKS("blocks_at_exit"),
-         EVIDENCE_PERCENT("rising_fraction"));
-      break;
-   case Kind_OversizedPreallocation: {
-      ULong blocks = evidence_count(f, "blocks");
-      Bool mostly_untouched = 2 * evidence_count(f, "never_accessed_bytes")
-                              >= evidence_count(f, "never_read_bytes");
-      VG_(snprintf)(buf, size,
-         "%s preallocates %s of %s (%s live at the peak) and %s of "
-         "%s bytes are never read - %s: size %s to what is used.",
-         fn, blocks_text(blocks), EVIDENCE_BYTES("mean_block_bytes"),
-         EVIDENCE_BYTES("bytes_at_peak"),
-         EVIDENCE_PERCENT("never_read_fraction"),
-         LH_(plural)(blocks, "its", "their"),
-         mostly_untouched
-            ? "most are never touched at all"
-            : "most are written once, at initialisation, and never read",
-         LH_(plural)(blocks, "it", "them"));
-      break;
-   }
-   case Kind_UnusedCapacity: {
-      ULong blocks = evidence_count(f, "blocks");
-      ULong written = evidence_count(f, "measured_bytes")
-                      - evidence_count(f, "unused_capacity_bytes");
-      VG_(snprintf)(buf, size,
-         "%s allocates blocks of %s but writes only up to %s of each on "
-         "average: %s above the written high-water mark is held at the "
-         "peak for nothing.", fn, EVIDENCE_BYTES("mean_block_bytes"),
-         bytes_text(blocks ? written / blocks : 0),
-         EVIDENCE_BYTES("unused_capacity_bytes_at_peak"));
-      break;
-   }
-   case Kind_ShortLivedChurn:
-      VG_(snprintf)(buf, size,
-         "%s allocates %s (%s in all), %'llu of them living less than "
-         "%'llu instructions (%s of the run): reuse one buffer instead of "
-         "allocating and freeing each time.",
-         fn, EVIDENCE_BLOCKS("total_blocks"), EVIDENCE_BYTES("total_bytes"),
-         evidence_count(f, "short_lived_blocks"),
-         evidence_count(f, "lifetime_limit"),
-         percent_text(LH_(findings_churn_lifetime_fraction)()));
-      break;
-   case Kind_ReallocGrowth:
-      /* Low severity is growth by doubling (copies below ten times the
-         final size): telling it to "grow geometrically" would be wrong. */
-      VG_(snprintf)(buf, size,
-         "%s grows %s with %'llu reallocs (%'llu per block), copying "
-         "%s to hold at most %s: %s",
-         fn, LH_(plural)(evidence_count(f, "blocks"), "its buffer", "its buffers"),
-         evidence_count(f, "reallocs"),
-         evidence_count(f, "reallocs_per_block"),
-         EVIDENCE_BYTES("realloc_bytes_copied"), EVIDENCE_BYTES("max_bytes"),
-         f->severity == Severity_Low
-            ? "it already grows geometrically; reserve the final size up "
-              "front when it is known, to save the copies."
-            : "reserve the final size up front, or grow geometrically.");
-      break;
+   const HChar* at;
+   SizeT used = 0;
+   tl_assert(size > 0);
+   tl_assert((UInt)f->kind < sizeof sentence_of_kind / sizeof sentence_of_kind[0]);
+   tl_assert(sentence_of_kind[f->kind] != NULL);
+   site_function(f->site, fn, sizeof fn);
+   buf[0] = '\0';
+   for (at = sentence_of_kind[f->kind]; *at != '\0'; ) {
+      const HChar* close;
+      if (*at != '{') {
+         const HChar* next = at;
+         while (*next != '\0' && *next != '{') next++;
+         put(buf, size, &used, at, (SizeT)(next - at));
+         at = next;
+         continue;
+      }
+      close = VG_(strchr)(at, '}');
+      tl_assert(close != NULL);
+      put_placeholder(buf, size, &used, f, fn, at + 1, (SizeT)(close - at - 1));
+      at = close + 1;
    }
    /* A sentence opens with the function's name; capitalise only our own
       words ("an unnamed function"), never a program's identifier. */
