@@ -8,7 +8,7 @@
  * kind's first key in docs/evidence-labels.json); otherwise it is
  * unchanged, and an unchanged finding heads the diff only when nothing
  * changed (NEW's most severe). The viewer applies the same rule
- * (viewer/src/model/diff.js, headlineChoice).
+ * (viewer/src/model/diff.js, Diff.prototype.headline).
  *
  * Figures: for each of the finding's headline keys, the BASE run's and
  * the NEW run's. A run with the finding gives its evidence; a run whose
