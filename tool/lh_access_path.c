@@ -123,8 +123,10 @@ typedef struct {
    UWord     size;           /* 0 = empty slot */
    ULong*    counts;         /* the site map's reads or writes */
    double    inv_size;       /* 1.0 / size */
-   /* until saturated: the block's 64 KiB shadow chunk the last access
-      fell in, when the block owns all of it (chunk_lo: its first byte) */
+   /* until saturated: the 64 KiB shadow chunk the last access fell in,
+      when it keeps its bits in two arrays (a solo chunk, the block's
+      alone, or a medium one's, shared with a few blocks; lh_shadow.c)
+      (chunk_lo: its first byte) */
    Addr      chunk_lo;
    LH_SoloChunk* chunk;
    /* a small block's granules, when they lie in one shared chunk: the
@@ -597,11 +599,11 @@ static inline void slot_count_newly(AccessSlot* slot, LH_BlockAccess* ba,
 }
 
 /* Sets the bits of [a, a+n) inside the slot's (unsaturated) block: through
-   the slot's shadow chunk when the block owns the chunk alone (found again
-   when the access left it), else granule by granule through the shadow (a
-   block of a few KiB shares its chunks with others).  False only if the
-   shadow disagrees with the slot, which cannot happen while the epoch is
-   good. */
+   the slot's shadow chunk when that keeps its bits in arrays (a solo or
+   medium chunk; found again when the access left it), else granule by
+   granule through the shadow (a chunk shared by small blocks).  False
+   only if the shadow disagrees with the slot, which cannot happen while
+   the epoch is good. */
 static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
 {
    LH_Block* b = slot->block;
@@ -628,9 +630,8 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
       if (ref.solo == NULL
           || end - 1 - (a & ~(((Addr)1 << LH_CHUNK_SHIFT) - 1))
              >= ((Addr)1 << LH_CHUNK_SHIFT)) {
-         /* a chunk shared with other blocks (a block of a few KiB, or a
-            big block's ends), or an access across two chunks: granule by
-            granule through the shadow */
+         /* a chunk shared by small blocks, or an access across two
+            chunks: granule by granule through the shadow */
          mark_bits(ba, a, end, is_write, &ref);
          set = is_write ? ba->written_bytes_set : ba->read_bytes_set;
          if (set == slot->size) slot->saturated = True;

@@ -33,6 +33,10 @@
                         │                  owner + read_bits -> [4096] +
                         │                  written_bits -> [4096]
                         │                  (8 KiB each, or shared: below)
+                        ├─ MediumChunk*|3  blocks of a few KiB, a big
+                        │                  block's ends: the SoloChunk's
+                        │                  arrays + 64 pages x 2 parts
+                        │                  { owner, lo, hi } (1 KiB)
                         └─ SharedChunk*    small blocks: 4096 x { owner,
                                            read_bits, written_bits } (32 KiB)
 
@@ -53,6 +57,23 @@
    last owned granule goes away go to a small cache of all-zero chunks
    (invariant: a granule of no live block has all bits clear).
 
+   Medium chunks.  A shared chunk costs half a byte per byte of the
+   program's memory, the owner's 4 bytes a granule as much as the bits;
+   for blocks of a few KiB (a database's pages) that is most of the
+   tool's memory.  Such blocks change owner only every few hundred
+   granules, so a chunk whose first block is at least 1 KiB (the growth,
+   for a realloc growing in place) is a MediumChunk: the bits in a
+   SoloChunk's two arrays (none / all / its own, as above), and per 1 KiB
+   page the granule ranges [lo, hi) of at most two blocks' parts.  A
+   lookup checks the page's two ranges; a part grows or shrinks in place
+   with its block.  An owning that would put a third part in a page, or
+   take granules of another block, and a disowning that would split a
+   part in two, turn the chunk into a SharedChunk first (same owners and
+   bits); the access slots may keep a medium chunk's arrays
+   (lh_access_path.c), so that moves the slot epoch.  Empty medium chunks
+   are freed at once (about 17 KiB with both arrays of their own, against
+   32 KiB).
+
    The inline filter
    -----------------
    The instrumented code first checks (addr - filter_base) <u filter_span
@@ -71,6 +92,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
+#include "lh_access_private.h"   /* LH_(slots_new_epoch) */
 
 /*------------------------------------------------------------*/
 /*--- The three-level table                                ---*/
@@ -81,6 +103,11 @@
 #define WHOLE_ENTRY(idx) (((UWord)(idx) << 2) | LH_ENTRY_WHOLE)
 #define WHOLE_INDEX(e)   ((UInt)((e) >> 2))
 #define SOLO_OF(e)       ((LH_SoloChunk*)((e) - LH_ENTRY_SOLO))
+#define MEDIUM_OF(e)     ((LH_MediumChunk*)((e) - LH_ENTRY_MEDIUM))
+/* A new chunk whose first owner is a block (or a block's growth) of at
+   least this many bytes is a medium one; a smaller block is most likely
+   one of many small ones (lh_small_alloc.c), which a shared chunk holds. */
+#define MEDIUM_MIN_BLOCK ((Addr)LH_PAGE_GRANULES << LH_GRANULE_BITS)
 
 UWord* LH_(shadow_top)[1 << LH_SHADOW_TOP_BITS];
 
@@ -145,7 +172,7 @@ void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write)
    *bits = LH_(bits_all);
 }
 
-static void free_solo_chunk(LH_SoloChunk* c)
+static void free_solo_bits(LH_SoloChunk* c)
 {
    if (!solo_bits_shared(c->read_bits)) {
       VG_(free)(c->read_bits);
@@ -155,8 +182,164 @@ static void free_solo_chunk(LH_SoloChunk* c)
       VG_(free)(c->written_bits);
       shadow_bytes -= SOLO_BITS_BYTES;
    }
+}
+
+static void free_solo_chunk(LH_SoloChunk* c)
+{
+   free_solo_bits(c);
    shadow_bytes -= sizeof(LH_SoloChunk);
    VG_(free)(c);
+}
+
+/*------------------------------------------------------------*/
+/*--- Medium chunks: two parts a page                      ---*/
+/*------------------------------------------------------------*/
+
+static LH_MediumChunk* new_medium_chunk(void)
+{
+   LH_MediumChunk* m = VG_(calloc)("lh.shadow.medium", 1, sizeof(LH_MediumChunk));
+   shadow_bytes += sizeof(LH_MediumChunk);
+   m->bits.read_bits = LH_(bits_none);
+   m->bits.written_bits = LH_(bits_none);
+   return m;
+}
+
+static void free_medium_chunk(LH_MediumChunk* m)
+{
+   free_solo_bits(&m->bits);
+   shadow_bytes -= sizeof(LH_MediumChunk);
+   VG_(free)(m);
+}
+
+/* The owner of granule gi (0: none). */
+static inline UInt medium_owner(const LH_MediumChunk* m, UWord gi)
+{
+   const LH_PagePart* p = m->part[gi / LH_PAGE_GRANULES];
+   UInt k = (UInt)(gi % LH_PAGE_GRANULES);
+   if (k - p[0].lo < (UInt)(p[0].hi - p[0].lo)) return p[0].owner;
+   if (k - p[1].lo < (UInt)(p[1].hi - p[1].lo)) return p[1].owner;
+   return 0;
+}
+
+Bool LH_(shadow_medium_lookup)(UWord e, UWord gi, LH_GranuleRef* ref)
+{
+   LH_MediumChunk* m = MEDIUM_OF(e);
+   UInt owner = medium_owner(m, gi);
+   if (owner == 0) return False;
+   ref->block = LH_(block_record)(owner);
+   ref->read_bits = &m->bits.read_bits[gi];
+   ref->written_bits = &m->bits.written_bits[gi];
+   ref->solo = &m->bits;
+   return True;
+}
+
+/* Clears both bit sets of granules [lo, hi) of the chunk (they are
+   changing hands), keeping the counts of full granules. */
+static void medium_clear_bits(LH_MediumChunk* m, UWord lo, UWord hi)
+{
+   Int w;
+   for (w = 0; w < 2; w++) {
+      UShort* bits = w ? m->bits.written_bits : m->bits.read_bits;
+      UInt* full = w ? &m->bits.full_written_granules : &m->bits.full_read_granules;
+      UWord gi;
+      if (bits == LH_(bits_none)) continue;
+      for (gi = lo; gi < hi && bits[gi] == 0; gi++) {}
+      if (gi == hi) continue;                  /* nothing set there */
+      bits = LH_(solo_own_bits)(&m->bits, w);
+      for (; gi < hi; gi++) {
+         if (bits[gi] == 0xFFFF) (*full)--;
+         bits[gi] = 0;
+      }
+   }
+}
+
+/* Granules [lo, hi) (lo < hi, both in one page, page-relative) with part
+   p: the overlap's length. */
+static inline UInt part_overlap(const LH_PagePart* p, UInt lo, UInt hi)
+{
+   UInt a = lo > p->lo ? lo : p->lo, b = hi < p->hi ? hi : p->hi;
+   return p->owner != 0 && a < b ? b - a : 0;
+}
+
+/* Makes granules [g_lo, g_hi) of the chunk block idx's, bits clear; False
+   (and nothing changed) when that would need a third part in a page or
+   takes granules of another block: the chunk must become a shared one. */
+static Bool medium_own(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
+{
+   UWord page, first = g_lo / LH_PAGE_GRANULES, last = (g_hi - 1) / LH_PAGE_GRANULES;
+   Int pass;
+   for (pass = 0; pass < 2; pass++) {
+      for (page = first; page <= last; page++) {
+         LH_PagePart* p = m->part[page];
+         UWord base = page * LH_PAGE_GRANULES;
+         UInt lo = (UInt)((g_lo > base ? g_lo : base) - base);
+         UInt hi = (UInt)((g_hi < base + LH_PAGE_GRANULES ? g_hi : base + LH_PAGE_GRANULES) - base);
+         Int k, into = -1;
+         for (k = 0; k < 2; k++) {
+            if (p[k].owner == 0) continue;
+            if (p[k].owner != idx) {
+               if (part_overlap(&p[k], lo, hi) != 0) return False;
+            } else if (into < 0 && p[k].lo <= hi && lo <= p[k].hi) {
+               into = k;                         /* touches: grows */
+            }
+         }
+         if (into < 0) {
+            if (p[0].owner == 0) into = 0;
+            else if (p[1].owner == 0) into = 1;
+            else return False;                   /* a third part */
+         }
+         if (pass == 0) continue;
+         if (p[into].owner == 0) {
+            p[into].owner = idx;
+            p[into].lo = (UChar)lo;
+            p[into].hi = (UChar)hi;
+            m->owned += hi - lo;
+         } else {
+            UInt had = p[into].hi - p[into].lo;
+            if (lo < p[into].lo) p[into].lo = (UChar)lo;
+            if (hi > p[into].hi) p[into].hi = (UChar)hi;
+            m->owned += (UInt)(p[into].hi - p[into].lo) - had;
+         }
+      }
+   }
+   medium_clear_bits(m, g_lo, g_hi);
+   return True;
+}
+
+/* Forgets block idx's granules in [g_lo, g_hi) of the chunk (owner and
+   bits); False (and nothing changed) when a part would split in two. */
+static Bool medium_disown(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
+{
+   UWord page, first = g_lo / LH_PAGE_GRANULES, last = (g_hi - 1) / LH_PAGE_GRANULES;
+   Int pass;
+   for (pass = 0; pass < 2; pass++) {
+      for (page = first; page <= last; page++) {
+         LH_PagePart* p = m->part[page];
+         UWord base = page * LH_PAGE_GRANULES;
+         UInt lo = (UInt)((g_lo > base ? g_lo : base) - base);
+         UInt hi = (UInt)((g_hi < base + LH_PAGE_GRANULES ? g_hi : base + LH_PAGE_GRANULES) - base);
+         Int k;
+         for (k = 0; k < 2; k++) {
+            UInt cut;
+            if (p[k].owner != idx || (cut = part_overlap(&p[k], lo, hi)) == 0)
+               continue;
+            if (lo > p[k].lo && hi < p[k].hi) return False;   /* the middle */
+            if (pass == 0) continue;
+            medium_clear_bits(m, base + (lo > p[k].lo ? lo : p[k].lo),
+                              base + (hi < p[k].hi ? hi : p[k].hi));
+            m->owned -= cut;
+            if (cut == (UInt)(p[k].hi - p[k].lo)) {
+               p[k].owner = 0;
+               p[k].lo = p[k].hi = 0;
+            } else if (lo <= p[k].lo) {
+               p[k].lo = (UChar)hi;
+            } else {
+               p[k].hi = (UChar)lo;
+            }
+         }
+      }
+   }
+   return True;
 }
 
 /* The mid-level entry for addr, creating the mid table if asked. */
@@ -194,8 +377,9 @@ UWord LH_(shadow_materialise)(UWord* entry)
    return *entry;
 }
 
-/* Turns a whole or solo entry into a shared chunk with the same owner and
-   bits (needed before part of the chunk changes hands). */
+/* Turns a whole, solo or medium entry into a shared chunk with the same
+   owners and bits (needed before part of the chunk changes hands in a way
+   the entry cannot hold). */
 static LH_SharedChunk* make_shared(UWord* entry)
 {
    LH_SharedChunk* c;
@@ -204,6 +388,20 @@ static LH_SharedChunk* make_shared(UWord* entry)
    if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SHARED)
       return (LH_SharedChunk*)*entry;
    c = new_shared_chunk();
+   if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM) {
+      LH_MediumChunk* m = MEDIUM_OF(*entry);
+      for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) {
+         c->granule[i].owner = medium_owner(m, i);
+         c->granule[i].read_bits = m->bits.read_bits[i];
+         c->granule[i].written_bits = m->bits.written_bits[i];
+      }
+      c->owned = m->owned;
+      free_medium_chunk(m);
+      *entry = (UWord)c;
+      /* an access slot may keep the medium chunk's bit arrays */
+      LH_(slots_new_epoch)();
+      return c;
+   }
    if (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
       idx = WHOLE_INDEX(*entry);
    } else {
@@ -329,6 +527,7 @@ UInt LH_(shadow_owner)(Addr a)
    switch (LH_ENTRY_KIND(e)) {
       case LH_ENTRY_WHOLE: return WHOLE_INDEX(e);
       case LH_ENTRY_SOLO:  return SOLO_OF(e)->owner;
+      case LH_ENTRY_MEDIUM: return medium_owner(MEDIUM_OF(e), GRANULE_IN_CHUNK(a));
       default:             return ((LH_SharedChunk*)e)->granule[GRANULE_IN_CHUNK(a)].owner;
    }
 }
@@ -412,8 +611,15 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
          *entry = WHOLE_ENTRY(idx);          /* the lazy whole-chunk case */
          continue;
       }
+      if (*entry == 0 && hi - lo >= MEDIUM_MIN_BLOCK)
+         *entry = (UWord)new_medium_chunk() + LH_ENTRY_MEDIUM;
+      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM
+          && medium_own(MEDIUM_OF(*entry), idx, GRANULE_IN_CHUNK(w.at),
+                        GRANULE_IN_CHUNK(w.stop - 1) + 1))
+         continue;
       if (*entry == 0) *entry = (UWord)new_shared_chunk();
       else if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED
+               && LH_ENTRY_KIND(*entry) != LH_ENTRY_MEDIUM
                && (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
                       ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner) != idx)
          LH_(shadow_overlap_seen) = True;  /* another block's chunk */
@@ -442,7 +648,17 @@ void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
       Addr g;
       if (entry == NULL || *entry == 0)     /* taken over and released */
          continue;
-      if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
+      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM) {
+         LH_MediumChunk* m = MEDIUM_OF(*entry);
+         if (medium_disown(m, idx, GRANULE_IN_CHUNK(w.at),
+                           GRANULE_IN_CHUNK(w.stop - 1) + 1)) {
+            if (m->owned == 0) {
+               free_medium_chunk(m);
+               *entry = 0;
+            }
+            continue;
+         }
+      } else if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
          UInt whole_owner = LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE
                                ? WHOLE_INDEX(*entry) : SOLO_OF(*entry)->owner;
          if (whole_owner != idx)            /* taken over by another block */
@@ -546,9 +762,11 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
          g = stop;
          continue;
       }
-      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) {
-         rd_bits = SOLO_OF(*entry)->read_bits;
-         wr_bits = SOLO_OF(*entry)->written_bits;
+      if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
+         const LH_SoloChunk* c = LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO
+                                    ? SOLO_OF(*entry) : &MEDIUM_OF(*entry)->bits;
+         rd_bits = c->read_bits;
+         wr_bits = c->written_bits;
          stride = 1;
       } else {
          rd_bits = &((LH_SharedChunk*)*entry)->granule[0].read_bits;

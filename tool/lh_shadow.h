@@ -28,7 +28,8 @@ struct LH_Block;
 extern UShort LH_(bits_none)[LH_GRANULES_PER_CHUNK];
 extern UShort LH_(bits_all)[LH_GRANULES_PER_CHUNK];
 
-/* A chunk all of whose granules belong to one block (a big block's).
+/* A chunk all of whose granules belong to one block (a big block's), or
+   the bits of a medium chunk (below: block NULL, owner 0).
    Each of its two bit arrays (bit i of element g: byte i of granule g
    ever read / ever written) is LH_(bits_none) while no bit of it is set,
    LH_(bits_all) once every bit is (its full-granule count at
@@ -60,14 +61,36 @@ typedef struct {
    UInt   owned;                                /* granules with an owner */
 } LH_SharedChunk;
 
+/* A chunk shared by a few blocks of some size (a block of a few KiB,
+   a big block's end): no 1 KiB page of it holds parts of more than two
+   blocks.  Its bits are a solo chunk's two arrays (their granules are
+   consecutive, one UShort each, LH_(bits_none) or LH_(bits_all) while
+   uniform), and instead of an owner per granule each page lists its two
+   parts: granules [lo, hi) of the page belong to block 'owner' (0: the
+   part is unused).  About 17 KiB where a shared chunk takes 32. */
+#define LH_PAGE_GRANULES   64                  /* 1 KiB of the program's memory */
+#define LH_PAGES_PER_CHUNK (LH_GRANULES_PER_CHUNK / LH_PAGE_GRANULES)
+typedef struct {
+   UInt  owner;                                 /* 0 = unused */
+   UChar lo, hi;                                /* granules of the page */
+} LH_PagePart;
+
+typedef struct {
+   LH_SoloChunk bits;                           /* block NULL, owner 0 */
+   UInt   owned;                                /* granules with an owner */
+   LH_PagePart part[LH_PAGES_PER_CHUNK][2];
+} LH_MediumChunk;
+
 /* Mid-table entry encoding (low two bits):
      0               no live block in these 64 KiB
      (index<<2) | 1  all granules belong to block 'index', none accessed yet
      SoloChunk* | 2
+     MediumChunk* | 3
      SharedChunk*    (pointer, low bits 00) */
 #define LH_ENTRY_KIND(e)   ((e) & 3)
 #define LH_ENTRY_WHOLE     1
 #define LH_ENTRY_SOLO      2
+#define LH_ENTRY_MEDIUM    3
 #define LH_ENTRY_SHARED    0
 
 extern UWord* LH_(shadow_top)[1 << LH_SHADOW_TOP_BITS];
@@ -91,7 +114,8 @@ typedef struct {
    struct LH_Block* block;
    UShort* read_bits;
    UShort* written_bits;
-   LH_SoloChunk* solo;     /* the chunk's full-granule counts, or NULL */
+   LH_SoloChunk* solo;     /* a solo or medium chunk's bit arrays and
+                              full-granule counts; NULL in a shared one */
 } LH_GranuleRef;
 
 /* The granule of lo when all of [lo, hi) lies in one chunk shared by
@@ -102,6 +126,9 @@ LH_Granule* LH_(shadow_shared_granules)(Addr lo, Addr hi);
 
 /* Turns a whole-chunk entry into a SoloChunk; returns the new entry. */
 UWord LH_(shadow_materialise)(UWord* entry);
+
+/* The granule gi of a medium chunk (entry e): as LH_(shadow_lookup). */
+Bool LH_(shadow_medium_lookup)(UWord e, UWord gi, LH_GranuleRef* ref);
 
 /* True (and *ref filled) when a live block owns the granule of a. */
 static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
@@ -126,8 +153,11 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
       ref->solo = NULL;
       return True;
    }
-   if (UNLIKELY(LH_ENTRY_KIND(e) == LH_ENTRY_WHOLE))
+   if (UNLIKELY(LH_ENTRY_KIND(e) != LH_ENTRY_SOLO)) {
+      if (LH_ENTRY_KIND(e) == LH_ENTRY_MEDIUM)
+         return LH_(shadow_medium_lookup)(e, gi, ref);
       e = LH_(shadow_materialise)(entry);
+   }
    {
       LH_SoloChunk* c = (LH_SoloChunk*)(e - LH_ENTRY_SOLO);
       ref->block = c->block;

@@ -171,8 +171,8 @@ else:
 # bigarray.c: a 32 MiB block written in full and read but for one byte,
 # and a 1 MiB + 8 byte block written in full and grown to 3 MiB (its bits
 # copied), both live at exit.  The figures the bits give are exact; the
-# bits cost per 64 KiB stretch only where part of it was read (written):
-# one stretch a block here.  Two bits a byte would be 8.75 MiB.
+# bits cost per 64 KiB stretch only where part of it was read (written).
+# Two bits a byte would be 8.75 MiB.
 profile = pc.load(out + "/bigarray.json")
 big, grown = "site[bytes_at_exit=33554432]", "site[bytes_at_exit=3145728]"
 for assertion in (big + ".access.bytes_read=33554431",
@@ -185,9 +185,47 @@ for assertion in (big + ".access.bytes_read=33554431",
                   grown + ".access.written_never_read_bytes=1048584"):
     why = pc.evaluate(profile, assertion)
     report("bigarray: " + assertion, why is None, why)
+# Arrays of their own only where some but not all of a stretch's bits
+# are set: the read bits of the stretch with the hole; and in the four
+# stretches the blocks share with no other block at their ends (medium
+# chunks, whose granules outside the block keep clear bits), the bits the
+# block set there: both kinds at the big block's two ends, the written
+# bits at the start of the grown block; and the written bits of the
+# stretch where the grown block's written bytes stop.
 own_arrays = (tool_allocations(out + "/bigarray.log") or {}).get("lh.shadow.solo.bits")
-report("bigarray: at exit two 64 KiB stretches have bit arrays of their own (one per block)",
-       own_arrays == 2, "lh.shadow.solo.bits: %s allocations" % own_arrays)
+report("bigarray: at exit seven 64 KiB bit arrays of their own (1 + 4 + 1 + 1)",
+       own_arrays == 7, "lh.shadow.solo.bits: %s allocations" % own_arrays)
 peak = core_peak_in_use(out + "/bigarray.log")
 report("bigarray: the tool's peak in use stays under 6 MB (35 MiB of big blocks)",
        peak is not None and 0 < peak < 6000000, "core arena peak in use: %s bytes" % peak)
+
+# pages.c: 48 blocks of 4,368 bytes (a database's page cache) written in
+# full and read at both ends; the odd ones freed and their places filled
+# with three 400-byte blocks each, so that some 1 KiB stretches hold parts
+# of three blocks; a quarter shrunk and grown back in place.  The figures
+# are exact; the stretches holding only pages keep a medium chunk (two
+# parts per 1 KiB, the bits in two arrays), the others a shared one.
+profile = pc.load(out + "/pages.json")
+page, filler = "site[total_blocks=48]", "site[total_blocks=72]"
+for assertion in (page + ".access.bytes_written=209664",
+                  page + ".access.bytes_read=17664",
+                  page + ".access.never_read_bytes=195216",
+                  page + ".access.never_written_bytes=28416",
+                  page + ".access.never_accessed_bytes=28416",
+                  page + ".access.written_never_read_bytes=166800",
+                  filler + ".access.bytes_written=28800",
+                  filler + ".access.never_written_bytes=0",
+                  filler + ".access.written_never_read_bytes=28800"):
+    why = pc.evaluate(profile, assertion)
+    report("pages: " + assertion, why is None, why)
+chunks = tool_allocations(out + "/pages.log") or {}
+shadow = tool_bytes(out + "/pages.log") or {}
+report("pages: at exit some 64 KiB stretches have a medium chunk and some a shared one",
+       chunks.get("lh.shadow.medium", 0) >= 1 and chunks.get("lh.shadow.shared", 0) >= 1,
+       "allocations at exit: %s" % {k: v for k, v in chunks.items() if k.startswith("lh.shadow")})
+stretches = chunks.get("lh.shadow.medium", 0) + chunks.get("lh.shadow.shared", 0)
+shadow_bytes = sum(v for k, v in shadow.items()
+                   if k in ("lh.shadow.medium", "lh.shadow.shared", "lh.shadow.solo.bits"))
+report("pages: the stretches' shadow is under 32 KiB each (what shared chunks alone take)",
+       stretches > 0 and shadow_bytes < stretches * 32768,
+       "%d bytes for %d stretches" % (shadow_bytes, stretches))

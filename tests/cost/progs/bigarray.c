@@ -4,8 +4,10 @@
    full and reallocated to 3 MiB (its bits move with the data).  Both stay
    live to the end.  Exactly: the first block has 1 byte never read (and
    written), the second 3 MiB never read and 3 MiB - (1 MiB + 8) never
-   written.  Only the 64 KiB stretches where some but not all bytes were
-   read (written) need per-byte bits: one for each block. */
+   written.  Only the 64 KiB stretches where some but not all bits are
+   set need arrays of bits of their own: the hole's, the one where the
+   grown block's written bytes stop, and the blocks' partly owned end
+   stretches (tests/cost/check.py counts them). */
 #include <stdlib.h>
 
 #define BIG (32ul << 20)
