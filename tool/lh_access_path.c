@@ -75,7 +75,8 @@
 
    A loop that walks a small block forward (filling a message body,
    summing a string) makes a run: each access starts where the last one
-   ended.  The last read run and the last write run are kept beside the
+   ended (so does one in a block of a few KiB whose bits are in one
+   medium chunk's arrays, lh_shadow.c).  The last read run and the last write run are kept beside the
    slots (one of each: Valgrind may unroll a loop into several events,
    hence several slots, that take turns along the same bytes).  An
    access at a run's end only moves the end on and sets the block's
@@ -201,7 +202,11 @@ typedef struct {
    Addr      limit;          /* lo + size */
    Addr      lo;
    SizeT     size;
+   /* where the block's bits are: its granules in a shared chunk, else
+      (granules NULL) the arrays of chunk, whose first byte is chunk_lo */
    LH_Granule* granules;
+   LH_SoloChunk* chunk;
+   Addr      chunk_lo;
    LH_Block* block;
    Addr      start;
    ULong*    counts;         /* the map's reads or writes */
@@ -212,6 +217,10 @@ typedef struct {
 
 static AccessRun runs[2];    /* reads, writes */
 
+static inline __attribute__((always_inline))
+UInt mark_granules(LH_GranuleRef* ref, Bool is_write, UShort* read_base,
+                   UShort* written_base, UWord stride, Addr base, Addr a, Addr end);
+
 /* Sets the bits of the run's bytes [run->start, run->end) granule by
    granule in the granules it holds, and adds the newly set ones to the
    block's count; a write run moves the written high-water mark. */
@@ -221,6 +230,16 @@ static void run_mark_bits(const AccessRun* run)
    Addr first_granule = run->lo & ~(LH_GRANULE_SIZE - 1);
    Addr g = run->start, end = run->end;
    UWord newly = 0;
+   if (run->granules == NULL) {
+      /* the chunk's arrays (read now: the chunk may have made its own or
+         dropped them since the run started) */
+      LH_GranuleRef ref;
+      ref.block = run->block;
+      ref.solo = run->chunk;
+      newly = mark_granules(&ref, run->is_write, run->chunk->read_bits,
+                            run->chunk->written_bits, 1, run->chunk_lo, g, end);
+      g = end;
+   }
    while (g < end) {
       Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
       Addr stop = end < g_end ? end : g_end;
@@ -285,14 +304,21 @@ static Bool repeat_keys_set = False;
 
 /* The slot just counted an access that ended at 'next' the ordinary way:
    the run of its kind so far goes into the map, and a new one starts at
-   'next' when the slot's block is a small one whose granules it holds. */
+   'next' when the slot holds where all of its block's bits are: its
+   granules in a shared chunk, or a chunk's arrays the whole block lies in
+   (a block of a few KiB in a medium chunk). */
 static inline void run_start(AccessRun* run, const AccessSlot* slot, Addr next)
 {
    if (run->end != run->start) run_flush(run);
-   if (slot->granules == NULL) {
+   if (slot->granules == NULL
+       && (slot->chunk == NULL
+           || slot->lo - slot->chunk_lo >= ((Addr)1 << LH_CHUNK_SHIFT)
+           || slot->size > ((Addr)1 << LH_CHUNK_SHIFT) - (slot->lo - slot->chunk_lo))) {
       run->end = run->start = 0;
       return;
    }
+   run->chunk = slot->chunk;
+   run->chunk_lo = slot->chunk_lo;
    run->end = run->start = next;
    run->lo = slot->lo;
    run->size = slot->size;
@@ -635,6 +661,13 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
          mark_bits(ba, a, end, is_write, &ref);
          set = is_write ? ba->written_bytes_set : ba->read_bytes_set;
          if (set == slot->size) slot->saturated = True;
+         return True;
+      }
+      /* every bit may have been set through other slots since this one
+         was filled: then it is saturated, with nothing to mark */
+      set = is_write ? ba->written_bytes_set : ba->read_bytes_set;
+      if (set == slot->size) {
+         slot->saturated = True;
          return True;
       }
       slot->chunk = ref.solo;

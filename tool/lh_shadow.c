@@ -387,9 +387,12 @@ static LH_SharedChunk* make_shared(UWord* entry)
    Int i;
    if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SHARED)
       return (LH_SharedChunk*)*entry;
-   c = new_shared_chunk();
    if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM) {
       LH_MediumChunk* m = MEDIUM_OF(*entry);
+      /* the access slots and runs may keep the medium chunk's arrays:
+         a run's bytes go into them first, then no slot holds them */
+      LH_(slots_new_epoch)();
+      c = new_shared_chunk();
       for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) {
          c->granule[i].owner = medium_owner(m, i);
          c->granule[i].read_bits = m->bits.read_bits[i];
@@ -398,10 +401,9 @@ static LH_SharedChunk* make_shared(UWord* entry)
       c->owned = m->owned;
       free_medium_chunk(m);
       *entry = (UWord)c;
-      /* an access slot may keep the medium chunk's bit arrays */
-      LH_(slots_new_epoch)();
       return c;
    }
+   c = new_shared_chunk();
    if (LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
       idx = WHOLE_INDEX(*entry);
    } else {
