@@ -62,22 +62,43 @@ typedef struct {
 /* A site's access map, in one allocation so that the access path touches
    one place: the header and, for small blocks, the counts share cache
    lines (a per-offset map has room for just its block size's counts).
-   The header never moves (live blocks keep a pointer to it): a per-offset
-   map turns into a per-part map in place when its capacity allows, else
-   into counts allocated apart. */
+   The header never moves (live blocks keep a pointer to it).
+
+   A per-offset map's counts are 4 bytes each, in 'counts' (its reads,
+   then its writes: LH_(map_narrow_counts)), until an add would take one
+   past 2^32 - 1: then all its counts move, exactly, to 8-byte counts
+   allocated apart ('wide', in 'reads'; lh_access_map.c).  A map of parts
+   has 8-byte counts from the start, in 'counts' when made as one, else
+   apart: a per-offset map turns into parts in place when its room
+   allows.  Every 8-byte form has its reads at 'reads' and its writes
+   'capacity' entries further (LH_(map_counts)). */
 typedef struct LH_SiteMap {
-   LH_MapKind kind;
-   ULong* reads;                       /* = counts, or apart */
-   ULong* writes;                      /* = reads + capacity */
-   SizeT  block_size;                  /* LH_MAP_BYTES: the one block size */
-   UWord  capacity;                    /* entries in each of reads, writes */
+   UChar  kind;                        /* LH_MapKind */
+   Bool   wide;                        /* LH_MAP_BYTES: 8-byte counts at reads */
+   UInt   room;                        /* bytes of counts[] */
+   UInt   capacity;                    /* entries in each of reads, writes */
+   UInt   block_size;                  /* LH_MAP_BYTES: the one block size */
+   ULong* reads;                       /* 8-byte counts: parts, or wide
+                                          per-offset ones; NULL while narrow */
    /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
       over a big block needs no arithmetic per access. */
    const struct LH_Block* part_cache_block;     /* NULL: none */
    SizeT  part_cache_lo, part_cache_hi;          /* offsets [lo, hi) */
-   UWord  part_cache_index;
-   ULong  counts[];                    /* 2 * capacity */
+   UInt   part_cache_index;
+   ULong  counts[];                    /* room bytes */
 } LH_SiteMap;
+
+/* The 8-byte reads or writes of a map of parts or a wide per-offset map. */
+static inline ULong* LH_(map_counts)(const LH_SiteMap* m, Bool is_write)
+{
+   return is_write ? m->reads + m->capacity : m->reads;
+}
+
+/* The 4-byte reads or writes of a per-offset map that is not wide. */
+static inline UInt* LH_(map_narrow_counts)(LH_SiteMap* m, Bool is_write)
+{
+   return (UInt*)m->counts + (is_write ? m->capacity : 0);
+}
 
 /* What all blocks of one site did.  'retired' holds the blocks already
    freed (folded when freed); 'live' is recomputed from the live blocks
