@@ -107,8 +107,8 @@ static inline UInt* LH_(map_narrow_counts)(LH_SiteMap* m, Bool is_write)
    the accesses themselves. */
 typedef struct {
    LH_MapKind map_kind;          /* decided by the blocks' sizes */
-   SizeT  map_block_size;        /* the first block's size */
    Bool   mixed_sizes;           /* a block had another size, at any time */
+   SizeT  map_block_size;        /* the first block's size */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
    /* Output only, allocated for a site the first time an output finds

@@ -254,16 +254,16 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
    ULong active_end, active;
    VG_(memset)(q, 0, sizeof *q);
    q->mean_wait = mean_lifetime(site);
-   if (site->freed_blocks >= 2) {
+   if (LH_(site_freed_blocks)(site) >= 2) {
       q->free_span = site->last_free_time - site->first_free_time;
       q->free_interval = (double)q->free_span
-                         / (double)(site->freed_blocks - 1);
+                         / (double)(LH_(site_freed_blocks)(site) - 1);
       if (q->free_interval > 0)
          q->depth = q->mean_wait / q->free_interval;
    }
    /* Active from the first allocation to the last free, or to now when
       blocks are still live. */
-   active_end = site->out->blocks_at_exit > 0 || site->freed_blocks == 0
+   active_end = site->out->blocks_at_exit > 0 || LH_(site_freed_blocks)(site) == 0
                 ? now : site->last_free_time;
    active = active_end > site->first_alloc_time
             ? active_end - site->first_alloc_time : 0;
@@ -296,8 +296,8 @@ static void add_growth_evidence(Finding* f, const LH_Site* site,
    add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));
    add_fraction(f, "mean_lifetime_fraction",
                 mean_lifetime_fraction(site, duration));
-   add_count(f, "freed_blocks", site->freed_blocks);
-   add_count(f, "cross_thread_frees", site->cross_thread_frees);
+   add_count(f, "freed_blocks", LH_(site_freed_blocks)(site));
+   add_count(f, "cross_thread_frees", LH_(site_rare)(site)->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
    add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
    add_fraction(f, "slope_bytes_per_million_instructions",
@@ -338,8 +338,8 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    QueueFigures q;
    Finding* f;
    /* Hand-off: most freed blocks were freed by another thread. */
-   if (site->cross_thread_frees < (ULong)LH_(options).growth_min_blocks
-       || 2 * site->cross_thread_frees < site->freed_blocks)
+   if (LH_(site_rare)(site)->cross_thread_frees < (ULong)LH_(options).growth_min_blocks
+       || 2 * LH_(site_rare)(site)->cross_thread_frees < LH_(site_freed_blocks)(site))
       return False;
    /* Many live at once, and material. */
    if (site->max_blocks < (ULong)LH_(options).growth_min_blocks
@@ -376,8 +376,8 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    add_count(f, "queue_depth", (ULong)q.depth);
    add_fraction(f, "free_span_fraction", ratio(q.free_span, duration));
    add_fraction(f, "occupancy_fraction", q.occupancy);
-   add_count(f, "freed_blocks", site->freed_blocks);
-   add_count(f, "cross_thread_frees", site->cross_thread_frees);
+   add_count(f, "freed_blocks", LH_(site_freed_blocks)(site));
+   add_count(f, "cross_thread_frees", LH_(site_rare)(site)->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
    add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
    return True;
@@ -513,20 +513,20 @@ static void check_realloc(LH_Site* site, UInt index)
 {
    Finding* f;
    if (site->total_blocks == 0
-       || site->reallocs < (ULong)LH_(options).realloc_min_per_block * site->total_blocks
-       || site->realloc_bytes_copied < (ULong)LH_(options).realloc_min_copied_bytes)
+       || LH_(site_rare)(site)->reallocs < (ULong)LH_(options).realloc_min_per_block * site->total_blocks
+       || LH_(site_rare)(site)->realloc_bytes_copied < (ULong)LH_(options).realloc_min_copied_bytes)
       return;
    /* Copying ten times what the buffers grow to means growth by small
       steps (quadratic copying), not by doubling. */
    f = add_finding(Kind_ReallocGrowth,
-                   site->realloc_bytes_copied >= 10 * site->max_bytes
+                   LH_(site_rare)(site)->realloc_bytes_copied >= 10 * site->max_bytes
                       ? Severity_Medium : Severity_Low,
                    site, index);
-   add_count(f, "reallocs", site->reallocs);
+   add_count(f, "reallocs", LH_(site_rare)(site)->reallocs);
    add_count(f, "blocks", site->total_blocks);
-   add_fraction(f, "reallocs_per_block", ratio(site->reallocs, site->total_blocks));
-   add_count(f, "realloc_bytes_copied", site->realloc_bytes_copied);
-   add_count(f, "realloc_requested_bytes", site->realloc_requested_bytes);
+   add_fraction(f, "reallocs_per_block", ratio(LH_(site_rare)(site)->reallocs, site->total_blocks));
+   add_count(f, "realloc_bytes_copied", LH_(site_rare)(site)->realloc_bytes_copied);
+   add_count(f, "realloc_requested_bytes", LH_(site_rare)(site)->realloc_requested_bytes);
    add_count(f, "max_bytes", site->max_bytes);
 }
 

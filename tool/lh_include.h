@@ -173,6 +173,26 @@ typedef struct {
    UInt         n_label_pieces;
 } LH_SiteOutput;
 
+/* A site's figures that most sites never need, apart from the record: made
+   by the first event that needs one of them (a realloc, a block of 0
+   bytes, a free by another thread than the allocating one, a fifth
+   allocating thread, blocks in a second size class) and kept; a site
+   without one has them all zero (LH_(site_rare)). */
+typedef struct {
+   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
+   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
+   /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
+      allocated, live now, live at the global peak (kept with
+      bytes_at_peak); live when the profile is written: out. */
+   ULong zero_size_total, zero_size_curr, zero_size_at_peak;
+   ULong cross_thread_frees;
+   void* more_threads;          /* WordFM set of serials beyond the inline ones */
+   /* Blocks by log2 size x log2 lifetime, made only once the site's
+      blocks fall in two size classes (NULL before: one size class's row
+      is the lifetime histogram); lh_shapes.c. */
+   struct LH_SiteGrid* size_lifetime;
+} LH_SiteRare;
+
 typedef struct LH_Site LH_Site;
 struct LH_Site {
    /* The fields every malloc and free of the site touches come first, so
@@ -195,18 +215,16 @@ struct LH_Site {
       maintained lazily (see lh_sites.c). */
    ULong bytes_at_peak, blocks_at_peak;
    ULong peak_seq_seen;         /* LH_(heap).peak_seq when last modified */
-   ULong freed_blocks;
    ULong first_alloc_time, last_alloc_time;
    /* When the site's first and latest block was freed (valid when
-      freed_blocks > 0): with freed_blocks, the rate its blocks are
-      consumed at (lh_findings.c, missing backpressure). */
+      LH_(site_freed_blocks) > 0): with the freed blocks, the rate its
+      blocks are consumed at (lh_findings.c, missing backpressure). */
    ULong first_free_time, last_free_time;
 
-   /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
+   /* Distinct allocating threads, by thread serial (LH_(thread_serial));
+      past the inline ones, in the rare part's set. */
    ULong allocating_threads;
    UInt  recent_threads[LH_SITE_INLINE_THREADS];
-   void* more_threads;          /* WordFM set of serials beyond the inline ones */
-   ULong cross_thread_frees;
 
    /* Lifetimes of the freed blocks (kept up to date on every free). */
    ULong freed_lifetime_sum, freed_lifetime_min, freed_lifetime_max;
@@ -218,18 +236,9 @@ struct LH_Site {
    /* Blocks by log2 size, freed so far (with the live ones: out);
       lh_shapes.c. */
    LH_Histogram freed_size_histogram;
-   /* Blocks by log2 size x log2 lifetime, made only once the site's
-      blocks fall in two size classes (NULL before: one size class's row
-      is the lifetime histogram); lh_shapes.c. */
-   struct LH_SiteGrid* size_lifetime;
 
-   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
-   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
-
-   /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
-      allocated, live now, live at the global peak (kept with
-      bytes_at_peak); live when the profile is written: out. */
-   ULong zero_size_total, zero_size_curr, zero_size_at_peak;
+   /* The figures most sites never need (NULL: all zero; LH_(site_rare)). */
+   LH_SiteRare* rare;
 
    /* The frames of lifeheap's preload the first allocation passed
       through (malloc, or realloc then malloc), innermost first: not part
@@ -243,6 +252,21 @@ struct LH_Site {
       makes them: LH_(sites_finalize)). */
    LH_SiteOutput* out;
 };
+
+/* The site's rare figures, all zero when it has none. */
+extern const LH_SiteRare LH_(no_rare_figures);
+static inline const LH_SiteRare* LH_(site_rare)(const LH_Site* site)
+{
+   return site->rare != NULL ? site->rare : &LH_(no_rare_figures);
+}
+/* The site's rare figures, made (all zero) on first use. */
+LH_SiteRare* LH_(site_rare_make)(LH_Site* site);
+/* Blocks of the site freed so far: every block allocated is live or freed
+   (a realloc is not a new block). */
+static inline ULong LH_(site_freed_blocks)(const LH_Site* site)
+{
+   return site->total_blocks - site->curr_blocks;
+}
 
 /* The heap's global figures, one struct so that a report copies them at
    once (docs/format.md "totals" and "peak"). */

@@ -287,6 +287,7 @@ static void write_notes(LH_Json* j, const LH_SiteNotes* notes)
 
 void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
 {
+   const LH_SiteRare* rare = LH_(site_rare)(s);
    UInt k;
    Int allocator_stack;
    LH_(json_object_begin)(j, NULL);
@@ -310,7 +311,7 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    put_unless(j, "max_time", s->max_time, s->first_alloc_time);
    put_unless(j, "bytes_at_exit", s->out->bytes_at_exit, 0);
    put_unless(j, "blocks_at_exit", s->out->blocks_at_exit, 0);
-   put_unless(j, "freed_blocks", s->freed_blocks, 0);
+   put_unless(j, "freed_blocks", LH_(site_freed_blocks)(s), 0);
 
    if (s->out->lifetime_sum != 0 || s->out->lifetime_min != 0 || s->out->lifetime_max != 0
        || LH_(histogram_end)(&s->out->lifetime_histogram) > 0) {
@@ -324,18 +325,18 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    write_histogram(j, "size_histogram_start", "size_histogram", &s->out->size_histogram);
    LH_(shapes_write_site_grid)(j, s);
 
-   put_unless(j, "reallocs", s->reallocs, 0);
-   put_unless(j, "realloc_requested_bytes", s->realloc_requested_bytes, 0);
-   put_unless(j, "realloc_bytes_copied", s->realloc_bytes_copied, 0);
-   put_unless(j, "realloc_growth_bytes", s->realloc_growth_bytes, 0);
+   put_unless(j, "reallocs", rare->reallocs, 0);
+   put_unless(j, "realloc_requested_bytes", rare->realloc_requested_bytes, 0);
+   put_unless(j, "realloc_bytes_copied", rare->realloc_bytes_copied, 0);
+   put_unless(j, "realloc_growth_bytes", rare->realloc_growth_bytes, 0);
    put_unless(j, "first_alloc_time", s->first_alloc_time, 0);
    put_unless(j, "last_alloc_time", s->last_alloc_time, s->first_alloc_time);
    put_unless(j, "allocating_threads", s->allocating_threads, 1);
-   put_unless(j, "cross_thread_frees", s->cross_thread_frees, 0);
-   if (s->zero_size_total || s->zero_size_at_peak || s->out->zero_size_at_exit) {
+   put_unless(j, "cross_thread_frees", rare->cross_thread_frees, 0);
+   if (rare->zero_size_total || rare->zero_size_at_peak || s->out->zero_size_at_exit) {
       LH_(json_object_begin)(j, "zero_size_blocks");
-      put_unless(j, "total", s->zero_size_total, 0);
-      put_unless(j, "at_peak", s->zero_size_at_peak, 0);
+      put_unless(j, "total", rare->zero_size_total, 0);
+      put_unless(j, "at_peak", rare->zero_size_at_peak, 0);
       put_unless(j, "at_exit", s->out->zero_size_at_exit, 0);
       LH_(json_object_end)(j);
    }

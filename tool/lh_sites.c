@@ -85,6 +85,9 @@ static UInt      site_by_ecu_size = 0;
 #define SITES_PER_POOL 128
 static PoolAlloc* site_pool = NULL;
 static PoolAlloc* site_output_pool = NULL;
+static PoolAlloc* site_rare_pool = NULL;
+
+const LH_SiteRare LH_(no_rare_figures);   /* all zero */
 
 void LH_(sites_init)(void)
 {
@@ -94,6 +97,17 @@ void LH_(sites_init)(void)
                           "lh.sites.site", VG_(free));
    site_output_pool = VG_(newPA)(sizeof(LH_SiteOutput), SITES_PER_POOL,
                                  VG_(malloc), "lh.sites.output", VG_(free));
+   site_rare_pool = VG_(newPA)(sizeof(LH_SiteRare), SITES_PER_POOL,
+                               VG_(malloc), "lh.sites.rare", VG_(free));
+}
+
+LH_SiteRare* LH_(site_rare_make)(LH_Site* site)
+{
+   if (site->rare == NULL) {
+      site->rare = VG_(allocEltPA)(site_rare_pool);
+      VG_(memset)(site->rare, 0, sizeof(LH_SiteRare));
+   }
+   return site->rare;
 }
 
 UInt LH_(n_sites)(void)
@@ -139,7 +153,8 @@ static inline void catch_up_with_peak(LH_Site* site)
    if (site->peak_seq_seen != LH_(heap).peak_seq) {
       site->bytes_at_peak  = site->curr_bytes;
       site->blocks_at_peak = site->curr_blocks;
-      site->zero_size_at_peak = site->zero_size_curr;
+      if (site->rare != NULL)
+         site->rare->zero_size_at_peak = site->rare->zero_size_curr;
       site->peak_seq_seen  = LH_(heap).peak_seq;
    }
 }
@@ -172,6 +187,7 @@ static inline void check_site_max(LH_Site* site)
    inline (checked in O(LH_SITE_INLINE_THREADS)); more go to a set. */
 static void note_allocating_thread(LH_Site* site, UInt serial)
 {
+   LH_SiteRare* rare;
    UInt i;
    for (i = 0; i < LH_SITE_INLINE_THREADS; i++) {
       if (site->recent_threads[i] == serial) return;
@@ -181,11 +197,12 @@ static void note_allocating_thread(LH_Site* site, UInt serial)
          return;
       }
    }
-   if (site->more_threads == NULL)
-      site->more_threads = VG_(newFM)(VG_(malloc), "lh.sites.threads",
+   rare = LH_(site_rare_make)(site);
+   if (rare->more_threads == NULL)
+      rare->more_threads = VG_(newFM)(VG_(malloc), "lh.sites.threads",
                                       VG_(free), NULL);
-   if (!VG_(lookupFM)(site->more_threads, NULL, NULL, serial)) {
-      VG_(addToFM)(site->more_threads, serial, 0);
+   if (!VG_(lookupFM)(rare->more_threads, NULL, NULL, serial)) {
+      VG_(addToFM)(rare->more_threads, serial, 0);
       site->allocating_threads++;
    }
 }
@@ -202,7 +219,11 @@ void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
    site->total_bytes += size;
    site->curr_blocks++;
    site->curr_bytes += size;
-   if (size == 0) { site->zero_size_total++; site->zero_size_curr++; }
+   if (size == 0) {
+      LH_SiteRare* rare = LH_(site_rare_make)(site);
+      rare->zero_size_total++;
+      rare->zero_size_curr++;
+   }
    if (site->total_blocks == 1) {
       site->first_alloc_time = LH_(now);
       /* A site whose first block is empty still had a block live then. */
@@ -239,9 +260,8 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 
    site->curr_blocks--;
    site->curr_bytes -= size;
-   if (size == 0) site->zero_size_curr--;
-   site->freed_blocks++;
-   if (site->freed_blocks == 1)
+   if (size == 0) LH_(site_rare_make)(site)->zero_size_curr--;
+   if (LH_(site_freed_blocks)(site) == 1)
       site->first_free_time = LH_(now);
    site->last_free_time = LH_(now);
    site->freed_lifetime_sum += lifetime;
@@ -249,7 +269,7 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
    LH_(histogram_add)(&site->freed_lifetime_histogram, lifetime_bucket(lifetime));
    LH_(shapes_note_freed)(site, size, lifetime);
-   if (cross_thread) site->cross_thread_frees++;
+   if (cross_thread) LH_(site_rare_make)(site)->cross_thread_frees++;
 
    LH_(heap).curr_blocks--;
    LH_(heap).curr_bytes -= size;
@@ -261,23 +281,25 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
                             ULong bytes_copied)
 {
+   LH_SiteRare* rare;
    tl_assert(site->curr_bytes >= old_size && LH_(heap).curr_bytes >= old_size);
    catch_up_with_peak(site);
 
-   site->reallocs++;
-   site->realloc_requested_bytes += new_size;
-   site->realloc_bytes_copied += bytes_copied;
+   rare = LH_(site_rare_make)(site);
+   rare->reallocs++;
+   rare->realloc_requested_bytes += new_size;
+   rare->realloc_bytes_copied += bytes_copied;
    LH_(heap).total_reallocs++;
    LH_(heap).total_realloc_requested_bytes += new_size;
    LH_(heap).total_realloc_bytes_copied += bytes_copied;
 
    site->curr_bytes = site->curr_bytes - old_size + new_size;
    /* (a custom allocator may resize a block to 0 bytes) */
-   site->zero_size_curr += (new_size == 0) - (old_size == 0);
+   rare->zero_size_curr += (new_size == 0) - (old_size == 0);
    LH_(heap).curr_bytes  = LH_(heap).curr_bytes - old_size + new_size;
    if (new_size > old_size) {
       site->total_bytes += new_size - old_size;
-      site->realloc_growth_bytes += new_size - old_size;
+      rare->realloc_growth_bytes += new_size - old_size;
       LH_(heap).total_bytes  += new_size - old_size;
       LH_(heap).total_realloc_growth_bytes += new_size - old_size;
       check_site_max(site);
@@ -318,7 +340,7 @@ void LH_(sites_finalize)(void)
       catch_up_with_peak(site);
       site->out->bytes_at_exit  = site->curr_bytes;
       site->out->blocks_at_exit = site->curr_blocks;
-      site->out->zero_size_at_exit = site->zero_size_curr;
+      site->out->zero_size_at_exit = LH_(site_rare)(site)->zero_size_curr;
       site->out->lifetime_sum = site->freed_lifetime_sum;
       site->out->lifetime_min = site->freed_lifetime_min;
       site->out->lifetime_max = site->freed_lifetime_max;

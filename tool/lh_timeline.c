@@ -660,11 +660,11 @@ const LH_Growth* LH_(site_growth)(LH_Site* site)
    ensure_snapshot();
    if (!LH_(site_is_significant)(site))
       return NULL;
-   if (tl->growth_snapshot != snapshot.number) {
+   if (tl->growth == NULL || tl->growth->snapshot != snapshot.number) {
       if (tl->growth == NULL)
          tl->growth = VG_(malloc)("lh.timeline.growth", sizeof(LH_Growth));
       compute_growth(site, site_series(site), tl->growth);
-      tl->growth_snapshot = snapshot.number;
+      tl->growth->snapshot = snapshot.number;
    }
    return tl->growth;
 }
