@@ -263,7 +263,7 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
    }
    /* Active from the first allocation to the last free, or to now when
       blocks are still live. */
-   active_end = site->out->blocks_at_exit > 0 || LH_(site_freed_blocks)(site) == 0
+   active_end = LH_(site_blocks_at_exit)(site) > 0 || LH_(site_freed_blocks)(site) == 0
                 ? now : site->last_free_time;
    active = active_end > site->first_alloc_time
             ? active_end - site->first_alloc_time : 0;
@@ -299,7 +299,7 @@ static void add_growth_evidence(Finding* f, const LH_Site* site,
    add_count(f, "freed_blocks", LH_(site_freed_blocks)(site));
    add_count(f, "cross_thread_frees", LH_(site_rare)(site)->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
-   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
+   add_count(f, "bytes_at_exit", LH_(site_bytes_at_exit)(site));
    add_fraction(f, "slope_bytes_per_million_instructions",
                 growth->slope_bytes_per_million_instructions);
 }
@@ -379,7 +379,7 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    add_count(f, "freed_blocks", LH_(site_freed_blocks)(site));
    add_count(f, "cross_thread_frees", LH_(site_rare)(site)->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
-   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
+   add_count(f, "bytes_at_exit", LH_(site_bytes_at_exit)(site));
    return True;
 }
 
@@ -391,13 +391,13 @@ static Bool check_leak(LH_Site* site, UInt index, ULong duration,
    if (!rising(growth)
        || site->max_blocks < (ULong)LH_(options).growth_min_blocks
        || growth->end_to_max_ratio < LH_(options).leak_exit_fraction
-       || site->out->blocks_at_exit < (ULong)LH_(options).growth_min_blocks
-       || !material(site->out->bytes_at_exit))
+       || LH_(site_blocks_at_exit)(site) < (ULong)LH_(options).growth_min_blocks
+       || !material(LH_(site_bytes_at_exit)(site)))
       return False;
-   f = add_finding(Kind_Leak, severity_for_share(site->out->bytes_at_exit),
+   f = add_finding(Kind_Leak, severity_for_share(LH_(site_bytes_at_exit)(site)),
                    site, index);
-   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
-   add_count(f, "blocks_at_exit", site->out->blocks_at_exit);
+   add_count(f, "bytes_at_exit", LH_(site_bytes_at_exit)(site));
+   add_count(f, "blocks_at_exit", LH_(site_blocks_at_exit)(site));
    add_fraction(f, "end_to_max_ratio", growth->end_to_max_ratio);
    add_fraction(f, "first_alloc_fraction",
                 ratio(site->first_alloc_time, duration));

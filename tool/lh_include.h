@@ -150,10 +150,11 @@ static inline UInt LH_(histogram_end)(const LH_Histogram* h)
    kept for the next one, so that the run's own state, touched by every
    malloc and free, does not carry them. */
 typedef struct {
-   /* Live when the profile is written. */
-   ULong bytes_at_exit, blocks_at_exit, zero_size_at_exit;
    /* Lifetimes of all the site's blocks, live ones counted up to now:
-      the site's freed_* figures plus its live blocks. */
+      the site's freed_* figures plus its live blocks.  (Its live figures
+      when the profile is written are the record's own: a report is built
+      and rendered with no client code running in between;
+      LH_(site_bytes_at_exit).) */
    ULong lifetime_sum, lifetime_min, lifetime_max;
    LH_Histogram lifetime_histogram;
    /* Blocks by log2 size, freed and live (lh_shapes.c). */
@@ -161,16 +162,16 @@ typedef struct {
 
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */
-   UInt*        frame_ids;       /* indices into the frame table */
    UInt         name_frame;      /* index into frame_ids */
+   UInt*        frame_ids;       /* indices into the frame table */
    Bool         runtime_only;    /* every frame is allocator or library code
                                     (a runtime's own start-up pool): no
                                     finding can name code the user owns */
    /* Set at output by lh_labels.c: how every reader names the site,
       unique among the profile's sites, as pieces (its text:
       LH_(site_label)). */
-   UInt*        label_pieces;
    UInt         n_label_pieces;
+   UInt*        label_pieces;
 } LH_SiteOutput;
 
 /* A site's figures that most sites never need, apart from the record: made
@@ -266,6 +267,23 @@ LH_SiteRare* LH_(site_rare_make)(LH_Site* site);
 static inline ULong LH_(site_freed_blocks)(const LH_Site* site)
 {
    return site->total_blocks - site->curr_blocks;
+}
+
+/* The site's live bytes, blocks and 0-byte blocks when the profile is
+   written (docs/format.md bytes_at_exit, blocks_at_exit,
+   zero_size_blocks.at_exit): a report is built and rendered while no
+   client code runs, so they are the live figures now. */
+static inline ULong LH_(site_bytes_at_exit)(const LH_Site* site)
+{
+   return site->curr_bytes;
+}
+static inline ULong LH_(site_blocks_at_exit)(const LH_Site* site)
+{
+   return site->curr_blocks;
+}
+static inline ULong LH_(site_zero_size_at_exit)(const LH_Site* site)
+{
+   return LH_(site_rare)(site)->zero_size_curr;
 }
 
 /* The heap's global figures, one struct so that a report copies them at

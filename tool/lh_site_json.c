@@ -309,8 +309,8 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    put_unless(j, "max_bytes", s->max_bytes, s->total_bytes);
    put_unless(j, "max_blocks", s->max_blocks, s->total_blocks);
    put_unless(j, "max_time", s->max_time, s->first_alloc_time);
-   put_unless(j, "bytes_at_exit", s->out->bytes_at_exit, 0);
-   put_unless(j, "blocks_at_exit", s->out->blocks_at_exit, 0);
+   put_unless(j, "bytes_at_exit", LH_(site_bytes_at_exit)(s), 0);
+   put_unless(j, "blocks_at_exit", LH_(site_blocks_at_exit)(s), 0);
    put_unless(j, "freed_blocks", LH_(site_freed_blocks)(s), 0);
 
    if (s->out->lifetime_sum != 0 || s->out->lifetime_min != 0 || s->out->lifetime_max != 0
@@ -333,11 +333,11 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    put_unless(j, "last_alloc_time", s->last_alloc_time, s->first_alloc_time);
    put_unless(j, "allocating_threads", s->allocating_threads, 1);
    put_unless(j, "cross_thread_frees", rare->cross_thread_frees, 0);
-   if (rare->zero_size_total || rare->zero_size_at_peak || s->out->zero_size_at_exit) {
+   if (rare->zero_size_total || rare->zero_size_at_peak || LH_(site_zero_size_at_exit)(s)) {
       LH_(json_object_begin)(j, "zero_size_blocks");
       put_unless(j, "total", rare->zero_size_total, 0);
       put_unless(j, "at_peak", rare->zero_size_at_peak, 0);
-      put_unless(j, "at_exit", s->out->zero_size_at_exit, 0);
+      put_unless(j, "at_exit", LH_(site_zero_size_at_exit)(s), 0);
       LH_(json_object_end)(j);
    }
    allocator_stack = allocator_stack_of(s, False);

@@ -338,9 +338,6 @@ void LH_(sites_finalize)(void)
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
       catch_up_with_peak(site);
-      site->out->bytes_at_exit  = site->curr_bytes;
-      site->out->blocks_at_exit = site->curr_blocks;
-      site->out->zero_size_at_exit = LH_(site_rare)(site)->zero_size_curr;
       site->out->lifetime_sum = site->freed_lifetime_sum;
       site->out->lifetime_min = site->freed_lifetime_min;
       site->out->lifetime_max = site->freed_lifetime_max;

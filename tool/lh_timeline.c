@@ -35,15 +35,16 @@
    Per-site series.  Whether a site is significant (its own max >= 1% of the
    peak) is known only at the end, so every site records cheaply: a sparse
    list of (interval, live bytes at the interval's end), one entry per
-   interval in which the site changed, delta-coded in a byte string (two or
-   three bytes an entry for a site of small blocks; a program with tens of
+   interval in which the site changed, delta-coded in a byte string (one
+   or two bytes an entry for a site of small blocks; a program with tens of
    thousands of sites keeps them all, so sixteen bytes an entry would make
    these lists its largest cost).  An event overwrites the last entry
    when it falls in the same interval, else appends one.  Sites are never
    walked when the grid coarsens: each list remembers the generation it is
    expressed in and is compacted the next time the site is touched (or
    written out): intervals shift right by the generations missed and entries
-   that land in the same interval merge, keeping the later value.
+   that land in the same interval merge, keeping the later value (and the
+   list's buffer shrinks to its new size when that leaves much room).
 
       generation 3:   (0, 40) (1, 80) (3, 120) (6, 80)
       generation 4:   (0, 80)         (1, 120) (3, 80)
@@ -651,7 +652,7 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
       sxx > 0 ? sxy / sxx * 1e6 : 0.0;
    growth->end_to_max_ratio =
       site->max_bytes > 0
-         ? (double)site->out->bytes_at_exit / (double)site->max_bytes : 0.0;
+         ? (double)LH_(site_bytes_at_exit)(site) / (double)site->max_bytes : 0.0;
 }
 
 const LH_Growth* LH_(site_growth)(LH_Site* site)

@@ -30,7 +30,7 @@ typedef struct {
 
 typedef struct {
    /* The site's sparse series but its last entry, encoded (lh_timeline.c,
-      "Per-site series"): two or three bytes an entry instead of sixteen. */
+      "Per-site series"): one or two bytes an entry instead of sixteen. */
    UChar*        series;     /* NULL when empty */
    UInt          series_bytes;
    UInt          series_capacity;
