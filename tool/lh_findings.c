@@ -229,7 +229,7 @@ static void access_totals(const LH_Site* site, AccessTotals* t)
 static double mean_lifetime(const LH_Site* site)
 {
    return site->total_blocks == 0
-          ? 0.0 : (double)site->out->lifetime_sum / (double)site->total_blocks;
+          ? 0.0 : (double)site->out->lifetimes->sum / (double)site->total_blocks;
 }
 
 static double mean_lifetime_fraction(const LH_Site* site, ULong duration)
@@ -268,7 +268,7 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
    active = active_end > site->first_alloc_time
             ? active_end - site->first_alloc_time : 0;
    if (active > 0 && site->max_blocks > 0)
-      q->occupancy = (double)site->out->lifetime_sum / (double)active
+      q->occupancy = (double)site->out->lifetimes->sum / (double)active
                      / (double)site->max_blocks;
 }
 
@@ -472,14 +472,14 @@ static void check_memory(LH_Site* site, UInt index, ULong duration)
    count never includes a block living longer than the limit. */
 static ULong short_lived_blocks(const LH_Site* site, ULong limit)
 {
-   ULong count = LH_(histogram_at)(&site->out->lifetime_histogram, 0);   /* lifetime 0 */
+   ULong count = LH_(histogram_at)(&site->out->lifetimes->lifetime_histogram, 0);   /* lifetime 0 */
    UInt  i;
    if (limit == 0)
       return 0;
    for (i = 1; i < LH_LIFETIME_BUCKETS && i < 64; i++) {
       if ((1ULL << i) > limit)
          break;
-      count += LH_(histogram_at)(&site->out->lifetime_histogram, i);
+      count += LH_(histogram_at)(&site->out->lifetimes->lifetime_histogram, i);
    }
    return count;
 }
@@ -501,7 +501,7 @@ static void check_churn(LH_Site* site, UInt index, ULong duration)
    add_count(f, "total_bytes", site->total_bytes);
    add_count(f, "lifetime_limit", limit);
    add_count(f, "mean_lifetime",
-             site->total_blocks ? site->out->lifetime_sum / site->total_blocks : 0);
+             site->total_blocks ? site->out->lifetimes->sum / site->total_blocks : 0);
    add_fraction(f, "mean_lifetime_fraction",
                 mean_lifetime_fraction(site, duration));
    add_count(f, "max_blocks", site->max_blocks);

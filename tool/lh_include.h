@@ -141,6 +141,14 @@ static inline UInt LH_(histogram_end)(const LH_Histogram* h)
    return h->n == 0 ? 0 : (UInt)h->first + h->n;
 }
 
+/* Lifetimes and sizes of a set of a site's blocks: its freed ones (in the
+   record), or all of them, live ones counted up to now (at output). */
+typedef struct {
+   ULong sum, min, max;               /* lifetimes; min ~0 before any */
+   LH_Histogram lifetime_histogram;
+   LH_Histogram size_histogram;       /* log2 size buckets (lh_shapes.c) */
+} LH_Lifetimes;
+
 /* Distinct allocating threads are kept inline up to this many, then in a
    set (see lh_sites.c). */
 #define LH_SITE_INLINE_THREADS 4
@@ -150,15 +158,15 @@ static inline UInt LH_(histogram_end)(const LH_Histogram* h)
    kept for the next one, so that the run's own state, touched by every
    malloc and free, does not carry them. */
 typedef struct {
-   /* Lifetimes of all the site's blocks, live ones counted up to now:
-      the site's freed_* figures plus its live blocks.  (Its live figures
-      when the profile is written are the record's own: a report is built
-      and rendered with no client code running in between;
-      LH_(site_bytes_at_exit).) */
-   ULong lifetime_sum, lifetime_min, lifetime_max;
-   LH_Histogram lifetime_histogram;
-   /* Blocks by log2 size, freed and live (lh_shapes.c). */
-   LH_Histogram size_histogram;
+   /* Lifetimes and sizes of all the site's blocks, live ones counted up
+      to now: the record's 'freed' itself for a site with no live block
+      when the profile is written (most sites of a program that frees its
+      blocks), else live_lifetimes, made by the first output that finds
+      one and kept.  (Its live figures when the profile is written are
+      the record's own: a report is built and rendered with no client
+      code running in between; LH_(site_bytes_at_exit).) */
+   LH_Lifetimes* lifetimes;
+   LH_Lifetimes* live_lifetimes;
 
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */
@@ -227,16 +235,12 @@ struct LH_Site {
    ULong allocating_threads;
    UInt  recent_threads[LH_SITE_INLINE_THREADS];
 
-   /* Lifetimes of the freed blocks (kept up to date on every free). */
-   ULong freed_lifetime_sum, freed_lifetime_min, freed_lifetime_max;
-
    LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
    LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
 
-   LH_Histogram freed_lifetime_histogram;
-   /* Blocks by log2 size, freed so far (with the live ones: out);
-      lh_shapes.c. */
-   LH_Histogram freed_size_histogram;
+   /* Lifetimes and sizes of the freed blocks (kept up to date on every
+      free; with the live ones: out). */
+   LH_Lifetimes freed;
 
    /* The figures most sites never need (NULL: all zero; LH_(site_rare)). */
    LH_SiteRare* rare;
@@ -503,8 +507,8 @@ void LH_(timeline_write_json)(LH_Json* j);
    and by log2 size x log2 lifetime when they have more than one size,
    the run's blocks by log2 size x log2 lifetime.  A block is counted when
    freed, or, live, at each output (after shapes_output_begin), after its
-   lifetime is counted in the site's freed_lifetime_histogram (freed) or
-   lifetime_histogram (live). */
+   lifetime is counted in the site's freed.lifetime_histogram (freed) or
+   out->lifetimes->lifetime_histogram (live). */
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime);
 void LH_(shapes_output_begin)(void);
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime);

@@ -18,8 +18,10 @@
    The size is the block's size when it is folded (its last size, for a
    block realloc'ed).
 
-      site->freed_size_histogram     blocks freed so far, by size
-      site->out->size_histogram      + the live blocks, set at output
+      site->freed.size_histogram     blocks freed so far, by size
+      site->out->lifetimes->size_histogram
+                                     + the live blocks, set at output (the
+                                       freed one itself without any)
       freed_grid[size][lifetime]     blocks freed so far (the whole run)
       grid[size][lifetime]           + the live blocks, set at output
 
@@ -157,10 +159,10 @@ static struct LH_SiteGrid* site_grid(LH_Site* site)
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime)
 {
    UInt s = log2_bucket(size), l = log2_bucket(lifetime);
-   if (needs_rows(&site->freed_size_histogram, s))
-      fold_into_rows(&site_grid(site)->freed_rows, &site->freed_size_histogram,
-                     &site->freed_lifetime_histogram, s, l);
-   LH_(histogram_add)(&site->freed_size_histogram, s);
+   if (needs_rows(&site->freed.size_histogram, s))
+      fold_into_rows(&site_grid(site)->freed_rows, &site->freed.size_histogram,
+                     &site->freed.lifetime_histogram, s, l);
+   LH_(histogram_add)(&site->freed.size_histogram, s);
    freed_grid[s][l]++;
 }
 
@@ -169,7 +171,6 @@ void LH_(shapes_output_begin)(void)
    UInt i, n = LH_(n_sites)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
-      LH_(histogram_copy)(&site->out->size_histogram, &site->freed_size_histogram);
       struct LH_SiteGrid* grid_of_site = LH_(site_rare)(site)->size_lifetime;
       if (grid_of_site != NULL)
          size_rows_copy(&grid_of_site->rows, &grid_of_site->freed_rows);
@@ -180,10 +181,11 @@ void LH_(shapes_output_begin)(void)
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
 {
    UInt s = log2_bucket(size), l = log2_bucket(lifetime);
-   if (needs_rows(&site->out->size_histogram, s))
-      fold_into_rows(&site_grid(site)->rows, &site->out->size_histogram,
-                     &site->out->lifetime_histogram, s, l);
-   LH_(histogram_add)(&site->out->size_histogram, s);
+   LH_Lifetimes* all = site->out->lifetimes;   /* the site's live_lifetimes */
+   if (needs_rows(&all->size_histogram, s))
+      fold_into_rows(&site_grid(site)->rows, &all->size_histogram,
+                     &all->lifetime_histogram, s, l);
+   LH_(histogram_add)(&all->size_histogram, s);
    grid[s][l]++;
 }
 

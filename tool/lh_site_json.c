@@ -288,6 +288,7 @@ static void write_notes(LH_Json* j, const LH_SiteNotes* notes)
 void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
 {
    const LH_SiteRare* rare = LH_(site_rare)(s);
+   const LH_Lifetimes* all = s->out->lifetimes;
    UInt k;
    Int allocator_stack;
    LH_(json_object_begin)(j, NULL);
@@ -313,16 +314,16 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    put_unless(j, "blocks_at_exit", LH_(site_blocks_at_exit)(s), 0);
    put_unless(j, "freed_blocks", LH_(site_freed_blocks)(s), 0);
 
-   if (s->out->lifetime_sum != 0 || s->out->lifetime_min != 0 || s->out->lifetime_max != 0
-       || LH_(histogram_end)(&s->out->lifetime_histogram) > 0) {
+   if (all->sum != 0 || all->min != 0 || all->max != 0
+       || LH_(histogram_end)(&all->lifetime_histogram) > 0) {
       LH_(json_object_begin)(j, "lifetime");
-      put_unless(j, "sum", s->out->lifetime_sum, 0);
-      put_unless(j, "min", s->out->lifetime_min, s->out->lifetime_sum);
-      put_unless(j, "max", s->out->lifetime_max, s->out->lifetime_sum);
-      write_histogram(j, "histogram_start", "histogram", &s->out->lifetime_histogram);
+      put_unless(j, "sum", all->sum, 0);
+      put_unless(j, "min", all->min, all->sum);
+      put_unless(j, "max", all->max, all->sum);
+      write_histogram(j, "histogram_start", "histogram", &all->lifetime_histogram);
       LH_(json_object_end)(j);
    }
-   write_histogram(j, "size_histogram_start", "size_histogram", &s->out->size_histogram);
+   write_histogram(j, "size_histogram_start", "size_histogram", &all->size_histogram);
    LH_(shapes_write_site_grid)(j, s);
 
    put_unless(j, "reallocs", rare->reallocs, 0);

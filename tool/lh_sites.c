@@ -134,7 +134,7 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    site->ec = ec;
    site->serial = LH_(n_sites)() + 1;
    site->peak_seq_seen = LH_NEVER_SEEN;
-   site->freed_lifetime_min = (ULong)-1;
+   site->freed.min = (ULong)-1;
    /* the preload frames of the stack just recorded (none for a custom
       allocator's request, made from the program's code) */
    LH_(site_take_allocator_frames)(site);
@@ -264,10 +264,10 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
    if (LH_(site_freed_blocks)(site) == 1)
       site->first_free_time = LH_(now);
    site->last_free_time = LH_(now);
-   site->freed_lifetime_sum += lifetime;
-   if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
-   if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
-   LH_(histogram_add)(&site->freed_lifetime_histogram, lifetime_bucket(lifetime));
+   site->freed.sum += lifetime;
+   if (lifetime < site->freed.min) site->freed.min = lifetime;
+   if (lifetime > site->freed.max) site->freed.max = lifetime;
+   LH_(histogram_add)(&site->freed.lifetime_histogram, lifetime_bucket(lifetime));
    LH_(shapes_note_freed)(site, size, lifetime);
    if (cross_thread) LH_(site_rare_make)(site)->cross_thread_frees++;
 
@@ -316,10 +316,12 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
 void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time)
 {
    ULong lifetime = LH_(now) - alloc_time;
-   site->out->lifetime_sum += lifetime;
-   if (lifetime < site->out->lifetime_min) site->out->lifetime_min = lifetime;
-   if (lifetime > site->out->lifetime_max) site->out->lifetime_max = lifetime;
-   LH_(histogram_add)(&site->out->lifetime_histogram, lifetime_bucket(lifetime));
+   LH_Lifetimes* all = site->out->lifetimes;
+   tl_assert(all == site->out->live_lifetimes);   /* the site has live blocks */
+   all->sum += lifetime;
+   if (lifetime < all->min) all->min = lifetime;
+   if (lifetime > all->max) all->max = lifetime;
+   LH_(histogram_add)(&all->lifetime_histogram, lifetime_bucket(lifetime));
 }
 
 void LH_(sites_finalize)(void)
@@ -334,15 +336,28 @@ void LH_(sites_finalize)(void)
       site->out = VG_(allocEltPA)(site_output_pool);
       VG_(memset)(site->out, 0, sizeof(LH_SiteOutput));
    }
-   LH_(shapes_output_begin)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
+      LH_SiteOutput* out = site->out;
       catch_up_with_peak(site);
-      site->out->lifetime_sum = site->freed_lifetime_sum;
-      site->out->lifetime_min = site->freed_lifetime_min;
-      site->out->lifetime_max = site->freed_lifetime_max;
-      LH_(histogram_copy)(&site->out->lifetime_histogram, &site->freed_lifetime_histogram);
+      if (site->curr_blocks == 0) {
+         /* no live block: all its blocks are the freed ones */
+         out->lifetimes = &site->freed;
+         continue;
+      }
+      if (out->live_lifetimes == NULL)
+         out->live_lifetimes = VG_(calloc)("lh.sites.live_lifetimes", 1,
+                                           sizeof(LH_Lifetimes));
+      out->lifetimes = out->live_lifetimes;
+      out->lifetimes->sum = site->freed.sum;
+      out->lifetimes->min = site->freed.min;
+      out->lifetimes->max = site->freed.max;
+      LH_(histogram_copy)(&out->lifetimes->lifetime_histogram,
+                          &site->freed.lifetime_histogram);
+      LH_(histogram_copy)(&out->lifetimes->size_histogram,
+                          &site->freed.size_histogram);
    }
+   LH_(shapes_output_begin)();
 
    /* Blocks still live, of every origin, count their life up to now. */
    LH_(blocks_count_live)();
