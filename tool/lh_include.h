@@ -245,18 +245,29 @@ struct LH_Site {
    /* The figures most sites never need (NULL: all zero; LH_(site_rare)). */
    LH_SiteRare* rare;
 
-   /* The frames of lifeheap's preload the first allocation passed
-      through (malloc, or realloc then malloc), innermost first: not part
-      of the site's stack, written as "allocator_frames"; set when the
-      site is made, so no malloc reads them. */
-#define LH_ALLOCATOR_FRAMES 2
-   Addr  allocator_ips[LH_ALLOCATOR_FRAMES];
-   UChar n_allocator_frames;
-
    /* The figures only a profile reads (NULL until the first output
       makes them: LH_(sites_finalize)). */
    LH_SiteOutput* out;
+
+   /* The frames of lifeheap's preload the first allocation passed
+      through (malloc, or realloc then malloc): not part of the site's
+      stack, written as "allocator_frames"; set when the site is made, so
+      no malloc reads them.  A number in the table of distinct lists
+      (LH_(allocator_frames_of)): a program has a handful. */
+   UInt  allocator_frames;
 };
+
+/* A list of preload frames, innermost first. */
+#define LH_ALLOCATOR_FRAMES 2
+typedef struct {
+   Addr ips[LH_ALLOCATOR_FRAMES];
+   UInt n;
+} LH_AllocatorFrames;
+/* The number of that list in the table of distinct lists, added on first
+   use (lh_sites.c). */
+UInt LH_(allocator_frames_number)(const Addr* ips, UInt n);
+/* The site's list. */
+const LH_AllocatorFrames* LH_(allocator_frames_of)(const LH_Site* site);
 
 /* The site's rare figures, all zero when it has none. */
 extern const LH_SiteRare LH_(no_rare_figures);

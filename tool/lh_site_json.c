@@ -195,20 +195,17 @@ static void write_label(LH_Json* j, const LH_Site* s)
 static const LH_Site** allocator_stacks = NULL;
 static UInt n_allocator_stacks = 0, allocator_stacks_size = 0;
 
+/* Equal lists have one number (lh_sites.c keeps each distinct list once). */
 static Bool same_allocator_frames(const LH_Site* a, const LH_Site* b)
 {
-   UInt k;
-   if (a->n_allocator_frames != b->n_allocator_frames) return False;
-   for (k = 0; k < a->n_allocator_frames; k++)
-      if (a->allocator_ips[k] != b->allocator_ips[k]) return False;
-   return True;
+   return a->allocator_frames == b->allocator_frames;
 }
 
 /* The site's index in allocator_stacks; -1 for a site with none. */
 static Int allocator_stack_of(const LH_Site* s, Bool add)
 {
    UInt k;
-   if (s->n_allocator_frames == 0) return -1;
+   if (LH_(allocator_frames_of)(s)->n == 0) return -1;
    for (k = 0; k < n_allocator_stacks; k++)
       if (same_allocator_frames(allocator_stacks[k], s)) return (Int)k;
    if (!add) return -1;

@@ -101,6 +101,38 @@ void LH_(sites_init)(void)
                                VG_(malloc), "lh.sites.rare", VG_(free));
 }
 
+/* Every distinct list of allocator frames, by number (sites refer to
+   theirs by its number: a program has a handful, and every site one). */
+static LH_AllocatorFrames* allocator_lists = NULL;
+static UInt n_allocator_lists = 0, allocator_lists_size = 0;
+
+UInt LH_(allocator_frames_number)(const Addr* ips, UInt n)
+{
+   UInt i, k;
+   tl_assert(n <= LH_ALLOCATOR_FRAMES);
+   for (i = 0; i < n_allocator_lists; i++) {
+      const LH_AllocatorFrames* list = &allocator_lists[i];
+      if (list->n != n) continue;
+      for (k = 0; k < n && list->ips[k] == ips[k]; k++) {}
+      if (k == n) return i;
+   }
+   if (n_allocator_lists == allocator_lists_size) {
+      allocator_lists_size = allocator_lists_size ? 2 * allocator_lists_size : 8;
+      allocator_lists = VG_(realloc)("lh.sites.allocator_frames", allocator_lists,
+                                     allocator_lists_size * sizeof(LH_AllocatorFrames));
+   }
+   VG_(memset)(&allocator_lists[n_allocator_lists], 0, sizeof(LH_AllocatorFrames));
+   for (k = 0; k < n; k++) allocator_lists[n_allocator_lists].ips[k] = ips[k];
+   allocator_lists[n_allocator_lists].n = n;
+   return n_allocator_lists++;
+}
+
+const LH_AllocatorFrames* LH_(allocator_frames_of)(const LH_Site* site)
+{
+   tl_assert(site->allocator_frames < n_allocator_lists);
+   return &allocator_lists[site->allocator_frames];
+}
+
 LH_SiteRare* LH_(site_rare_make)(LH_Site* site)
 {
    if (site->rare == NULL) {

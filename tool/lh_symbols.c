@@ -136,30 +136,29 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid)
 
 void LH_(site_take_allocator_frames)(LH_Site* site)
 {
-   UInt k;
-   for (k = 0; k < last_allocator_frames; k++)
-      site->allocator_ips[k] = last_allocator_ips[k];
-   site->n_allocator_frames = (UChar)last_allocator_frames;
+   site->allocator_frames = LH_(allocator_frames_number)(last_allocator_ips,
+                                                        last_allocator_frames);
 }
 
 void LH_(allocator_frames_write_json)(LH_Json* j, const HChar* key,
                                       const LH_Site* site)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
+   const LH_AllocatorFrames* frames = LH_(allocator_frames_of)(site);
    UInt k;
    LH_(json_array_begin)(j, key);
-   for (k = 0; k < site->n_allocator_frames; k++) {
+   for (k = 0; k < frames->n; k++) {
       const HChar* fn;
       const HChar* object;
       HChar address[32];
-      VG_(snprintf)(address, sizeof address, "0x%lx", site->allocator_ips[k]);
+      VG_(snprintf)(address, sizeof address, "0x%lx", frames->ips[k]);
       LH_(json_object_begin)(j, NULL);
       LH_(json_string)(j, "address", address);
-      if (VG_(get_fnname)(ep, site->allocator_ips[k], &fn))
+      if (VG_(get_fnname)(ep, frames->ips[k], &fn))
          LH_(json_string)(j, "function", fn);
       else
          LH_(json_null)(j, "function");
-      if (VG_(get_objname)(ep, site->allocator_ips[k], &object))
+      if (VG_(get_objname)(ep, frames->ips[k], &object))
          LH_(json_string)(j, "object", object);
       else
          LH_(json_null)(j, "object");
