@@ -146,6 +146,33 @@ void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
    }
 }
 
+/* Maps are never freed (a site's lives as long as the site), so the
+   small ones are carved one after the other from chunks of the arena:
+   no arena header and red zones (32 bytes) and no rounding to 16 for
+   each, a few per cache line.  A chunk's tail that a map does not fit in
+   is left (at most MAP_CARVED_MAX bytes, 1/16 of a chunk); larger maps
+   (per-offset counts of blocks over 2 KiB) are arena blocks of their
+   own. */
+#define MAP_CHUNK_BYTES (64 * 1024)
+#define MAP_CARVED_MAX  (MAP_CHUNK_BYTES / 16)
+static UChar* map_chunk_next = NULL;
+static SizeT  map_chunk_left = 0;
+
+static LH_SiteMap* map_alloc(SizeT bytes)
+{
+   LH_SiteMap* m;
+   bytes = (bytes + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
+   if (bytes > MAP_CARVED_MAX) return VG_(malloc)("lh.access.map", bytes);
+   if (bytes > map_chunk_left) {
+      map_chunk_next = VG_(malloc)("lh.access.maps", MAP_CHUNK_BYTES);
+      map_chunk_left = MAP_CHUNK_BYTES;
+   }
+   m = (LH_SiteMap*)map_chunk_next;
+   map_chunk_next += bytes;
+   map_chunk_left -= bytes;
+   return m;
+}
+
 LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
 {
    LH_SiteMap* m = sa->map;
@@ -160,7 +187,7 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
       capacity = K;
       room = 2 * K * sizeof(ULong);
    }
-   m = VG_(malloc)("lh.access.map", sizeof(LH_SiteMap) + room);
+   m = map_alloc(sizeof(LH_SiteMap) + room);
    VG_(memset)(m, 0, sizeof(LH_SiteMap) + room);
    m->kind = (UChar)sa->map_kind;
    m->room = room;
