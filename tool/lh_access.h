@@ -68,25 +68,44 @@ typedef struct {
    then its writes: LH_(map_narrow_counts)), until an add would take one
    past 2^32 - 1: then all its counts move, exactly, to 8-byte counts
    allocated apart ('wide', in 'reads'; lh_access_map.c).  A map of parts
-   has 8-byte counts from the start, in 'counts' when made as one, else
+   begins its 'counts' with its part cache (LH_(map_part_cache)) and has
+   8-byte counts from the start, after the cache when made as one, else
    apart: a per-offset map turns into parts in place when its room
    allows.  Every 8-byte form has its reads at 'reads' and its writes
    'capacity' entries further (LH_(map_counts)). */
 typedef struct LH_SiteMap {
    UChar  kind;                        /* LH_MapKind */
    Bool   wide;                        /* LH_MAP_BYTES: 8-byte counts at reads */
-   UInt   room;                        /* bytes of counts[] */
+   UInt   room;                        /* bytes of counts[], at least those
+                                          of an LH_PartCache */
    UInt   capacity;                    /* entries in each of reads, writes */
    UInt   block_size;                  /* LH_MAP_BYTES: the one block size */
    ULong* reads;                       /* 8-byte counts: parts, or wide
                                           per-offset ones; NULL while narrow */
-   /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
-      over a big block needs no arithmetic per access. */
-   const struct LH_Block* part_cache_block;     /* NULL: none */
-   SizeT  part_cache_lo, part_cache_hi;          /* offsets [lo, hi) */
-   UInt   part_cache_index;
    ULong  counts[];                    /* room bytes */
 } LH_SiteMap;
+
+/* LH_MAP_BUCKETS: the part the last access fell in, so that a loop over
+   a big block needs no arithmetic per access; the first bytes of a map
+   of parts' counts[]. */
+typedef struct {
+   const struct LH_Block* block;       /* NULL: none */
+   SizeT  lo, hi;                      /* offsets [lo, hi) */
+   UWord  index;
+} LH_PartCache;
+
+static inline LH_PartCache* LH_(map_part_cache)(LH_SiteMap* m)
+{
+   return (LH_PartCache*)m->counts;
+}
+
+/* Forgets the part cache of a map of parts if it names block b (b is
+   going away or changing size). */
+static inline void LH_(map_forget_block)(LH_SiteMap* m, const struct LH_Block* b)
+{
+   if (m != NULL && m->kind == LH_MAP_BUCKETS && LH_(map_part_cache)(m)->block == b)
+      LH_(map_part_cache)(m)->block = NULL;
+}
 
 /* The 8-byte reads or writes of a map of parts or a wide per-offset map. */
 static inline ULong* LH_(map_counts)(const LH_SiteMap* m, Bool is_write)

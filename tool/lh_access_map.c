@@ -31,8 +31,12 @@
 
      narrow, per offset:  [header | reads: N x 4 | writes: N x 4]
      wide, per offset:    [header | (unused)]  ->  reads: N x 8 | writes: N x 8
-     parts:               [header | reads: K x 8 | writes: K x 8], or apart
-                          when the per-offset map it was made from had no room
+     parts:               [header | part cache | reads: K x 8 | writes: K x 8],
+                          the counts apart when the per-offset map it was
+                          made from had no room for them
+
+   (The header is 24 bytes, a 16-byte block's narrow map 152; a per-offset
+   map has room for a part cache at least.)
 
    Every access adds its bytes to the map, so the map's sums are the
    site's read and written bytes.
@@ -45,6 +49,10 @@
 #include "lh_include.h"
 #include "lh_json.h"
 #include "lh_access_private.h"
+
+/* The room a map of parts needs in counts[]: its part cache, then 2 x K
+   8-byte counts. */
+#define PARTS_ROOM (sizeof(LH_PartCache) + 2 * K * sizeof(ULong))
 
 /* A per-offset count of m: offset o of the reads or the writes. */
 static inline ULong bytes_count(LH_SiteMap* m, Bool is_write, SizeT o)
@@ -105,9 +113,9 @@ static void map_to_buckets(LH_SiteMap* m)
    }
    if (m->wide && m->capacity >= K) {
       /* the 8-byte counts apart have room for the parts */
-   } else if (m->room >= 2 * K * sizeof(ULong)) {
+   } else if (m->room >= PARTS_ROOM) {
       if (m->wide) VG_(free)(m->reads);
-      m->reads = m->counts;
+      m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
    } else {
       /* a map of small blocks: the parts need more room than its counts
          had */
@@ -119,7 +127,7 @@ static void map_to_buckets(LH_SiteMap* m)
    VG_(memcpy)(m->reads + K, writes, sizeof(writes));
    m->kind = LH_MAP_BUCKETS;
    m->wide = False;
-   m->part_cache_block = NULL;
+   LH_(map_part_cache)(m)->block = NULL;   /* over 4-byte counts of before */
 }
 
 void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
@@ -183,9 +191,11 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
    if (sa->map_kind == LH_MAP_BYTES) {
       capacity = sa->map_block_size > 0 ? (UInt)sa->map_block_size : 1;
       room = (2 * capacity * sizeof(UInt) + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
+      /* room for the part cache, should the map turn into parts */
+      if (room < sizeof(LH_PartCache)) room = sizeof(LH_PartCache);
    } else {
       capacity = K;
-      room = 2 * K * sizeof(ULong);
+      room = PARTS_ROOM;
    }
    m = map_alloc(sizeof(LH_SiteMap) + room);
    VG_(memset)(m, 0, sizeof(LH_SiteMap) + room);
@@ -196,7 +206,7 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
       m->block_size = (UInt)sa->map_block_size;
       m->reads = NULL;
    } else {
-      m->reads = m->counts;
+      m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
    }
    sa->map = m;
    return m;
@@ -231,10 +241,11 @@ void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
    /* part 'first' covers [first*size/K, (first+1)*size/K) */
    SizeT first_lo = (SizeT)(((ULong)first * size) / K);
    SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);
-   m->part_cache_block = b;
-   m->part_cache_lo = first_lo;
-   m->part_cache_hi = first_end;
-   m->part_cache_index = first;
+   LH_PartCache* cache = LH_(map_part_cache)(m);
+   cache->block = b;
+   cache->lo = first_lo;
+   cache->hi = first_end;
+   cache->index = first;
    if (LIKELY(offset + n <= first_end)) {
       counts[first] += n;
    } else {

@@ -491,8 +491,10 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->chunk_lo = ~(Addr)0;
    slot->granules = slot->saturated ? NULL
                     : LH_(shadow_shared_granules)(b->payload, b->payload + b->req_size);
-   if (slot->by_parts && m->part_cache_block == b)
-      slot_arm(slot, m->part_cache_index, m->part_cache_lo, m->part_cache_hi);
+   if (slot->by_parts) {
+      const LH_PartCache* cache = LH_(map_part_cache)((LH_SiteMap*)m);
+      if (cache->block == b) slot_arm(slot, cache->index, cache->lo, cache->hi);
+   }
    b->slotted = 1;
    slot_note_filled(slot);
 }

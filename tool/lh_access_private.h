@@ -99,9 +99,9 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
       LH_(map_bytes_add)(m, is_write, offset, n, 1);
    } else {
       ULong* counts = LH_(map_counts)(m, is_write);
-      if (m->part_cache_block == b && offset >= m->part_cache_lo
-          && offset + n <= m->part_cache_hi)
-         counts[m->part_cache_index] += n;
+      const LH_PartCache* cache = LH_(map_part_cache)(m);
+      if (cache->block == b && offset >= cache->lo && offset + n <= cache->hi)
+         counts[cache->index] += n;
       else
          LH_(map_add_part)(m, b, offset, n, size, counts);
    }

@@ -141,8 +141,9 @@ int main(void)
    /* A new per-offset map of 16-byte blocks: 4-byte counts in place. */
    case_start(&c, "16-byte blocks, small counts", 16);
    check("16-byte blocks: the map's counts are 4 bytes, in the header's allocation",
-         map_of(&c)->room == 16 * 2 * sizeof(UInt) && !map_of(&c)->wide,
-         "room is not 128 bytes");
+         map_of(&c)->room == 16 * 2 * sizeof(UInt) && !map_of(&c)->wide
+         && sizeof(LH_SiteMap) == 24,
+         "room is not 128 bytes after a 24-byte header");
    touch(&c, 0, 8, False);
    touch(&c, 0, 8, False);
    touch(&c, 8, 8, True);
@@ -222,26 +223,48 @@ int main(void)
    compare_written(&c, "writes", parts_writes, K);
    compare_sums(&c, parts_reads, parts_writes, K);
 
-   /* A narrow map with room for the parts (128-byte blocks: 1 KiB of
-      4-byte counts) turns into parts in place. */
-   case_start(&c, "narrow map into parts in place", 128);
-   for (i = 0; i < 128; i += 8) touch(&c, i, 8, i % 16 == 0);
+   /* A narrow map with room for the parts (136-byte blocks: 1,088 bytes
+      of 4-byte counts, for a part cache and 2 x 64 8-byte counts) turns
+      into parts in place. */
+   case_start(&c, "narrow map into parts in place", 136);
+   for (i = 0; i < 136; i += 8) touch(&c, i, 8, i % 16 == 0);
    add_amount(&c, 100, 10, False, 123456789);
    memset(parts_reads, 0, sizeof(parts_reads));
    memset(parts_writes, 0, sizeof(parts_writes));
-   for (i = 0; i < 128; i++) {
-      parts_reads[bucket_of(i, 128)] += c.reads[i];
-      parts_writes[bucket_of(i, 128)] += c.writes[i];
+   for (i = 0; i < 136; i++) {
+      parts_reads[bucket_of(i, 136)] += c.reads[i];
+      parts_writes[bucket_of(i, 136)] += c.writes[i];
    }
    LH_(map_note_block_size)(&c.site.access, 64);
    check("narrow map into parts in place: the counts stay in the map's allocation",
-         map_of(&c)->kind == LH_MAP_BUCKETS && map_of(&c)->reads == map_of(&c)->counts,
+         map_of(&c)->kind == LH_MAP_BUCKETS
+         && map_of(&c)->reads == map_of(&c)->counts + sizeof(LH_PartCache) / sizeof(ULong),
          "the parts were allocated apart");
+   check("narrow map into parts in place: the part cache is empty",
+         LH_(map_part_cache)(map_of(&c))->block == NULL, "it names a block");
+
+   /* The smallest per-offset map (1-byte blocks) still has room for the
+      part cache when it turns into parts (its counts then apart). */
+   case_start(&c, "1-byte blocks into parts", 1);
+   touch(&c, 0, 1, False);
+   touch(&c, 0, 1, True);
+   add_amount(&c, 0, 1, True, 5000000000ull);
+   LH_(map_note_block_size)(&c.site.access, 2);
+   memset(parts_reads, 0, sizeof(parts_reads));
+   memset(parts_writes, 0, sizeof(parts_writes));
+   parts_reads[bucket_of(0, 1)] = 1;
+   parts_writes[bucket_of(0, 1)] = 5000000001ull;
+   check("1-byte blocks into parts: the map has room for the part cache",
+         map_of(&c)->room >= sizeof(LH_PartCache) && map_of(&c)->kind == LH_MAP_BUCKETS,
+         "no room");
+   compare_written(&c, "reads", parts_reads, K);
+   compare_written(&c, "writes", parts_writes, K);
+   compare_sums(&c, parts_reads, parts_writes, K);
    compare_written(&c, "reads", parts_reads, K);
    compare_written(&c, "writes", parts_writes, K);
    compare_sums(&c, parts_reads, parts_writes, K);
    check("conversions flush the access slots and move their epoch",
-         shim_flushes() >= 2 && shim_epochs() == 2, "the slots were not told");
+         shim_flushes() >= 3 && shim_epochs() == 3, "the slots were not told");
 
    return failures == 0 ? 0 : 1;
 }
