@@ -72,7 +72,7 @@ typedef struct {
    8-byte counts from the start, after the cache when made as one, else
    apart: a per-offset map turns into parts in place when its room
    allows.  Every 8-byte form has its reads at 'reads' and its writes
-   'capacity' entries further (LH_(map_counts)). */
+   'capacity' entries further, at 'writes' (LH_(map_counts)). */
 typedef struct LH_SiteMap {
    UChar  kind;                        /* LH_MapKind */
    Bool   wide;                        /* LH_MAP_BYTES: 8-byte counts at reads */
@@ -82,6 +82,8 @@ typedef struct LH_SiteMap {
    UInt   block_size;                  /* LH_MAP_BYTES: the one block size */
    ULong* reads;                       /* 8-byte counts: parts, or wide
                                           per-offset ones; NULL while narrow */
+   ULong* writes;                      /* = reads + capacity (the ordinary
+                                          way's add loads one pointer) */
    ULong  counts[];                    /* room bytes */
 } LH_SiteMap;
 
@@ -110,7 +112,7 @@ static inline void LH_(map_forget_block)(LH_SiteMap* m, const struct LH_Block* b
 /* The 8-byte reads or writes of a map of parts or a wide per-offset map. */
 static inline ULong* LH_(map_counts)(const LH_SiteMap* m, Bool is_write)
 {
-   return is_write ? m->reads + m->capacity : m->reads;
+   return is_write ? m->writes : m->reads;
 }
 
 /* The 4-byte reads or writes of a per-offset map that is not wide. */

@@ -35,7 +35,7 @@
                           the counts apart when the per-offset map it was
                           made from had no room for them
 
-   (The header is 24 bytes, a 16-byte block's narrow map 152; a per-offset
+   (The header is 32 bytes, a 16-byte block's narrow map 160; a per-offset
    map has room for a part cache at least.)
 
    Every access adds its bytes to the map, so the map's sums are the
@@ -74,6 +74,7 @@ static __attribute__((noinline)) void map_widen(LH_SiteMap* m)
    /* reads then writes, in both forms */
    for (i = 0; i < 2 * (UWord)m->capacity; i++) wide[i] = narrow[i];
    m->reads = wide;
+   m->writes = wide + m->capacity;
    m->wide = True;
 }
 
@@ -123,6 +124,7 @@ static void map_to_buckets(LH_SiteMap* m)
       m->reads = VG_(malloc)("lh.access.map.parts", 2 * K * sizeof(ULong));
    }
    m->capacity = K;
+   m->writes = m->reads + K;
    VG_(memcpy)(m->reads, reads, sizeof(reads));
    VG_(memcpy)(m->reads + K, writes, sizeof(writes));
    m->kind = LH_MAP_BUCKETS;
@@ -204,9 +206,10 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
    m->capacity = capacity;
    if (sa->map_kind == LH_MAP_BYTES) {
       m->block_size = (UInt)sa->map_block_size;
-      m->reads = NULL;
+      m->reads = m->writes = NULL;
    } else {
       m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
+      m->writes = m->reads + K;
    }
    sa->map = m;
    return m;
