@@ -12,7 +12,10 @@
    post_mem_write events.  Each access finds its block (an access slot, or
    the shadow map of lh_shadow.c), sets the bytes' read or written bits,
    and adds to the block's times and high-water mark and to its site's map
-   (lh_access_map.c).  lh_access.c folds the blocks into their sites.
+   (lh_access_map.c); a reread of a block met at random waits in a short
+   queue, so that its block's record is fetched while the program goes on
+   ("Accesses counted later").  lh_access.c folds the blocks into their
+   sites.
 */
 
 #include "pub_tool_basics.h"
@@ -188,6 +191,84 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    slot->repeats = 0;
 }
 
+/* Accesses counted later.  A random read of many live blocks (a hash
+   table's entries) finds its granule in the shadow and then needs the
+   block's record: its payload (for the offset), its map, and its
+   last-access time to write.  Read at once, that record costs a second
+   cache miss after the granule's, one the program cannot overlap with
+   anything.  An access that falls in one granule whose bits of its kind
+   are all set already is the commonest such access (a table's entries are
+   read again and again), and it needs nothing of the record but those
+   three: it sets no bit, so the block's set-bit counts stay the same, and
+   its bytes lie inside the block (bits are set only for a live block's
+   own bytes, and only after its first access made its map).  Such an
+   access goes into this queue with its time, and the block's record is
+   prefetched; the queue is counted when it is full, by which time the
+   records are in cache, the misses having overlapped with each other and
+   with the program's own work.
+
+   Counting later gives the same figures: the map's counts are sums, the
+   written high-water mark a maximum, and the last-access time is set to
+   the later of its value and the access's time (anything counted
+   directly meanwhile is later still).  The queue is counted before
+   anything reads or moves those: before the maps are read or change
+   layout (LH_(slots_flush_repeats)), before anything outside the access
+   path reads a block's access state (LH_(access_settle)), and before a
+   block is freed or resized (LH_(slots_forget), and LH_(access_settle)
+   from lh_access.c before a block's payload can move), so that a queued
+   access's block is always the live block it was made by. */
+#define MAX_DEFERRED 32
+typedef struct {
+   Addr      a;
+   ULong     time;           /* LH_(now) at the access */
+   LH_Block* block;
+   UInt      size;
+   Bool      is_write;
+} DeferredAccess;
+
+static DeferredAccess deferred[MAX_DEFERRED];
+static UInt n_deferred = 0;
+
+/* Counts the queued accesses into their blocks and maps. */
+static __attribute__((noinline)) void deferred_flush(void)
+{
+   UInt i;
+   for (i = 0; i < n_deferred; i++) {
+      const DeferredAccess* d = &deferred[i];
+      LH_Block* b = d->block;
+      LH_BlockAccess* ba = &b->access;
+      SizeT offset = d->a - b->payload;
+      if (d->is_write && offset + d->size > ba->written_high_water)
+         ba->written_high_water = offset + d->size;
+      if (d->time > ba->last_access_time)
+         ba->last_access_time = d->time;
+      map_add(ba->map, b, offset, d->size, b->req_size, d->is_write);
+   }
+   n_deferred = 0;
+}
+
+static inline void deferred_settle(void)
+{
+   if (n_deferred != 0) deferred_flush();
+}
+
+/* Queues the access of [a, a+n) of block b (see above). */
+static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b)
+{
+   DeferredAccess* d = &deferred[n_deferred];
+   d->a = a;
+   d->time = LH_(now);
+   d->block = b;
+   d->size = (UInt)n;
+   d->is_write = is_write;
+   /* a record's payload, size, map and last-access time share a line
+      (records are 96 bytes from a line's start: each starts at 0 or 32 of
+      a line); the written high-water mark may be on the next */
+   __builtin_prefetch(b, 1);
+   if (is_write) __builtin_prefetch((const char*)b + 32, 1);
+   if (++n_deferred == MAX_DEFERRED) deferred_flush();
+}
+
 /* The last run of each kind: [start, end) of a small block (at
    [lo, lo + size), its granules from granules[0]) whose bytes are not yet
    in the block's bits, set-bit count and written high-water mark nor in
@@ -272,6 +353,7 @@ static inline void run_end(AccessRun* run)
    bits, set-bit counts or written high-water mark. */
 void LH_(access_settle)(void)
 {
+   deferred_settle();
    if (runs[0].end != runs[0].start) run_flush(&runs[0]);
    if (runs[1].end != runs[1].start) run_flush(&runs[1]);
 }
@@ -324,6 +406,7 @@ static inline ULong repeat_key_of(Addr a, UWord n)
 void LH_(slots_flush_repeats)(void)
 {
    UInt i;
+   deferred_settle();
    if (!repeat_keys_set) return;
    for (i = 0; i < LH_ACCESS_SLOTS; i++) {
       if (read_slots[i].repeats != 0) slot_repeats_flush(&read_slots[i]);
@@ -374,6 +457,7 @@ static inline void slot_note_filled(AccessSlot* slot)
 void LH_(slots_forget)(LH_Block* b)
 {
    UInt i;
+   deferred_settle();        /* b's queued accesses, if any, while it lives */
    if (!b->slotted) return;
    b->slotted = 0;
    if (filled_slots_overflow) {
@@ -520,6 +604,26 @@ static inline void slot_note_block(AccessSlot* slot, LH_Block* b, Bool is_write,
    else slot->candidate = b;
 }
 
+/* The access of [a, a+n), all in the granule of ref, can wait in the
+   queue of deferred accesses: every bit of its bytes of its kind is set
+   (so it sets none, lies inside the block, and is not the block's first
+   access), and it would not fill the slot (the slot does not hold the
+   block and the block is not the slot's candidate; it becomes the
+   candidate here, as slot_note_block makes it).  Not once blocks have
+   overlapped (the bits are then not trusted to be one block's). */
+static inline Bool deferrable(Addr a, UWord n, Bool is_write,
+                              const LH_GranuleRef* ref, AccessSlot* slot)
+{
+   UShort mask = (UShort)(((1u << n) - 1) << (a & (LH_GRANULE_SIZE - 1)));
+   UShort bits = is_write ? *ref->written_bits : *ref->read_bits;
+   const LH_Block* b = ref->block;
+   if ((bits & mask) != mask || LH_(shadow_overlap_seen)) return False;
+   if ((slot->epoch == slot_epoch && slot->block == b) || slot->candidate == b)
+      return False;
+   slot->candidate = b;
+   return True;
+}
+
 /* Records the access of [a, a+size) for every live block it touches, and
    puts a big block it touches in 'slot' (NULL: no slot, as for the
    kernel's accesses).  Almost always one granule and one block: a wide or
@@ -538,9 +642,15 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
             high-water mark, times and map are done once for the whole
             stretch, and only the bits go granule by granule. */
          LH_Block* b = ref.block;
-         Addr block_end = b->payload + b->req_size;
-         Addr s = a > b->payload ? a : b->payload;
-         Addr e = end < block_end ? end : block_end;
+         Addr block_end, s, e;
+         if (slot != NULL && end <= granule_end
+             && deferrable(a, size, is_write, &ref, slot)) {
+            deferred_add(a, size, is_write, b);
+            return;
+         }
+         block_end = b->payload + b->req_size;
+         s = a > b->payload ? a : b->payload;
+         e = end < block_end ? end : block_end;
          if (LIKELY(s < e)) {
             /* a block's map pointer is set at its first access */
             Bool first_touch = b->access.map == NULL;
