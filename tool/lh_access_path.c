@@ -196,21 +196,27 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    block's record: its payload (for the offset), its map, and its
    last-access time to write.  Read at once, that record costs a second
    cache miss after the granule's, one the program cannot overlap with
-   anything.  An access that falls in one granule whose bits of its kind
-   are all set already is the commonest such access (a table's entries are
-   read again and again), and it needs nothing of the record but those
-   three: it sets no bit, so the block's set-bit counts stay the same, and
-   its bytes lie inside the block (bits are set only for a live block's
-   own bytes, and only after its first access made its map).  Such an
-   access goes into this queue with its time, and the block's record is
-   prefetched; the queue is counted when it is full, by which time the
-   records are in cache, the misses having overlapped with each other and
-   with the program's own work.
+   anything.  An access that falls in one granule whose bytes all have a
+   bit set already, of either kind, needs nothing else of the record: its
+   bytes lie inside the block and it is not the block's first access
+   (bits are set only for a live block's own bytes, and only after its
+   first access made its map).  Such an access is the commonest of them (a
+   table's entries are read again and again, and an entry is read first
+   where it was written): it sets its bits now, if it has any to set, in
+   a chunk shared by small blocks (a big block's chunk keeps counts of its
+   full granules: those set theirs the ordinary way), and goes into this
+   queue with its time and the number of bits it set; the block's record
+   is prefetched, and the queue is counted when it is full, by which time
+   the records are in cache, the misses having overlapped with each other
+   and with the program's own work.
 
-   Counting later gives the same figures: the map's counts are sums, the
-   written high-water mark a maximum, and the last-access time is set to
-   the later of its value and the access's time (anything counted
-   directly meanwhile is later still).  The queue is counted before
+   Counting later gives the same figures: the map's counts and the set-bit
+   counts are sums, the written high-water mark a maximum, and the
+   last-access time is set to the later of its value and the access's
+   time (anything counted directly meanwhile is later still).  A set-bit
+   count may be behind while accesses wait: a slot that finds its block's
+   count short of the size sees it as not saturated (slower, never
+   wrong), and slot_fill counts the queue first.  The queue is counted before
    anything reads or moves those: before the maps are read or change
    layout (LH_(slots_flush_repeats)), before anything outside the access
    path reads a block's access state (LH_(access_settle)), and before a
@@ -223,6 +229,7 @@ typedef struct {
    ULong     time;           /* LH_(now) at the access */
    LH_Block* block;
    UInt      size;
+   UShort    newly;          /* bits the access set (its block's count) */
    Bool      is_write;
 } DeferredAccess;
 
@@ -238,8 +245,13 @@ static __attribute__((noinline)) void deferred_flush(void)
       LH_Block* b = d->block;
       LH_BlockAccess* ba = &b->access;
       SizeT offset = d->a - b->payload;
-      if (d->is_write && offset + d->size > ba->written_high_water)
-         ba->written_high_water = offset + d->size;
+      if (d->is_write) {
+         ba->written_bytes_set += d->newly;
+         if (offset + d->size > ba->written_high_water)
+            ba->written_high_water = offset + d->size;
+      } else {
+         ba->read_bytes_set += d->newly;
+      }
       if (d->time > ba->last_access_time)
          ba->last_access_time = d->time;
       map_add(ba->map, b, offset, d->size, b->req_size, d->is_write);
@@ -252,14 +264,17 @@ static inline void deferred_settle(void)
    if (n_deferred != 0) deferred_flush();
 }
 
-/* Queues the access of [a, a+n) of block b (see above). */
-static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b)
+/* Queues the access of [a, a+n) of block b, which set 'newly' bits
+   (see above). */
+static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b,
+                                UInt newly)
 {
    DeferredAccess* d = &deferred[n_deferred];
    d->a = a;
    d->time = LH_(now);
    d->block = b;
    d->size = (UInt)n;
+   d->newly = (UShort)newly;
    d->is_write = is_write;
    /* a record's payload, size, map and last-access time share a line
       (records are 96 bytes from a line's start: each starts at 0 or 32 of
@@ -553,6 +568,7 @@ static inline void slot_arm(AccessSlot* slot, UWord j, SizeT lo, SizeT hi)
 static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
 {
    const LH_SiteMap* m = b->access.map;
+   deferred_settle();        /* the set-bit counts up to date */
    slot_repeat_set(slot, 0);
    slot->lo = b->payload;
    slot->size = b->req_size;
@@ -605,22 +621,36 @@ static inline void slot_note_block(AccessSlot* slot, LH_Block* b, Bool is_write,
 }
 
 /* The access of [a, a+n), all in the granule of ref, can wait in the
-   queue of deferred accesses: every bit of its bytes of its kind is set
-   (so it sets none, lies inside the block, and is not the block's first
-   access), and it would not fill the slot (the slot does not hold the
-   block and the block is not the slot's candidate; it becomes the
-   candidate here, as slot_note_block makes it).  Not once blocks have
-   overlapped (the bits are then not trusted to be one block's). */
+   queue of deferred accesses ("Accesses counted later"): every byte of
+   it has a bit of either kind set (so it lies inside the block, and is
+   not the block's first access), and it would not fill the slot (the
+   slot does not hold the block and the block is not the slot's
+   candidate; it becomes the candidate here, as slot_note_block makes
+   it).  Its bits of its kind are set here when some are not yet, in a
+   shared chunk only; *newly: how many.  Not once blocks have overlapped
+   (the bits are then not trusted to be one block's). */
 static inline Bool deferrable(Addr a, UWord n, Bool is_write,
-                              const LH_GranuleRef* ref, AccessSlot* slot)
+                              const LH_GranuleRef* ref, AccessSlot* slot,
+                              UInt* newly)
 {
    UShort mask = (UShort)(((1u << n) - 1) << (a & (LH_GRANULE_SIZE - 1)));
-   UShort bits = is_write ? *ref->written_bits : *ref->read_bits;
+   UShort* own = is_write ? ref->written_bits : ref->read_bits;
+   UShort other = is_write ? *ref->read_bits : *ref->written_bits;
+   UShort bits = *own;
    const LH_Block* b = ref->block;
-   if ((bits & mask) != mask || LH_(shadow_overlap_seen)) return False;
+   if ((bits & mask) != mask
+       && (((bits | other) & mask) != mask || ref->solo != NULL))
+      return False;
+   if (LH_(shadow_overlap_seen)) return False;
    if ((slot->epoch == slot_epoch && slot->block == b) || slot->candidate == b)
       return False;
    slot->candidate = b;
+   if ((bits & mask) == mask) {
+      *newly = 0;
+   } else {
+      *newly = LH_(popcount16)(mask & ~bits);
+      *own = bits | mask;
+   }
    return True;
 }
 
@@ -643,9 +673,10 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
             stretch, and only the bits go granule by granule. */
          LH_Block* b = ref.block;
          Addr block_end, s, e;
+         UInt newly;
          if (slot != NULL && end <= granule_end
-             && deferrable(a, size, is_write, &ref, slot)) {
-            deferred_add(a, size, is_write, b);
+             && deferrable(a, size, is_write, &ref, slot, &newly)) {
+            deferred_add(a, size, is_write, b, newly);
             return;
          }
          block_end = b->payload + b->req_size;

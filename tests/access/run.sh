@@ -262,9 +262,10 @@ if profile random_reads; then
   done
   expect random_reads make_moved site.reallocs=64 bytes_written=2048 bytes_read=2560 \
     map.kind=buckets "${moved_parts[@]}"
-  expect random_reads make_idle bytes_read=10240 bytes_written=8192 site.freed_blocks=256 \
-    "map.reads[0]=256" "map.reads[8]=512" "map.reads[15]=512" "map.reads[16]=256" \
-    "map.reads[31]=256" \
+  expect random_reads make_idle bytes_read=6144 bytes_written=8192 site.freed_blocks=256 \
+    never_read_bytes=2048 never_written_bytes=0 written_never_read_bytes=2048 \
+    "map.reads[0]=256" "map.reads[8]=256" "map.reads[23]=256" "map.reads[24]=0" \
+    "map.reads[31]=0" map.writes=sum:8192 "map.writes[31]=256" \
     "idle_before_free<256000" "idle_before_free>0"
 fi
 

@@ -28,15 +28,18 @@
      Expected: written 64 x 32 = 2048, read 2048 + 64 x 8 = 2560; part
      2o + 1 has 64 writes and 64 reads (128 for o in 8-15, field b), even
      parts none.
-   Site "make_idle": 256 entries written in full and read but for field
-   d; then each one's field b is read (it waits to be counted), the
-   program computes for about 100,000 instructions, reads field d (a
-   first read: counted at once) and frees the entry.
-     Expected: read 256 x (24 + 8 + 8) = 10240 (offsets 8-15 512 each,
-     the others 256); idle before free (free time minus last access time,
-     summed) below 256 x 1000 instructions: the last access is the read of
-     field d just before each free, not the read of field b 100,000
-     instructions earlier that was counted after it. */
+   Site "make_idle": 256 entries with fields a, b and c written and a and
+   c read; then each one's field b is read (its first read, of bytes
+   written before: it waits to be counted, with the 8 bits it set), the
+   program computes for about 100,000 instructions, writes field d (the
+   block's first touch of those bytes: counted at once) and frees the
+   entry.
+     Expected: read 256 x 24 = 6144 (offsets 0-23 256 each, 24-31 none),
+     written 256 x 32 = 8192, never read 256 x 8 = 2048 (field d);
+     idle before free (free time minus last access time, summed) below
+     256 x 1000 instructions: the last access is the write of field d just
+     before each free, not the read of field b 100,000 instructions
+     earlier that was counted after it. */
 #include <stdlib.h>
 
 struct entry { unsigned long a, b, c, d; };
@@ -62,14 +65,21 @@ __attribute__((noinline)) static void read_all(const struct entry* e)
    sink += e->a + e->b + e->c + e->d;
 }
 
-__attribute__((noinline)) static void read_abc(const struct entry* e)
+__attribute__((noinline)) static void write_abc(struct entry* e, unsigned long v)
 {
-   sink += e->a + e->b + e->c;
+   e->a = v;
+   e->b = v + 1;
+   e->c = v + 2;
 }
 
-__attribute__((noinline)) static void read_d(const struct entry* e)
+__attribute__((noinline)) static void read_ac(const struct entry* e)
 {
-   sink += e->d;
+   sink += e->a + e->c;
+}
+
+__attribute__((noinline)) static void write_d(struct entry* e)
+{
+   e->d = sink;
 }
 
 __attribute__((noinline)) static void read_b(const struct entry* e)
@@ -133,13 +143,13 @@ int main(void)
 
    for (i = 0; i < IDLE; i++) {
       idle[i] = make_idle();
-      write_all(idle[i], i);
-      read_abc(idle[i]);
+      write_abc(idle[i], i);
+      read_ac(idle[i]);
    }
    for (i = 0; i < IDLE; i++) {
       read_b(idle[i]);
       compute();
-      read_d(idle[i]);
+      write_d(idle[i]);
       free(idle[i]);
    }
 
