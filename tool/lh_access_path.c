@@ -249,8 +249,8 @@ static __attribute__((noinline)) void deferred_flush(void)
          ba->written_bytes_set += d->newly;
          if (offset + d->size > ba->written_high_water)
             ba->written_high_water = offset + d->size;
-      } else {
-         ba->read_bytes_set += d->newly;
+      } else if (d->newly != 0) {
+         ba->read_bytes_set += d->newly;    /* maybe on the record's next line */
       }
       if (d->time > ba->last_access_time)
          ba->last_access_time = d->time;
@@ -278,9 +278,11 @@ static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b,
    d->is_write = is_write;
    /* a record's payload, size, map and last-access time share a line
       (records are 96 bytes from a line's start: each starts at 0 or 32 of
-      a line); the written high-water mark may be on the next */
+      a line); the written high-water mark and the set-bit counts may be
+      on the next */
    __builtin_prefetch(b, 1);
-   if (is_write) __builtin_prefetch((const char*)b + 32, 1);
+   if (is_write || newly != 0)
+      __builtin_prefetch((const char*)&b->access.written_bytes_set, 1);
    if (++n_deferred == MAX_DEFERRED) deferred_flush();
 }
 
