@@ -676,9 +676,11 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
          LH_Block* b = ref.block;
          Addr block_end, s, e;
          UInt newly;
+         /* (a is past the access's start when its first bytes were
+            another block's, or the allocator's slack) */
          if (slot != NULL && end <= granule_end
-             && deferrable(a, size, is_write, &ref, slot, &newly)) {
-            deferred_add(a, size, is_write, b, newly);
+             && deferrable(a, end - a, is_write, &ref, slot, &newly)) {
+            deferred_add(a, end - a, is_write, b, newly);
             return;
          }
          block_end = b->payload + b->req_size;

@@ -267,6 +267,9 @@ if profile random_reads; then
     "map.reads[0]=256" "map.reads[8]=256" "map.reads[23]=256" "map.reads[24]=0" \
     "map.reads[31]=0" map.writes=sum:8192 "map.writes[31]=256" \
     "idle_before_free<256000" "idle_before_free>0"
+  expect random_reads make_head site.total_blocks=64 bytes_read=0
+  expect random_reads make_tail site.total_blocks=64 bytes_read=20 bytes_written=16 \
+    "map.reads[0]=2" "map.reads[3]=2" "map.reads[4]=1" "map.reads[7]=1" "map.reads[15]=1"
 fi
 
 # Relations that hold for every site of every profile above, and the schema

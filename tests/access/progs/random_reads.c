@@ -39,7 +39,16 @@
      idle before free (free time minus last access time, summed) below
      256 x 1000 instructions: the last access is the write of field d just
      before each free, not the read of field b 100,000 instructions
-     earlier that was counted after it. */
+     earlier that was counted after it.
+   Sites "make_head" and "make_tail": a 12-byte block and a 16-byte block
+   right after it (the first pair of the 64 of each made one after the
+   other whose payloads are 16 bytes apart; none: the program fails).  The
+   tail is written and read in full, then one 8-byte load reads bytes
+   12-19 of the head: its 4 bytes past the head's end are the allocator's
+   slack (not counted), the other 4 are the tail's first, which have their
+   bits and wait in the queue.
+     Expected: head read 0; tail read 16 + 4 = 20, offsets 0-3 twice and
+     4-15 once. */
 #include <stdlib.h>
 
 struct entry { unsigned long a, b, c, d; };
@@ -49,6 +58,22 @@ static volatile unsigned long sink;
 __attribute__((noinline)) static struct entry* make_entry(void) { return malloc(sizeof(struct entry)); }
 __attribute__((noinline)) static struct entry* make_other(void) { return malloc(sizeof(struct entry)); }
 __attribute__((noinline)) static struct entry* make_moved(void) { return malloc(sizeof(struct entry)); }
+__attribute__((noinline)) static unsigned char* make_head(void) { return malloc(12); }
+__attribute__((noinline)) static unsigned char* make_tail(void) { return malloc(16); }
+
+/* Two 8-byte loads: each sets its bytes' bits at once (a byte loop would
+   make a run, whose bits wait). */
+__attribute__((noinline)) static void read_16(const unsigned char* p)
+{
+   sink += *(const unsigned long*)p + *(const unsigned long*)(p + 8);
+}
+
+/* One 8-byte load at p, whatever its alignment. */
+__attribute__((noinline)) static void read_8_at(const unsigned char* p)
+{
+   sink += *(const volatile unsigned long*)p;
+}
+
 __attribute__((noinline)) static void* make_peak(void) { return malloc(1 << 20); }
 __attribute__((noinline)) static struct entry* make_idle(void) { return malloc(sizeof(struct entry)); }
 
@@ -151,6 +176,29 @@ int main(void)
       compute();
       write_d(idle[i]);
       free(idle[i]);
+   }
+
+   {
+      static unsigned char* heads[64];
+      static unsigned char* tails[64];
+      unsigned char *head = NULL, *tail = NULL;
+      unsigned j;
+      for (j = 0; j < 64; j++) {
+         heads[j] = make_head();
+         tails[j] = make_tail();
+         if (head == NULL && tails[j] == heads[j] + 16) {
+            head = heads[j];
+            tail = tails[j];
+         }
+      }
+      if (head == NULL) return 2;
+      for (j = 0; j < 16; j++) tail[j] = (unsigned char)j;
+      read_16(tail);
+      read_8_at(head + 12);
+      for (j = 0; j < 64; j++) {
+         free(heads[j]);
+         free(tails[j]);
+      }
    }
 
    sink += (unsigned long)others[0] + (unsigned long)moved[0];
