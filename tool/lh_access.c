@@ -115,8 +115,7 @@ void LH_(access_block_resized)(LH_Block* b, Addr old_payload, SizeT old_size)
       LH_(shadow_copy_bits)(new_payload, old_payload, kept);
       LH_(shadow_disown)(b->shadow_index, old_payload, LH_(owned_end)(old_payload, old_size));
    }
-   if (ba->map != NULL && ba->map->part_cache_block == b)
-      ba->map->part_cache_block = NULL;
+   LH_(map_forget_block)(ba->map, b);
    if (ba->written_high_water > new_size)
       ba->written_high_water = new_size;
    if (new_size != old_size)
@@ -264,8 +263,7 @@ void LH_(access_block_retire)(LH_Block* b, Bool live_at_peak)
    LH_BlockAccess* ba = &b->access;
    LH_(slots_forget)(b);
    /* the record may be reused for another block: drop the cached part */
-   if (ba->map != NULL && ba->map->part_cache_block == b)
-      ba->map->part_cache_block = NULL;
+   LH_(map_forget_block)(ba->map, b);
    fold_block(&b->site->access.retired, b, True, live_at_peak);
    LH_(shadow_disown)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));
    block_events++;

@@ -62,22 +62,64 @@ typedef struct {
 /* A site's access map, in one allocation so that the access path touches
    one place: the header and, for small blocks, the counts share cache
    lines (a per-offset map has room for just its block size's counts).
-   The header never moves (live blocks keep a pointer to it): a per-offset
-   map turns into a per-part map in place when its capacity allows, else
-   into counts allocated apart. */
+   The header never moves (live blocks keep a pointer to it).
+
+   A per-offset map's counts are 4 bytes each, in 'counts' (its reads,
+   then its writes: LH_(map_narrow_counts)), until an add would take one
+   past 2^32 - 1: then all its counts move, exactly, to 8-byte counts
+   allocated apart ('wide', in 'reads'; lh_access_map.c).  A map of parts
+   begins its 'counts' with its part cache (LH_(map_part_cache)) and has
+   8-byte counts from the start, after the cache when made as one, else
+   apart: a per-offset map turns into parts in place when its room
+   allows.  Every 8-byte form has its reads at 'reads' and its writes
+   'capacity' entries further, at 'writes' (LH_(map_counts)). */
 typedef struct LH_SiteMap {
-   LH_MapKind kind;
-   ULong* reads;                       /* = counts, or apart */
-   ULong* writes;                      /* = reads + capacity */
-   SizeT  block_size;                  /* LH_MAP_BYTES: the one block size */
-   UWord  capacity;                    /* entries in each of reads, writes */
-   /* LH_MAP_BUCKETS: the part the last access fell in, so that a loop
-      over a big block needs no arithmetic per access. */
-   const struct LH_Block* part_cache_block;     /* NULL: none */
-   SizeT  part_cache_lo, part_cache_hi;          /* offsets [lo, hi) */
-   UWord  part_cache_index;
-   ULong  counts[];                    /* 2 * capacity */
+   UChar  kind;                        /* LH_MapKind */
+   Bool   wide;                        /* LH_MAP_BYTES: 8-byte counts at reads */
+   UInt   room;                        /* bytes of counts[], at least those
+                                          of an LH_PartCache */
+   UInt   capacity;                    /* entries in each of reads, writes */
+   UInt   block_size;                  /* LH_MAP_BYTES: the one block size */
+   ULong* reads;                       /* 8-byte counts: parts, or wide
+                                          per-offset ones; NULL while narrow */
+   ULong* writes;                      /* = reads + capacity (the ordinary
+                                          way's add loads one pointer) */
+   ULong  counts[];                    /* room bytes */
 } LH_SiteMap;
+
+/* LH_MAP_BUCKETS: the part the last access fell in, so that a loop over
+   a big block needs no arithmetic per access; the first bytes of a map
+   of parts' counts[]. */
+typedef struct {
+   const struct LH_Block* block;       /* NULL: none */
+   SizeT  lo, hi;                      /* offsets [lo, hi) */
+   UWord  index;
+} LH_PartCache;
+
+static inline LH_PartCache* LH_(map_part_cache)(LH_SiteMap* m)
+{
+   return (LH_PartCache*)m->counts;
+}
+
+/* Forgets the part cache of a map of parts if it names block b (b is
+   going away or changing size). */
+static inline void LH_(map_forget_block)(LH_SiteMap* m, const struct LH_Block* b)
+{
+   if (m != NULL && m->kind == LH_MAP_BUCKETS && LH_(map_part_cache)(m)->block == b)
+      LH_(map_part_cache)(m)->block = NULL;
+}
+
+/* The 8-byte reads or writes of a map of parts or a wide per-offset map. */
+static inline ULong* LH_(map_counts)(const LH_SiteMap* m, Bool is_write)
+{
+   return is_write ? m->writes : m->reads;
+}
+
+/* The 4-byte reads or writes of a per-offset map that is not wide. */
+static inline UInt* LH_(map_narrow_counts)(LH_SiteMap* m, Bool is_write)
+{
+   return (UInt*)m->counts + (is_write ? m->capacity : 0);
+}
 
 /* What all blocks of one site did.  'retired' holds the blocks already
    freed (folded when freed); 'live' is recomputed from the live blocks
@@ -86,8 +128,8 @@ typedef struct LH_SiteMap {
    the accesses themselves. */
 typedef struct {
    LH_MapKind map_kind;          /* decided by the blocks' sizes */
-   SizeT  map_block_size;        /* the first block's size */
    Bool   mixed_sizes;           /* a block had another size, at any time */
+   SizeT  map_block_size;        /* the first block's size */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
    /* Output only, allocated for a site the first time an output finds

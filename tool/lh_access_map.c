@@ -8,7 +8,7 @@
    The access map
    --------------
    While every block of a site has the same size N <= 4096, the site keeps
-   exact per-offset counts (2 x N 64-bit counters), in one allocation
+   exact per-offset counts (2 x N counters), in one allocation
    (LH_SiteMap) that each accessed block points to, so the access path
    reaches it without going through the site record.  Otherwise the map has
    LH_ACCESS_MAP_BUCKETS parts per block: byte offset o of a block of size
@@ -17,6 +17,26 @@
    had one size sees another, its per-offset counts are converted into
    parts of that size, so both kinds stay exact sums.  Each access is
    placed by the block's size at the time of the access.
+
+   Per-offset counts are 4 bytes (a site of 16-byte blocks: 128 bytes of
+   counts instead of 256; programs with thousands of sites of small blocks
+   keep one map each).  Every add to them checks that the count stays
+   below 2^32 (map_add: one compare per count, or per 8-byte access a
+   vector compare; LH_(map_bytes_add) for any amount); an add that would
+   pass it first moves the whole map to 8-byte counts allocated apart
+   (map_widen), then adds there, so no count is ever lost.  A map of parts
+   has 8-byte counts from the start: a part of a big block gathers bytes
+   by the billion, and the access path's fastest adds (an armed part)
+   carry no check.
+
+     narrow, per offset:  [header | reads: N x 4 | writes: N x 4]
+     wide, per offset:    [header | (unused)]  ->  reads: N x 8 | writes: N x 8
+     parts:               [header | part cache | reads: K x 8 | writes: K x 8],
+                          the counts apart when the per-offset map it was
+                          made from had no room for them
+
+   (The header is 32 bytes, a 16-byte block's narrow map 160; a per-offset
+   map has room for a part cache at least.)
 
    Every access adds its bytes to the map, so the map's sums are the
    site's read and written bytes.
@@ -30,7 +50,55 @@
 #include "lh_json.h"
 #include "lh_access_private.h"
 
-/* Turns a per-offset map into parts of its block size, in place. */
+/* The room a map of parts needs in counts[]: its part cache, then 2 x K
+   8-byte counts. */
+#define PARTS_ROOM (sizeof(LH_PartCache) + 2 * K * sizeof(ULong))
+
+/* A per-offset count of m: offset o of the reads or the writes. */
+static inline ULong bytes_count(LH_SiteMap* m, Bool is_write, SizeT o)
+{
+   return m->wide ? LH_(map_counts)(m, is_write)[o]
+                  : LH_(map_narrow_counts)(m, is_write)[o];
+}
+
+/* Moves a per-offset map's counts to 8-byte ones allocated apart (a count
+   is about to pass 2^32 - 1); the header stays where the blocks point to
+   it, its 4-byte counts unused from then on. */
+static __attribute__((noinline)) void map_widen(LH_SiteMap* m)
+{
+   ULong* wide;
+   UInt* narrow = LH_(map_narrow_counts)(m, False);
+   UWord i;
+   tl_assert(m->kind == LH_MAP_BYTES && !m->wide);
+   wide = VG_(malloc)("lh.access.map.wide", 2 * m->capacity * sizeof(ULong));
+   /* reads then writes, in both forms */
+   for (i = 0; i < 2 * (UWord)m->capacity; i++) wide[i] = narrow[i];
+   m->reads = wide;
+   m->writes = wide + m->capacity;
+   m->wide = True;
+}
+
+void LH_(map_bytes_add)(LH_SiteMap* m, Bool is_write, SizeT offset, UWord n,
+                        ULong amount)
+{
+   ULong* wide;
+   UWord i = 0;
+   if (!m->wide) {
+      UInt* c = LH_(map_narrow_counts)(m, is_write) + offset;
+      for (; i < n; i++) {
+         if (amount > 0xFFFFFFFFu - c[i]) {
+            map_widen(m);
+            break;
+         }
+         c[i] += (UInt)amount;
+      }
+   }
+   wide = LH_(map_counts)(m, is_write) + offset;
+   for (; i < n; i++) wide[i] += amount;
+}
+
+/* Turns a per-offset map into parts of its block size, in place when its
+   room allows. */
 static void map_to_buckets(LH_SiteMap* m)
 {
    ULong reads[K], writes[K];
@@ -41,21 +109,27 @@ static void map_to_buckets(LH_SiteMap* m)
    VG_(memset)(writes, 0, sizeof(writes));
    for (o = 0; o < m->block_size; o++) {
       j = bucket_of(o, m->block_size);
-      reads[j] += m->reads[o];
-      writes[j] += m->writes[o];
+      reads[j] += bytes_count(m, False, o);
+      writes[j] += bytes_count(m, True, o);
    }
-   if (m->capacity < K) {
+   if (m->wide && m->capacity >= K) {
+      /* the 8-byte counts apart have room for the parts */
+   } else if (m->room >= PARTS_ROOM) {
+      if (m->wide) VG_(free)(m->reads);
+      m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
+   } else {
       /* a map of small blocks: the parts need more room than its counts
-         had; the header stays where the blocks point to it */
-      m->capacity = K;
+         had */
+      if (m->wide) VG_(free)(m->reads);
       m->reads = VG_(malloc)("lh.access.map.parts", 2 * K * sizeof(ULong));
-      m->writes = m->reads + K;
    }
-   VG_(memset)(m->reads, 0, 2 * m->capacity * sizeof(ULong));
+   m->capacity = K;
+   m->writes = m->reads + K;
    VG_(memcpy)(m->reads, reads, sizeof(reads));
-   VG_(memcpy)(m->writes, writes, sizeof(writes));
+   VG_(memcpy)(m->reads + K, writes, sizeof(writes));
    m->kind = LH_MAP_BUCKETS;
-   m->part_cache_block = NULL;
+   m->wide = False;
+   LH_(map_part_cache)(m)->block = NULL;   /* over 4-byte counts of before */
 }
 
 void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
@@ -82,24 +156,61 @@ void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
    }
 }
 
+/* Maps are never freed (a site's lives as long as the site), so the
+   small ones are carved one after the other from chunks of the arena:
+   no arena header and red zones (32 bytes) and no rounding to 16 for
+   each, a few per cache line.  A chunk's tail that a map does not fit in
+   is left (at most MAP_CARVED_MAX bytes, 1/16 of a chunk); larger maps
+   (per-offset counts of blocks over 2 KiB) are arena blocks of their
+   own. */
+#define MAP_CHUNK_BYTES (64 * 1024)
+#define MAP_CARVED_MAX  (MAP_CHUNK_BYTES / 16)
+static UChar* map_chunk_next = NULL;
+static SizeT  map_chunk_left = 0;
+
+static LH_SiteMap* map_alloc(SizeT bytes)
+{
+   LH_SiteMap* m;
+   bytes = (bytes + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
+   if (bytes > MAP_CARVED_MAX) return VG_(malloc)("lh.access.map", bytes);
+   if (bytes > map_chunk_left) {
+      map_chunk_next = VG_(malloc)("lh.access.maps", MAP_CHUNK_BYTES);
+      map_chunk_left = MAP_CHUNK_BYTES;
+   }
+   m = (LH_SiteMap*)map_chunk_next;
+   map_chunk_next += bytes;
+   map_chunk_left -= bytes;
+   return m;
+}
+
 LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
 {
    LH_SiteMap* m = sa->map;
-   UWord capacity;
-   SizeT bytes;
+   UInt capacity, room;
    if (m != NULL) return m;
-   /* a per-offset map holds just its block size's counts, so that a
-      site of small blocks has its counts on a few cache lines */
-   capacity = sa->map_kind != LH_MAP_BYTES ? K
-              : sa->map_block_size > 0 ? sa->map_block_size : 1;
-   bytes = sizeof(LH_SiteMap) + 2 * capacity * sizeof(ULong);
-   m = VG_(malloc)("lh.access.map", bytes);
-   VG_(memset)(m, 0, bytes);
-   m->kind = sa->map_kind;
-   m->block_size = sa->map_block_size;
+   /* a per-offset map holds just its block size's counts, 4 bytes each,
+      so that a site of small blocks has its counts on a few cache lines */
+   if (sa->map_kind == LH_MAP_BYTES) {
+      capacity = sa->map_block_size > 0 ? (UInt)sa->map_block_size : 1;
+      room = (2 * capacity * sizeof(UInt) + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
+      /* room for the part cache, should the map turn into parts */
+      if (room < sizeof(LH_PartCache)) room = sizeof(LH_PartCache);
+   } else {
+      capacity = K;
+      room = PARTS_ROOM;
+   }
+   m = map_alloc(sizeof(LH_SiteMap) + room);
+   VG_(memset)(m, 0, sizeof(LH_SiteMap) + room);
+   m->kind = (UChar)sa->map_kind;
+   m->room = room;
    m->capacity = capacity;
-   m->reads = m->counts;
-   m->writes = m->counts + capacity;
+   if (sa->map_kind == LH_MAP_BYTES) {
+      m->block_size = (UInt)sa->map_block_size;
+      m->reads = m->writes = NULL;
+   } else {
+      m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
+      m->writes = m->reads + K;
+   }
    sa->map = m;
    return m;
 }
@@ -133,10 +244,11 @@ void LH_(map_add_part)(LH_SiteMap* m, const LH_Block* b, SizeT offset,
    /* part 'first' covers [first*size/K, (first+1)*size/K) */
    SizeT first_lo = (SizeT)(((ULong)first * size) / K);
    SizeT first_end = (SizeT)(((ULong)(first + 1) * size) / K);
-   m->part_cache_block = b;
-   m->part_cache_lo = first_lo;
-   m->part_cache_hi = first_end;
-   m->part_cache_index = first;
+   LH_PartCache* cache = LH_(map_part_cache)(m);
+   cache->block = b;
+   cache->lo = first_lo;
+   cache->hi = first_end;
+   cache->index = first;
    if (LIKELY(offset + n <= first_end)) {
       counts[first] += n;
    } else {
@@ -165,27 +277,39 @@ static void write_counts(LH_Json* j, const HChar* key, const ULong* c, UWord n)
    LH_(json_array_end)(j);
 }
 
+static void write_narrow_counts(LH_Json* j, const HChar* key, const UInt* c, UWord n)
+{
+   UWord i;
+   LH_(json_array_begin)(j, key);
+   for (i = 0; i < n; i++) LH_(json_u64)(j, NULL, c[i]);
+   LH_(json_array_end)(j);
+}
+
 /* Every access adds its bytes to the site's map (whatever its kind, and
    converting a per-offset map into parts keeps the sums), so the map's
    sums are the site's read and written bytes: the access path keeps no
    other byte counters. */
 ULong LH_(access_site_bytes)(const LH_Site* site, Bool written)
 {
-   const LH_SiteMap* m = site->access.map;
-   const ULong* counts;
+   LH_SiteMap* m = site->access.map;
    UWord i, n;
    ULong total = 0;
    if (m == NULL) return 0;
    LH_(slots_flush_repeats)();
-   counts = written ? m->writes : m->reads;
    n = m->kind == LH_MAP_BYTES ? m->block_size : K;
-   for (i = 0; i < n; i++) total += counts[i];
+   if (m->kind == LH_MAP_BYTES && !m->wide) {
+      const UInt* counts = LH_(map_narrow_counts)(m, written);
+      for (i = 0; i < n; i++) total += counts[i];
+   } else {
+      const ULong* counts = LH_(map_counts)(m, written);
+      for (i = 0; i < n; i++) total += counts[i];
+   }
    return total;
 }
 
 void LH_(access_write_map)(LH_Json* j, const LH_SiteAccess* sa)
 {
-   const LH_SiteMap* m = sa->map;
+   LH_SiteMap* m = sa->map;
    if (m == NULL) {
       LH_(json_null)(j, "map");
       return;
@@ -195,13 +319,18 @@ void LH_(access_write_map)(LH_Json* j, const LH_SiteAccess* sa)
    if (m->kind == LH_MAP_BYTES) {
       LH_(json_string)(j, "kind", "bytes");
       LH_(json_u64)(j, "block_size", m->block_size);
-      write_counts(j, "reads", m->reads, m->block_size);
-      write_counts(j, "writes", m->writes, m->block_size);
+      if (m->wide) {
+         write_counts(j, "reads", LH_(map_counts)(m, False), m->block_size);
+         write_counts(j, "writes", LH_(map_counts)(m, True), m->block_size);
+      } else {
+         write_narrow_counts(j, "reads", LH_(map_narrow_counts)(m, False), m->block_size);
+         write_narrow_counts(j, "writes", LH_(map_narrow_counts)(m, True), m->block_size);
+      }
    } else {
       LH_(json_string)(j, "kind", "buckets");
       LH_(json_u64)(j, "buckets", K);
-      write_counts(j, "reads", m->reads, K);
-      write_counts(j, "writes", m->writes, K);
+      write_counts(j, "reads", LH_(map_counts)(m, False), K);
+      write_counts(j, "writes", LH_(map_counts)(m, True), K);
    }
    LH_(json_object_end)(j);
 }

@@ -124,7 +124,11 @@ typedef struct {
    Addr      lo;             /* the block's first byte */
    /* second line */
    UWord     size;           /* 0 = empty slot */
-   ULong*    counts;         /* the site map's reads or writes */
+   union {
+      ULong*  counts;        /* a map of parts: its reads or writes */
+      LH_SiteMap* bytes_map; /* a per-offset map (its counts may move:
+                                LH_(map_bytes_add)) */
+   };
    double    inv_size;       /* 1.0 / size */
    /* until saturated: the block's 64 KiB shadow chunk the last access
       fell in, when the block owns all of it (chunk_lo: its first byte) */
@@ -181,12 +185,13 @@ static inline AccessSlot* slot_at(UWord index, Bool is_write)
 static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
 {
    Addr a = (Addr)(slot->repeat_key & (((ULong)1 << 48) - 1));
-   UWord n = (UWord)(slot->repeat_key >> 48), i;
+   UWord n = (UWord)(slot->repeat_key >> 48);
    SizeT offset = a - slot->lo;
    if (slot->by_parts) {
       slot->counts[bucket_of(offset, slot->size)] += slot->repeats * n;
    } else {
-      for (i = 0; i < n; i++) slot->counts[offset + i] += slot->repeats;
+      Bool is_write = (Addr)slot - (Addr)write_slots < sizeof(write_slots);
+      LH_(map_bytes_add)(slot->bytes_map, is_write, offset, n, slot->repeats);
    }
    slot->repeats = 0;
 }
@@ -300,7 +305,7 @@ typedef struct {
    LH_Granule* granules;
    LH_Block* block;
    Addr      start;
-   ULong*    counts;         /* the map's reads or writes */
+   ULong*    counts;         /* a map of parts: its reads or writes */
    LH_SiteMap* map;
    Bool      by_parts;
    Bool      is_write;
@@ -347,14 +352,14 @@ static void run_mark_bits(const AccessRun* run)
 static __attribute__((noinline)) void run_flush(AccessRun* run)
 {
    SizeT offset = run->start - run->lo;
-   SizeT n = run->end - run->start, i;
+   SizeT n = run->end - run->start;
    run_mark_bits(run);
    run->start = run->end;
    if (run->by_parts) {
       /* no block: the map's cached part is dropped, not trusted */
       LH_(map_add_part)(run->map, NULL, offset, n, run->size, run->counts);
    } else {
-      for (i = 0; i < n; i++) run->counts[offset + i]++;
+      LH_(map_bytes_add)(run->map, run->is_write, offset, n, 1);
    }
 }
 
@@ -576,9 +581,10 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->size = b->req_size;
    slot->epoch = slot_epoch;
    slot->block = b;
-   slot->counts = is_write ? m->writes : m->reads;
-   slot->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    slot->by_parts = m->kind == LH_MAP_BUCKETS;
+   if (slot->by_parts) slot->counts = LH_(map_counts)(m, is_write);
+   else slot->bytes_map = (LH_SiteMap*)m;
+   slot->inv_size = b->req_size > 0 ? 1.0 / (double)b->req_size : 0.0;
    slot->saturated = (is_write ? b->access.written_bytes_set
                                : b->access.read_bytes_set) == b->req_size;
    slot->part_room = 0;
@@ -587,8 +593,10 @@ static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
    slot->chunk_lo = ~(Addr)0;
    slot->granules = slot->saturated ? NULL
                     : LH_(shadow_shared_granules)(b->payload, b->payload + b->req_size);
-   if (slot->by_parts && m->part_cache_block == b)
-      slot_arm(slot, m->part_cache_index, m->part_cache_lo, m->part_cache_hi);
+   if (slot->by_parts) {
+      const LH_PartCache* cache = LH_(map_part_cache)((LH_SiteMap*)m);
+      if (cache->block == b) slot_arm(slot, cache->index, cache->lo, cache->hi);
+   }
    b->slotted = 1;
    slot_note_filled(slot);
 }

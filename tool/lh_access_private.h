@@ -51,18 +51,31 @@ static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
    return (UWord)j;
 }
 
-/* Two counters at a time, at any 8-byte alignment (a per-offset map's
-   counts for an 8-byte access: four vector adds instead of eight). */
+/* n per-offset counts of map m from 'offset' on, each plus 'amount':
+   moves the map to 8-byte counts first when one would pass 2^32 - 1.
+   The per-offset adds that map_add does not do itself come here: a
+   count near 2^32, a slot's pending repeats, a run. */
+void LH_(map_bytes_add)(LH_SiteMap* m, Bool is_write, SizeT offset, UWord n,
+                        ULong amount);
+
+/* Four 4-byte counters at a time, at any 4-byte alignment (a per-offset
+   map's counts for an 8-byte access: two vector adds instead of eight). */
+typedef UInt LH_FourCounts __attribute__((vector_size(16), aligned(4), may_alias));
 typedef ULong LH_TwoCounts __attribute__((vector_size(16), aligned(8), may_alias));
 
-static inline __attribute__((always_inline)) void add_one_to_8(ULong* c)
+/* Adds one to the 8 counts at c, unless one of them is 2^32 - 1 (then
+   False: LH_(map_bytes_add) must widen the map first). */
+static inline __attribute__((always_inline)) Bool add_one_to_8_narrow(UInt* c)
 {
-   const LH_TwoCounts one = { 1, 1 };
-   LH_TwoCounts* v = (LH_TwoCounts*)c;
-   v[0] += one;
-   v[1] += one;
-   v[2] += one;
-   v[3] += one;
+   const LH_FourCounts one = { 1, 1, 1, 1 };
+   const LH_FourCounts full = { 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu };
+   LH_FourCounts* v = (LH_FourCounts*)c;
+   LH_FourCounts lo = v[0], hi = v[1];
+   LH_TwoCounts any_full = (LH_TwoCounts)((lo == full) | (hi == full));
+   if (UNLIKELY((any_full[0] | any_full[1]) != 0)) return False;
+   v[0] = lo + one;
+   v[1] = hi + one;
+   return True;
 }
 
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
@@ -70,20 +83,27 @@ static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
              UWord n, SizeT size, Bool is_write)
 {
-   ULong* counts = is_write ? m->writes : m->reads;
    if (m->kind == LH_MAP_BYTES) {
-      ULong* c = counts + offset;
-      ULong* end = c + n;
-      if (n == 8) {
-         add_one_to_8(c);
-         return;
+      if (LIKELY(!m->wide)) {
+         UInt* c = LH_(map_narrow_counts)(m, is_write) + offset;
+         UWord i;
+         if (n == 8) {
+            if (LIKELY(add_one_to_8_narrow(c))) return;
+         } else {
+            for (i = 0; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
+            if (LIKELY(i == n)) return;
+            offset += i;
+            n -= i;
+         }
       }
-      for (; c < end; c++) (*c)++;
-   } else if (m->part_cache_block == b && offset >= m->part_cache_lo
-              && offset + n <= m->part_cache_hi) {
-      counts[m->part_cache_index] += n;
+      LH_(map_bytes_add)(m, is_write, offset, n, 1);
    } else {
-      LH_(map_add_part)(m, b, offset, n, size, counts);
+      ULong* counts = LH_(map_counts)(m, is_write);
+      const LH_PartCache* cache = LH_(map_part_cache)(m);
+      if (cache->block == b && offset >= cache->lo && offset + n <= cache->hi)
+         counts[cache->index] += n;
+      else
+         LH_(map_add_part)(m, b, offset, n, size, counts);
    }
 }
 

@@ -229,7 +229,7 @@ static void access_totals(const LH_Site* site, AccessTotals* t)
 static double mean_lifetime(const LH_Site* site)
 {
    return site->total_blocks == 0
-          ? 0.0 : (double)site->out->lifetime_sum / (double)site->total_blocks;
+          ? 0.0 : (double)site->out->lifetimes->sum / (double)site->total_blocks;
 }
 
 static double mean_lifetime_fraction(const LH_Site* site, ULong duration)
@@ -254,21 +254,21 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
    ULong active_end, active;
    VG_(memset)(q, 0, sizeof *q);
    q->mean_wait = mean_lifetime(site);
-   if (site->freed_blocks >= 2) {
+   if (LH_(site_freed_blocks)(site) >= 2) {
       q->free_span = site->last_free_time - site->first_free_time;
       q->free_interval = (double)q->free_span
-                         / (double)(site->freed_blocks - 1);
+                         / (double)(LH_(site_freed_blocks)(site) - 1);
       if (q->free_interval > 0)
          q->depth = q->mean_wait / q->free_interval;
    }
    /* Active from the first allocation to the last free, or to now when
       blocks are still live. */
-   active_end = site->out->blocks_at_exit > 0 || site->freed_blocks == 0
+   active_end = LH_(site_blocks_at_exit)(site) > 0 || LH_(site_freed_blocks)(site) == 0
                 ? now : site->last_free_time;
    active = active_end > site->first_alloc_time
             ? active_end - site->first_alloc_time : 0;
    if (active > 0 && site->max_blocks > 0)
-      q->occupancy = (double)site->out->lifetime_sum / (double)active
+      q->occupancy = (double)site->out->lifetimes->sum / (double)active
                      / (double)site->max_blocks;
 }
 
@@ -296,10 +296,10 @@ static void add_growth_evidence(Finding* f, const LH_Site* site,
    add_fraction(f, "max_time_fraction", ratio(site->max_time, duration));
    add_fraction(f, "mean_lifetime_fraction",
                 mean_lifetime_fraction(site, duration));
-   add_count(f, "freed_blocks", site->freed_blocks);
-   add_count(f, "cross_thread_frees", site->cross_thread_frees);
+   add_count(f, "freed_blocks", LH_(site_freed_blocks)(site));
+   add_count(f, "cross_thread_frees", LH_(site_rare)(site)->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
-   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
+   add_count(f, "bytes_at_exit", LH_(site_bytes_at_exit)(site));
    add_fraction(f, "slope_bytes_per_million_instructions",
                 growth->slope_bytes_per_million_instructions);
 }
@@ -338,8 +338,8 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    QueueFigures q;
    Finding* f;
    /* Hand-off: most freed blocks were freed by another thread. */
-   if (site->cross_thread_frees < (ULong)LH_(options).growth_min_blocks
-       || 2 * site->cross_thread_frees < site->freed_blocks)
+   if (LH_(site_rare)(site)->cross_thread_frees < (ULong)LH_(options).growth_min_blocks
+       || 2 * LH_(site_rare)(site)->cross_thread_frees < LH_(site_freed_blocks)(site))
       return False;
    /* Many live at once, and material. */
    if (site->max_blocks < (ULong)LH_(options).growth_min_blocks
@@ -376,10 +376,10 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
    add_count(f, "queue_depth", (ULong)q.depth);
    add_fraction(f, "free_span_fraction", ratio(q.free_span, duration));
    add_fraction(f, "occupancy_fraction", q.occupancy);
-   add_count(f, "freed_blocks", site->freed_blocks);
-   add_count(f, "cross_thread_frees", site->cross_thread_frees);
+   add_count(f, "freed_blocks", LH_(site_freed_blocks)(site));
+   add_count(f, "cross_thread_frees", LH_(site_rare)(site)->cross_thread_frees);
    add_count(f, "allocating_threads", site->allocating_threads);
-   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
+   add_count(f, "bytes_at_exit", LH_(site_bytes_at_exit)(site));
    return True;
 }
 
@@ -391,13 +391,13 @@ static Bool check_leak(LH_Site* site, UInt index, ULong duration,
    if (!rising(growth)
        || site->max_blocks < (ULong)LH_(options).growth_min_blocks
        || growth->end_to_max_ratio < LH_(options).leak_exit_fraction
-       || site->out->blocks_at_exit < (ULong)LH_(options).growth_min_blocks
-       || !material(site->out->bytes_at_exit))
+       || LH_(site_blocks_at_exit)(site) < (ULong)LH_(options).growth_min_blocks
+       || !material(LH_(site_bytes_at_exit)(site)))
       return False;
-   f = add_finding(Kind_Leak, severity_for_share(site->out->bytes_at_exit),
+   f = add_finding(Kind_Leak, severity_for_share(LH_(site_bytes_at_exit)(site)),
                    site, index);
-   add_count(f, "bytes_at_exit", site->out->bytes_at_exit);
-   add_count(f, "blocks_at_exit", site->out->blocks_at_exit);
+   add_count(f, "bytes_at_exit", LH_(site_bytes_at_exit)(site));
+   add_count(f, "blocks_at_exit", LH_(site_blocks_at_exit)(site));
    add_fraction(f, "end_to_max_ratio", growth->end_to_max_ratio);
    add_fraction(f, "first_alloc_fraction",
                 ratio(site->first_alloc_time, duration));
@@ -472,14 +472,14 @@ static void check_memory(LH_Site* site, UInt index, ULong duration)
    count never includes a block living longer than the limit. */
 static ULong short_lived_blocks(const LH_Site* site, ULong limit)
 {
-   ULong count = LH_(histogram_at)(&site->out->lifetime_histogram, 0);   /* lifetime 0 */
+   ULong count = LH_(histogram_at)(&site->out->lifetimes->lifetime_histogram, 0);   /* lifetime 0 */
    UInt  i;
    if (limit == 0)
       return 0;
    for (i = 1; i < LH_LIFETIME_BUCKETS && i < 64; i++) {
       if ((1ULL << i) > limit)
          break;
-      count += LH_(histogram_at)(&site->out->lifetime_histogram, i);
+      count += LH_(histogram_at)(&site->out->lifetimes->lifetime_histogram, i);
    }
    return count;
 }
@@ -501,7 +501,7 @@ static void check_churn(LH_Site* site, UInt index, ULong duration)
    add_count(f, "total_bytes", site->total_bytes);
    add_count(f, "lifetime_limit", limit);
    add_count(f, "mean_lifetime",
-             site->total_blocks ? site->out->lifetime_sum / site->total_blocks : 0);
+             site->total_blocks ? site->out->lifetimes->sum / site->total_blocks : 0);
    add_fraction(f, "mean_lifetime_fraction",
                 mean_lifetime_fraction(site, duration));
    add_count(f, "max_blocks", site->max_blocks);
@@ -513,20 +513,20 @@ static void check_realloc(LH_Site* site, UInt index)
 {
    Finding* f;
    if (site->total_blocks == 0
-       || site->reallocs < (ULong)LH_(options).realloc_min_per_block * site->total_blocks
-       || site->realloc_bytes_copied < (ULong)LH_(options).realloc_min_copied_bytes)
+       || LH_(site_rare)(site)->reallocs < (ULong)LH_(options).realloc_min_per_block * site->total_blocks
+       || LH_(site_rare)(site)->realloc_bytes_copied < (ULong)LH_(options).realloc_min_copied_bytes)
       return;
    /* Copying ten times what the buffers grow to means growth by small
       steps (quadratic copying), not by doubling. */
    f = add_finding(Kind_ReallocGrowth,
-                   site->realloc_bytes_copied >= 10 * site->max_bytes
+                   LH_(site_rare)(site)->realloc_bytes_copied >= 10 * site->max_bytes
                       ? Severity_Medium : Severity_Low,
                    site, index);
-   add_count(f, "reallocs", site->reallocs);
+   add_count(f, "reallocs", LH_(site_rare)(site)->reallocs);
    add_count(f, "blocks", site->total_blocks);
-   add_fraction(f, "reallocs_per_block", ratio(site->reallocs, site->total_blocks));
-   add_count(f, "realloc_bytes_copied", site->realloc_bytes_copied);
-   add_count(f, "realloc_requested_bytes", site->realloc_requested_bytes);
+   add_fraction(f, "reallocs_per_block", ratio(LH_(site_rare)(site)->reallocs, site->total_blocks));
+   add_count(f, "realloc_bytes_copied", LH_(site_rare)(site)->realloc_bytes_copied);
+   add_count(f, "realloc_requested_bytes", LH_(site_rare)(site)->realloc_requested_bytes);
    add_count(f, "max_bytes", site->max_bytes);
 }
 

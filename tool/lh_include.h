@@ -141,6 +141,14 @@ static inline UInt LH_(histogram_end)(const LH_Histogram* h)
    return h->n == 0 ? 0 : (UInt)h->first + h->n;
 }
 
+/* Lifetimes and sizes of a set of a site's blocks: its freed ones (in the
+   record), or all of them, live ones counted up to now (at output). */
+typedef struct {
+   ULong sum, min, max;               /* lifetimes; min ~0 before any */
+   LH_Histogram lifetime_histogram;
+   LH_Histogram size_histogram;       /* log2 size buckets (lh_shapes.c) */
+} LH_Lifetimes;
+
 /* Distinct allocating threads are kept inline up to this many, then in a
    set (see lh_sites.c). */
 #define LH_SITE_INLINE_THREADS 4
@@ -150,28 +158,49 @@ static inline UInt LH_(histogram_end)(const LH_Histogram* h)
    kept for the next one, so that the run's own state, touched by every
    malloc and free, does not carry them. */
 typedef struct {
-   /* Live when the profile is written. */
-   ULong bytes_at_exit, blocks_at_exit, zero_size_at_exit;
-   /* Lifetimes of all the site's blocks, live ones counted up to now:
-      the site's freed_* figures plus its live blocks. */
-   ULong lifetime_sum, lifetime_min, lifetime_max;
-   LH_Histogram lifetime_histogram;
-   /* Blocks by log2 size, freed and live (lh_shapes.c). */
-   LH_Histogram size_histogram;
+   /* Lifetimes and sizes of all the site's blocks, live ones counted up
+      to now: the record's 'freed' itself for a site with no live block
+      when the profile is written (most sites of a program that frees its
+      blocks), else live_lifetimes, made by the first output that finds
+      one and kept.  (Its live figures when the profile is written are
+      the record's own: a report is built and rendered with no client
+      code running in between; LH_(site_bytes_at_exit).) */
+   LH_Lifetimes* lifetimes;
+   LH_Lifetimes* live_lifetimes;
 
    /* Set at output by lh_symbols.c: the frame naming the site. */
    UInt         n_frames;        /* frames after inline expansion */
-   UInt*        frame_ids;       /* indices into the frame table */
    UInt         name_frame;      /* index into frame_ids */
+   UInt*        frame_ids;       /* indices into the frame table */
    Bool         runtime_only;    /* every frame is allocator or library code
                                     (a runtime's own start-up pool): no
                                     finding can name code the user owns */
    /* Set at output by lh_labels.c: how every reader names the site,
       unique among the profile's sites, as pieces (its text:
       LH_(site_label)). */
-   UInt*        label_pieces;
    UInt         n_label_pieces;
+   UInt*        label_pieces;
 } LH_SiteOutput;
+
+/* A site's figures that most sites never need, apart from the record: made
+   by the first event that needs one of them (a realloc, a block of 0
+   bytes, a free by another thread than the allocating one, a fifth
+   allocating thread, blocks in a second size class) and kept; a site
+   without one has them all zero (LH_(site_rare)). */
+typedef struct {
+   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
+   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
+   /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
+      allocated, live now, live at the global peak (kept with
+      bytes_at_peak); live when the profile is written: out. */
+   ULong zero_size_total, zero_size_curr, zero_size_at_peak;
+   ULong cross_thread_frees;
+   void* more_threads;          /* WordFM set of serials beyond the inline ones */
+   /* Blocks by log2 size x log2 lifetime, made only once the site's
+      blocks fall in two size classes (NULL before: one size class's row
+      is the lifetime histogram); lh_shapes.c. */
+   struct LH_SiteGrid* size_lifetime;
+} LH_SiteRare;
 
 typedef struct LH_Site LH_Site;
 struct LH_Site {
@@ -195,54 +224,82 @@ struct LH_Site {
       maintained lazily (see lh_sites.c). */
    ULong bytes_at_peak, blocks_at_peak;
    ULong peak_seq_seen;         /* LH_(heap).peak_seq when last modified */
-   ULong freed_blocks;
    ULong first_alloc_time, last_alloc_time;
    /* When the site's first and latest block was freed (valid when
-      freed_blocks > 0): with freed_blocks, the rate its blocks are
-      consumed at (lh_findings.c, missing backpressure). */
+      LH_(site_freed_blocks) > 0): with the freed blocks, the rate its
+      blocks are consumed at (lh_findings.c, missing backpressure). */
    ULong first_free_time, last_free_time;
 
-   /* Distinct allocating threads, by thread serial (LH_(thread_serial)). */
+   /* Distinct allocating threads, by thread serial (LH_(thread_serial));
+      past the inline ones, in the rare part's set. */
    ULong allocating_threads;
    UInt  recent_threads[LH_SITE_INLINE_THREADS];
-   void* more_threads;          /* WordFM set of serials beyond the inline ones */
-   ULong cross_thread_frees;
-
-   /* Lifetimes of the freed blocks (kept up to date on every free). */
-   ULong freed_lifetime_sum, freed_lifetime_min, freed_lifetime_max;
 
    LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
    LH_SiteAccess   access;      /* reads/writes (lh_access.c) */
 
-   LH_Histogram freed_lifetime_histogram;
-   /* Blocks by log2 size, freed so far (with the live ones: out);
-      lh_shapes.c. */
-   LH_Histogram freed_size_histogram;
-   /* Blocks by log2 size x log2 lifetime, made only once the site's
-      blocks fall in two size classes (NULL before: one size class's row
-      is the lifetime histogram); lh_shapes.c. */
-   struct LH_SiteGrid* size_lifetime;
+   /* Lifetimes and sizes of the freed blocks (kept up to date on every
+      free; with the live ones: out). */
+   LH_Lifetimes freed;
 
-   ULong reallocs, realloc_requested_bytes, realloc_bytes_copied;
-   ULong realloc_growth_bytes;  /* bytes added by growing reallocs */
-
-   /* Blocks of 0 bytes (DHAT counts them as 1 byte: cli/report_dhat.c):
-      allocated, live now, live at the global peak (kept with
-      bytes_at_peak); live when the profile is written: out. */
-   ULong zero_size_total, zero_size_curr, zero_size_at_peak;
-
-   /* The frames of lifeheap's preload the first allocation passed
-      through (malloc, or realloc then malloc), innermost first: not part
-      of the site's stack, written as "allocator_frames"; set when the
-      site is made, so no malloc reads them. */
-#define LH_ALLOCATOR_FRAMES 2
-   Addr  allocator_ips[LH_ALLOCATOR_FRAMES];
-   UChar n_allocator_frames;
+   /* The figures most sites never need (NULL: all zero; LH_(site_rare)). */
+   LH_SiteRare* rare;
 
    /* The figures only a profile reads (NULL until the first output
       makes them: LH_(sites_finalize)). */
    LH_SiteOutput* out;
+
+   /* The frames of lifeheap's preload the first allocation passed
+      through (malloc, or realloc then malloc): not part of the site's
+      stack, written as "allocator_frames"; set when the site is made, so
+      no malloc reads them.  A number in the table of distinct lists
+      (LH_(allocator_frames_of)): a program has a handful. */
+   UInt  allocator_frames;
 };
+
+/* A list of preload frames, innermost first. */
+#define LH_ALLOCATOR_FRAMES 2
+typedef struct {
+   Addr ips[LH_ALLOCATOR_FRAMES];
+   UInt n;
+} LH_AllocatorFrames;
+/* The number of that list in the table of distinct lists, added on first
+   use (lh_sites.c). */
+UInt LH_(allocator_frames_number)(const Addr* ips, UInt n);
+/* The site's list. */
+const LH_AllocatorFrames* LH_(allocator_frames_of)(const LH_Site* site);
+
+/* The site's rare figures, all zero when it has none. */
+extern const LH_SiteRare LH_(no_rare_figures);
+static inline const LH_SiteRare* LH_(site_rare)(const LH_Site* site)
+{
+   return site->rare != NULL ? site->rare : &LH_(no_rare_figures);
+}
+/* The site's rare figures, made (all zero) on first use. */
+LH_SiteRare* LH_(site_rare_make)(LH_Site* site);
+/* Blocks of the site freed so far: every block allocated is live or freed
+   (a realloc is not a new block). */
+static inline ULong LH_(site_freed_blocks)(const LH_Site* site)
+{
+   return site->total_blocks - site->curr_blocks;
+}
+
+/* The site's live bytes, blocks and 0-byte blocks when the profile is
+   written (docs/format.md bytes_at_exit, blocks_at_exit,
+   zero_size_blocks.at_exit): a report is built and rendered while no
+   client code runs, so they are the live figures now. */
+static inline ULong LH_(site_bytes_at_exit)(const LH_Site* site)
+{
+   return site->curr_bytes;
+}
+static inline ULong LH_(site_blocks_at_exit)(const LH_Site* site)
+{
+   return site->curr_blocks;
+}
+static inline ULong LH_(site_zero_size_at_exit)(const LH_Site* site)
+{
+   return LH_(site_rare)(site)->zero_size_curr;
+}
 
 /* The heap's global figures, one struct so that a report copies them at
    once (docs/format.md "totals" and "peak"). */
@@ -461,8 +518,8 @@ void LH_(timeline_write_json)(LH_Json* j);
    and by log2 size x log2 lifetime when they have more than one size,
    the run's blocks by log2 size x log2 lifetime.  A block is counted when
    freed, or, live, at each output (after shapes_output_begin), after its
-   lifetime is counted in the site's freed_lifetime_histogram (freed) or
-   lifetime_histogram (live). */
+   lifetime is counted in the site's freed.lifetime_histogram (freed) or
+   out->lifetimes->lifetime_histogram (live). */
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime);
 void LH_(shapes_output_begin)(void);
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime);

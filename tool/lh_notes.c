@@ -95,19 +95,19 @@ void LH_(site_notes_compute)(const LH_Site* s, LH_SiteNotes* notes)
    notes->n = 0;
    if (s->out->runtime_only) return;
 
-   if (s->realloc_bytes_copied >= LH_NOTE_MIN_BYTES) {
-      n = add_note(notes, LH_NoteReallocGrowth, s->realloc_bytes_copied,
-                   s->reallocs);
-      LH_(format_bytes)(amount, sizeof amount, s->realloc_bytes_copied);
+   if (LH_(site_rare)(s)->realloc_bytes_copied >= LH_NOTE_MIN_BYTES) {
+      n = add_note(notes, LH_NoteReallocGrowth, LH_(site_rare)(s)->realloc_bytes_copied,
+                   LH_(site_rare)(s)->reallocs);
+      LH_(format_bytes)(amount, sizeof amount, LH_(site_rare)(s)->realloc_bytes_copied);
       if (s->total_blocks > 1)
          VG_(snprintf)(n->text, sizeof n->text,
                        "grown by %'llu reallocs (%.1f per block), %s copied",
-                       s->reallocs,
-                       (double)s->reallocs / (double)s->total_blocks, amount);
+                       LH_(site_rare)(s)->reallocs,
+                       (double)LH_(site_rare)(s)->reallocs / (double)s->total_blocks, amount);
       else
          VG_(snprintf)(n->text, sizeof n->text, "grown by %'llu %s, %s copied",
-                       s->reallocs,
-                       LH_(plural)(s->reallocs, "realloc", "reallocs"), amount);
+                       LH_(site_rare)(s)->reallocs,
+                       LH_(plural)(LH_(site_rare)(s)->reallocs, "realloc", "reallocs"), amount);
    }
    if (show_unused) {
       n = add_note(notes, LH_NoteUnusedCapacity, unused, 0);

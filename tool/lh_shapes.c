@@ -18,8 +18,10 @@
    The size is the block's size when it is folded (its last size, for a
    block realloc'ed).
 
-      site->freed_size_histogram     blocks freed so far, by size
-      site->out->size_histogram      + the live blocks, set at output
+      site->freed.size_histogram     blocks freed so far, by size
+      site->out->lifetimes->size_histogram
+                                     + the live blocks, set at output (the
+                                       freed one itself without any)
       freed_grid[size][lifetime]     blocks freed so far (the whole run)
       grid[size][lifetime]           + the live blocks, set at output
 
@@ -27,11 +29,11 @@
    site's histogram, lh_histogram.c).  The grids are 64 x 64 counts
    (32 KiB each) and written sparse: only the cells with blocks.
 
-   A site's own grid (site->size_lifetime, blocks by size x lifetime) is
-   needed only when its blocks have more than one size class: while they
-   all fall in one, that class's row is the site's lifetime histogram and
-   the reader derives it, so most sites (one struct, one call site, one
-   size) pay one NULL pointer.  When a block of a second class is folded,
+   A site's own grid (blocks by size x lifetime: size_lifetime, in its rare
+   figures) is needed only when its blocks have more than one size class:
+   while they all fall in one, that class's row is the site's lifetime
+   histogram and the reader derives it, so most sites (one struct, one
+   call site, one size) pay nothing for it.  When a block of a second class is folded,
    the grid is made: the first class's row is a copy of the lifetime
    histogram without the block being folded (the caller has counted it
    already), then the block goes in its own row.  Rows are windowed
@@ -142,11 +144,12 @@ static void fold_into_rows(SizeRows* r, const LH_Histogram* sizes,
 
 static struct LH_SiteGrid* site_grid(LH_Site* site)
 {
-   if (site->size_lifetime == NULL) {
-      site->size_lifetime = VG_(malloc)("lh.shapes.grid", sizeof(struct LH_SiteGrid));
-      VG_(memset)(site->size_lifetime, 0, sizeof(struct LH_SiteGrid));
+   LH_SiteRare* rare = LH_(site_rare_make)(site);
+   if (rare->size_lifetime == NULL) {
+      rare->size_lifetime = VG_(malloc)("lh.shapes.grid", sizeof(struct LH_SiteGrid));
+      VG_(memset)(rare->size_lifetime, 0, sizeof(struct LH_SiteGrid));
    }
-   return site->size_lifetime;
+   return rare->size_lifetime;
 }
 
 /*------------------------------------------------------------*/
@@ -156,10 +159,10 @@ static struct LH_SiteGrid* site_grid(LH_Site* site)
 void LH_(shapes_note_freed)(LH_Site* site, ULong size, ULong lifetime)
 {
    UInt s = log2_bucket(size), l = log2_bucket(lifetime);
-   if (needs_rows(&site->freed_size_histogram, s))
-      fold_into_rows(&site_grid(site)->freed_rows, &site->freed_size_histogram,
-                     &site->freed_lifetime_histogram, s, l);
-   LH_(histogram_add)(&site->freed_size_histogram, s);
+   if (needs_rows(&site->freed.size_histogram, s))
+      fold_into_rows(&site_grid(site)->freed_rows, &site->freed.size_histogram,
+                     &site->freed.lifetime_histogram, s, l);
+   LH_(histogram_add)(&site->freed.size_histogram, s);
    freed_grid[s][l]++;
 }
 
@@ -168,9 +171,9 @@ void LH_(shapes_output_begin)(void)
    UInt i, n = LH_(n_sites)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
-      LH_(histogram_copy)(&site->out->size_histogram, &site->freed_size_histogram);
-      if (site->size_lifetime != NULL)
-         size_rows_copy(&site->size_lifetime->rows, &site->size_lifetime->freed_rows);
+      struct LH_SiteGrid* grid_of_site = LH_(site_rare)(site)->size_lifetime;
+      if (grid_of_site != NULL)
+         size_rows_copy(&grid_of_site->rows, &grid_of_site->freed_rows);
    }
    VG_(memcpy)(grid, freed_grid, sizeof grid);
 }
@@ -178,10 +181,11 @@ void LH_(shapes_output_begin)(void)
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
 {
    UInt s = log2_bucket(size), l = log2_bucket(lifetime);
-   if (needs_rows(&site->out->size_histogram, s))
-      fold_into_rows(&site_grid(site)->rows, &site->out->size_histogram,
-                     &site->out->lifetime_histogram, s, l);
-   LH_(histogram_add)(&site->out->size_histogram, s);
+   LH_Lifetimes* all = site->out->lifetimes;   /* the site's live_lifetimes */
+   if (needs_rows(&all->size_histogram, s))
+      fold_into_rows(&site_grid(site)->rows, &all->size_histogram,
+                     &all->lifetime_histogram, s, l);
+   LH_(histogram_add)(&all->size_histogram, s);
    grid[s][l]++;
 }
 
@@ -205,8 +209,9 @@ void LH_(shapes_write_site_grid)(LH_Json* j, const LH_Site* site)
 {
    UInt k, l;
    const SizeRows* r;
-   if (site->size_lifetime == NULL || site->size_lifetime->rows.n == 0) return;
-   r = &site->size_lifetime->rows;
+   const struct LH_SiteGrid* grid_of_site = LH_(site_rare)(site)->size_lifetime;
+   if (grid_of_site == NULL || grid_of_site->rows.n == 0) return;
+   r = &grid_of_site->rows;
    LH_(json_array_begin)(j, "blocks_by_size_and_lifetime");
    for (k = 0; k < r->n; k++) {
       const LH_Histogram* row = &r->rows[k];

@@ -195,20 +195,17 @@ static void write_label(LH_Json* j, const LH_Site* s)
 static const LH_Site** allocator_stacks = NULL;
 static UInt n_allocator_stacks = 0, allocator_stacks_size = 0;
 
+/* Equal lists have one number (lh_sites.c keeps each distinct list once). */
 static Bool same_allocator_frames(const LH_Site* a, const LH_Site* b)
 {
-   UInt k;
-   if (a->n_allocator_frames != b->n_allocator_frames) return False;
-   for (k = 0; k < a->n_allocator_frames; k++)
-      if (a->allocator_ips[k] != b->allocator_ips[k]) return False;
-   return True;
+   return a->allocator_frames == b->allocator_frames;
 }
 
 /* The site's index in allocator_stacks; -1 for a site with none. */
 static Int allocator_stack_of(const LH_Site* s, Bool add)
 {
    UInt k;
-   if (s->n_allocator_frames == 0) return -1;
+   if (LH_(allocator_frames_of)(s)->n == 0) return -1;
    for (k = 0; k < n_allocator_stacks; k++)
       if (same_allocator_frames(allocator_stacks[k], s)) return (Int)k;
    if (!add) return -1;
@@ -287,6 +284,8 @@ static void write_notes(LH_Json* j, const LH_SiteNotes* notes)
 
 void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
 {
+   const LH_SiteRare* rare = LH_(site_rare)(s);
+   const LH_Lifetimes* all = s->out->lifetimes;
    UInt k;
    Int allocator_stack;
    LH_(json_object_begin)(j, NULL);
@@ -308,35 +307,35 @@ void LH_(site_json_write)(LH_Json* j, LH_Site* s, const LH_SiteNotes* notes)
    put_unless(j, "max_bytes", s->max_bytes, s->total_bytes);
    put_unless(j, "max_blocks", s->max_blocks, s->total_blocks);
    put_unless(j, "max_time", s->max_time, s->first_alloc_time);
-   put_unless(j, "bytes_at_exit", s->out->bytes_at_exit, 0);
-   put_unless(j, "blocks_at_exit", s->out->blocks_at_exit, 0);
-   put_unless(j, "freed_blocks", s->freed_blocks, 0);
+   put_unless(j, "bytes_at_exit", LH_(site_bytes_at_exit)(s), 0);
+   put_unless(j, "blocks_at_exit", LH_(site_blocks_at_exit)(s), 0);
+   put_unless(j, "freed_blocks", LH_(site_freed_blocks)(s), 0);
 
-   if (s->out->lifetime_sum != 0 || s->out->lifetime_min != 0 || s->out->lifetime_max != 0
-       || LH_(histogram_end)(&s->out->lifetime_histogram) > 0) {
+   if (all->sum != 0 || all->min != 0 || all->max != 0
+       || LH_(histogram_end)(&all->lifetime_histogram) > 0) {
       LH_(json_object_begin)(j, "lifetime");
-      put_unless(j, "sum", s->out->lifetime_sum, 0);
-      put_unless(j, "min", s->out->lifetime_min, s->out->lifetime_sum);
-      put_unless(j, "max", s->out->lifetime_max, s->out->lifetime_sum);
-      write_histogram(j, "histogram_start", "histogram", &s->out->lifetime_histogram);
+      put_unless(j, "sum", all->sum, 0);
+      put_unless(j, "min", all->min, all->sum);
+      put_unless(j, "max", all->max, all->sum);
+      write_histogram(j, "histogram_start", "histogram", &all->lifetime_histogram);
       LH_(json_object_end)(j);
    }
-   write_histogram(j, "size_histogram_start", "size_histogram", &s->out->size_histogram);
+   write_histogram(j, "size_histogram_start", "size_histogram", &all->size_histogram);
    LH_(shapes_write_site_grid)(j, s);
 
-   put_unless(j, "reallocs", s->reallocs, 0);
-   put_unless(j, "realloc_requested_bytes", s->realloc_requested_bytes, 0);
-   put_unless(j, "realloc_bytes_copied", s->realloc_bytes_copied, 0);
-   put_unless(j, "realloc_growth_bytes", s->realloc_growth_bytes, 0);
+   put_unless(j, "reallocs", rare->reallocs, 0);
+   put_unless(j, "realloc_requested_bytes", rare->realloc_requested_bytes, 0);
+   put_unless(j, "realloc_bytes_copied", rare->realloc_bytes_copied, 0);
+   put_unless(j, "realloc_growth_bytes", rare->realloc_growth_bytes, 0);
    put_unless(j, "first_alloc_time", s->first_alloc_time, 0);
    put_unless(j, "last_alloc_time", s->last_alloc_time, s->first_alloc_time);
    put_unless(j, "allocating_threads", s->allocating_threads, 1);
-   put_unless(j, "cross_thread_frees", s->cross_thread_frees, 0);
-   if (s->zero_size_total || s->zero_size_at_peak || s->out->zero_size_at_exit) {
+   put_unless(j, "cross_thread_frees", rare->cross_thread_frees, 0);
+   if (rare->zero_size_total || rare->zero_size_at_peak || LH_(site_zero_size_at_exit)(s)) {
       LH_(json_object_begin)(j, "zero_size_blocks");
-      put_unless(j, "total", s->zero_size_total, 0);
-      put_unless(j, "at_peak", s->zero_size_at_peak, 0);
-      put_unless(j, "at_exit", s->out->zero_size_at_exit, 0);
+      put_unless(j, "total", rare->zero_size_total, 0);
+      put_unless(j, "at_peak", rare->zero_size_at_peak, 0);
+      put_unless(j, "at_exit", LH_(site_zero_size_at_exit)(s), 0);
       LH_(json_object_end)(j);
    }
    allocator_stack = allocator_stack_of(s, False);

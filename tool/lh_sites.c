@@ -85,6 +85,9 @@ static UInt      site_by_ecu_size = 0;
 #define SITES_PER_POOL 128
 static PoolAlloc* site_pool = NULL;
 static PoolAlloc* site_output_pool = NULL;
+static PoolAlloc* site_rare_pool = NULL;
+
+const LH_SiteRare LH_(no_rare_figures);   /* all zero */
 
 void LH_(sites_init)(void)
 {
@@ -94,6 +97,49 @@ void LH_(sites_init)(void)
                           "lh.sites.site", VG_(free));
    site_output_pool = VG_(newPA)(sizeof(LH_SiteOutput), SITES_PER_POOL,
                                  VG_(malloc), "lh.sites.output", VG_(free));
+   site_rare_pool = VG_(newPA)(sizeof(LH_SiteRare), SITES_PER_POOL,
+                               VG_(malloc), "lh.sites.rare", VG_(free));
+}
+
+/* Every distinct list of allocator frames, by number (sites refer to
+   theirs by its number: a program has a handful, and every site one). */
+static LH_AllocatorFrames* allocator_lists = NULL;
+static UInt n_allocator_lists = 0, allocator_lists_size = 0;
+
+UInt LH_(allocator_frames_number)(const Addr* ips, UInt n)
+{
+   UInt i, k;
+   tl_assert(n <= LH_ALLOCATOR_FRAMES);
+   for (i = 0; i < n_allocator_lists; i++) {
+      const LH_AllocatorFrames* list = &allocator_lists[i];
+      if (list->n != n) continue;
+      for (k = 0; k < n && list->ips[k] == ips[k]; k++) {}
+      if (k == n) return i;
+   }
+   if (n_allocator_lists == allocator_lists_size) {
+      allocator_lists_size = allocator_lists_size ? 2 * allocator_lists_size : 8;
+      allocator_lists = VG_(realloc)("lh.sites.allocator_frames", allocator_lists,
+                                     allocator_lists_size * sizeof(LH_AllocatorFrames));
+   }
+   VG_(memset)(&allocator_lists[n_allocator_lists], 0, sizeof(LH_AllocatorFrames));
+   for (k = 0; k < n; k++) allocator_lists[n_allocator_lists].ips[k] = ips[k];
+   allocator_lists[n_allocator_lists].n = n;
+   return n_allocator_lists++;
+}
+
+const LH_AllocatorFrames* LH_(allocator_frames_of)(const LH_Site* site)
+{
+   tl_assert(site->allocator_frames < n_allocator_lists);
+   return &allocator_lists[site->allocator_frames];
+}
+
+LH_SiteRare* LH_(site_rare_make)(LH_Site* site)
+{
+   if (site->rare == NULL) {
+      site->rare = VG_(allocEltPA)(site_rare_pool);
+      VG_(memset)(site->rare, 0, sizeof(LH_SiteRare));
+   }
+   return site->rare;
 }
 
 UInt LH_(n_sites)(void)
@@ -120,7 +166,7 @@ LH_Site* LH_(site_for_stack)(ExeContext* ec)
    site->ec = ec;
    site->serial = LH_(n_sites)() + 1;
    site->peak_seq_seen = LH_NEVER_SEEN;
-   site->freed_lifetime_min = (ULong)-1;
+   site->freed.min = (ULong)-1;
    /* the preload frames of the stack just recorded (none for a custom
       allocator's request, made from the program's code) */
    LH_(site_take_allocator_frames)(site);
@@ -139,7 +185,8 @@ static inline void catch_up_with_peak(LH_Site* site)
    if (site->peak_seq_seen != LH_(heap).peak_seq) {
       site->bytes_at_peak  = site->curr_bytes;
       site->blocks_at_peak = site->curr_blocks;
-      site->zero_size_at_peak = site->zero_size_curr;
+      if (site->rare != NULL)
+         site->rare->zero_size_at_peak = site->rare->zero_size_curr;
       site->peak_seq_seen  = LH_(heap).peak_seq;
    }
 }
@@ -172,6 +219,7 @@ static inline void check_site_max(LH_Site* site)
    inline (checked in O(LH_SITE_INLINE_THREADS)); more go to a set. */
 static void note_allocating_thread(LH_Site* site, UInt serial)
 {
+   LH_SiteRare* rare;
    UInt i;
    for (i = 0; i < LH_SITE_INLINE_THREADS; i++) {
       if (site->recent_threads[i] == serial) return;
@@ -181,11 +229,12 @@ static void note_allocating_thread(LH_Site* site, UInt serial)
          return;
       }
    }
-   if (site->more_threads == NULL)
-      site->more_threads = VG_(newFM)(VG_(malloc), "lh.sites.threads",
+   rare = LH_(site_rare_make)(site);
+   if (rare->more_threads == NULL)
+      rare->more_threads = VG_(newFM)(VG_(malloc), "lh.sites.threads",
                                       VG_(free), NULL);
-   if (!VG_(lookupFM)(site->more_threads, NULL, NULL, serial)) {
-      VG_(addToFM)(site->more_threads, serial, 0);
+   if (!VG_(lookupFM)(rare->more_threads, NULL, NULL, serial)) {
+      VG_(addToFM)(rare->more_threads, serial, 0);
       site->allocating_threads++;
    }
 }
@@ -202,7 +251,11 @@ void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
    site->total_bytes += size;
    site->curr_blocks++;
    site->curr_bytes += size;
-   if (size == 0) { site->zero_size_total++; site->zero_size_curr++; }
+   if (size == 0) {
+      LH_SiteRare* rare = LH_(site_rare_make)(site);
+      rare->zero_size_total++;
+      rare->zero_size_curr++;
+   }
    if (site->total_blocks == 1) {
       site->first_alloc_time = LH_(now);
       /* A site whose first block is empty still had a block live then. */
@@ -239,17 +292,16 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 
    site->curr_blocks--;
    site->curr_bytes -= size;
-   if (size == 0) site->zero_size_curr--;
-   site->freed_blocks++;
-   if (site->freed_blocks == 1)
+   if (size == 0) LH_(site_rare_make)(site)->zero_size_curr--;
+   if (LH_(site_freed_blocks)(site) == 1)
       site->first_free_time = LH_(now);
    site->last_free_time = LH_(now);
-   site->freed_lifetime_sum += lifetime;
-   if (lifetime < site->freed_lifetime_min) site->freed_lifetime_min = lifetime;
-   if (lifetime > site->freed_lifetime_max) site->freed_lifetime_max = lifetime;
-   LH_(histogram_add)(&site->freed_lifetime_histogram, lifetime_bucket(lifetime));
+   site->freed.sum += lifetime;
+   if (lifetime < site->freed.min) site->freed.min = lifetime;
+   if (lifetime > site->freed.max) site->freed.max = lifetime;
+   LH_(histogram_add)(&site->freed.lifetime_histogram, lifetime_bucket(lifetime));
    LH_(shapes_note_freed)(site, size, lifetime);
-   if (cross_thread) site->cross_thread_frees++;
+   if (cross_thread) LH_(site_rare_make)(site)->cross_thread_frees++;
 
    LH_(heap).curr_blocks--;
    LH_(heap).curr_bytes -= size;
@@ -261,23 +313,25 @@ void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
 void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
                             ULong bytes_copied)
 {
+   LH_SiteRare* rare;
    tl_assert(site->curr_bytes >= old_size && LH_(heap).curr_bytes >= old_size);
    catch_up_with_peak(site);
 
-   site->reallocs++;
-   site->realloc_requested_bytes += new_size;
-   site->realloc_bytes_copied += bytes_copied;
+   rare = LH_(site_rare_make)(site);
+   rare->reallocs++;
+   rare->realloc_requested_bytes += new_size;
+   rare->realloc_bytes_copied += bytes_copied;
    LH_(heap).total_reallocs++;
    LH_(heap).total_realloc_requested_bytes += new_size;
    LH_(heap).total_realloc_bytes_copied += bytes_copied;
 
    site->curr_bytes = site->curr_bytes - old_size + new_size;
    /* (a custom allocator may resize a block to 0 bytes) */
-   site->zero_size_curr += (new_size == 0) - (old_size == 0);
+   rare->zero_size_curr += (new_size == 0) - (old_size == 0);
    LH_(heap).curr_bytes  = LH_(heap).curr_bytes - old_size + new_size;
    if (new_size > old_size) {
       site->total_bytes += new_size - old_size;
-      site->realloc_growth_bytes += new_size - old_size;
+      rare->realloc_growth_bytes += new_size - old_size;
       LH_(heap).total_bytes  += new_size - old_size;
       LH_(heap).total_realloc_growth_bytes += new_size - old_size;
       check_site_max(site);
@@ -294,10 +348,12 @@ void LH_(site_note_realloc)(LH_Site* site, SizeT old_size, SizeT new_size,
 void LH_(site_count_live_lifetime)(LH_Site* site, ULong alloc_time)
 {
    ULong lifetime = LH_(now) - alloc_time;
-   site->out->lifetime_sum += lifetime;
-   if (lifetime < site->out->lifetime_min) site->out->lifetime_min = lifetime;
-   if (lifetime > site->out->lifetime_max) site->out->lifetime_max = lifetime;
-   LH_(histogram_add)(&site->out->lifetime_histogram, lifetime_bucket(lifetime));
+   LH_Lifetimes* all = site->out->lifetimes;
+   tl_assert(all == site->out->live_lifetimes);   /* the site has live blocks */
+   all->sum += lifetime;
+   if (lifetime < all->min) all->min = lifetime;
+   if (lifetime > all->max) all->max = lifetime;
+   LH_(histogram_add)(&all->lifetime_histogram, lifetime_bucket(lifetime));
 }
 
 void LH_(sites_finalize)(void)
@@ -312,18 +368,28 @@ void LH_(sites_finalize)(void)
       site->out = VG_(allocEltPA)(site_output_pool);
       VG_(memset)(site->out, 0, sizeof(LH_SiteOutput));
    }
-   LH_(shapes_output_begin)();
    for (i = 0; i < n; i++) {
       LH_Site* site = LH_(site_at)(i);
+      LH_SiteOutput* out = site->out;
       catch_up_with_peak(site);
-      site->out->bytes_at_exit  = site->curr_bytes;
-      site->out->blocks_at_exit = site->curr_blocks;
-      site->out->zero_size_at_exit = site->zero_size_curr;
-      site->out->lifetime_sum = site->freed_lifetime_sum;
-      site->out->lifetime_min = site->freed_lifetime_min;
-      site->out->lifetime_max = site->freed_lifetime_max;
-      LH_(histogram_copy)(&site->out->lifetime_histogram, &site->freed_lifetime_histogram);
+      if (site->curr_blocks == 0) {
+         /* no live block: all its blocks are the freed ones */
+         out->lifetimes = &site->freed;
+         continue;
+      }
+      if (out->live_lifetimes == NULL)
+         out->live_lifetimes = VG_(calloc)("lh.sites.live_lifetimes", 1,
+                                           sizeof(LH_Lifetimes));
+      out->lifetimes = out->live_lifetimes;
+      out->lifetimes->sum = site->freed.sum;
+      out->lifetimes->min = site->freed.min;
+      out->lifetimes->max = site->freed.max;
+      LH_(histogram_copy)(&out->lifetimes->lifetime_histogram,
+                          &site->freed.lifetime_histogram);
+      LH_(histogram_copy)(&out->lifetimes->size_histogram,
+                          &site->freed.size_histogram);
    }
+   LH_(shapes_output_begin)();
 
    /* Blocks still live, of every origin, count their life up to now. */
    LH_(blocks_count_live)();

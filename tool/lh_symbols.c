@@ -136,30 +136,29 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid)
 
 void LH_(site_take_allocator_frames)(LH_Site* site)
 {
-   UInt k;
-   for (k = 0; k < last_allocator_frames; k++)
-      site->allocator_ips[k] = last_allocator_ips[k];
-   site->n_allocator_frames = (UChar)last_allocator_frames;
+   site->allocator_frames = LH_(allocator_frames_number)(last_allocator_ips,
+                                                        last_allocator_frames);
 }
 
 void LH_(allocator_frames_write_json)(LH_Json* j, const HChar* key,
                                       const LH_Site* site)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
+   const LH_AllocatorFrames* frames = LH_(allocator_frames_of)(site);
    UInt k;
    LH_(json_array_begin)(j, key);
-   for (k = 0; k < site->n_allocator_frames; k++) {
+   for (k = 0; k < frames->n; k++) {
       const HChar* fn;
       const HChar* object;
       HChar address[32];
-      VG_(snprintf)(address, sizeof address, "0x%lx", site->allocator_ips[k]);
+      VG_(snprintf)(address, sizeof address, "0x%lx", frames->ips[k]);
       LH_(json_object_begin)(j, NULL);
       LH_(json_string)(j, "address", address);
-      if (VG_(get_fnname)(ep, site->allocator_ips[k], &fn))
+      if (VG_(get_fnname)(ep, frames->ips[k], &fn))
          LH_(json_string)(j, "function", fn);
       else
          LH_(json_null)(j, "function");
-      if (VG_(get_objname)(ep, site->allocator_ips[k], &object))
+      if (VG_(get_objname)(ep, frames->ips[k], &object))
          LH_(json_string)(j, "object", object);
       else
          LH_(json_null)(j, "object");
@@ -634,6 +633,48 @@ static Bool only_library_frames(const LH_Site* site)
    return True;
 }
 
+/* The sites' frame lists, made anew for every site by each build (it is
+   given every site), are carved one after the other from chunks that the
+   next build frees: no arena header and red zones for each of thousands
+   of short lists. */
+typedef struct FrameListChunk {
+   struct FrameListChunk* next;
+   UInt ids[];
+} FrameListChunk;
+#define FRAME_LIST_CHUNK_IDS 16384
+static FrameListChunk* frame_list_chunks = NULL;
+static UInt* frame_list_next = NULL;
+static SizeT frame_list_left = 0;
+
+static void frame_lists_reset(void)
+{
+   while (frame_list_chunks != NULL) {
+      FrameListChunk* next = frame_list_chunks->next;
+      VG_(free)(frame_list_chunks);
+      frame_list_chunks = next;
+   }
+   frame_list_next = NULL;
+   frame_list_left = 0;
+}
+
+static UInt* frame_list_carve(SizeT n)
+{
+   UInt* list;
+   if (n > frame_list_left) {
+      SizeT room = n > FRAME_LIST_CHUNK_IDS ? n : FRAME_LIST_CHUNK_IDS;
+      FrameListChunk* chunk = VG_(malloc)("lh.symbols.site_frames",
+                                          sizeof(FrameListChunk) + room * sizeof(UInt));
+      chunk->next = frame_list_chunks;
+      frame_list_chunks = chunk;
+      frame_list_next = chunk->ids;
+      frame_list_left = room;
+   }
+   list = frame_list_next;
+   frame_list_next += n;
+   frame_list_left -= n;
+   return list;
+}
+
 /* A frame without a function name (a stripped library's static
    function: "??? (in libsqlite3.so)") cannot tell two sites apart nor lead
    anyone to the code, so the innermost named frame that is not machinery
@@ -678,6 +719,7 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
    improve_from_dwarf(walk.pending);
    VG_(deleteXA)(walk.pending);
 
+   frame_lists_reset();
    for (i = 0; i < n_sites; i++) {
       LH_Site* site = sites[i];
       UInt k;
@@ -685,10 +727,8 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
                             sizeof(UInt));
       VG_(apply_ExeContext)(add_ip_frames, &walk, site->ec);
 
-      if (site->out->frame_ids) VG_(free)(site->out->frame_ids);
       site->out->n_frames  = (UInt)VG_(sizeXA)(walk.ids);
-      site->out->frame_ids = VG_(malloc)("lh.symbols.site_frames",
-                                    (site->out->n_frames + 1) * sizeof(UInt));
+      site->out->frame_ids = frame_list_carve(site->out->n_frames + 1);
       for (k = 0; k < site->out->n_frames; k++)
          site->out->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
       VG_(deleteXA)(walk.ids);

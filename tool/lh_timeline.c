@@ -35,15 +35,16 @@
    Per-site series.  Whether a site is significant (its own max >= 1% of the
    peak) is known only at the end, so every site records cheaply: a sparse
    list of (interval, live bytes at the interval's end), one entry per
-   interval in which the site changed, delta-coded in a byte string (two or
-   three bytes an entry for a site of small blocks; a program with tens of
+   interval in which the site changed, delta-coded in a byte string (one
+   or two bytes an entry for a site of small blocks; a program with tens of
    thousands of sites keeps them all, so sixteen bytes an entry would make
    these lists its largest cost).  An event overwrites the last entry
    when it falls in the same interval, else appends one.  Sites are never
    walked when the grid coarsens: each list remembers the generation it is
    expressed in and is compacted the next time the site is touched (or
    written out): intervals shift right by the generations missed and entries
-   that land in the same interval merge, keeping the later value.
+   that land in the same interval merge, keeping the later value (and the
+   list's buffer shrinks to its new size when that leaves much room).
 
       generation 3:   (0, 40) (1, 80) (3, 120) (6, 80)
       generation 4:   (0, 80)         (1, 120) (3, 80)
@@ -159,13 +160,21 @@ static void record_global(UInt interval)
 /*--- Per-site sparse series                               ---*/
 /*------------------------------------------------------------*/
 
-/* The encoding of a site's series.  Each entry but the last is two
-   varints (7 bits a byte, low bits first, high bit = more): its interval
-   minus the previous entry's, then its live bytes minus the previous
-   entry's, zigzag-coded (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...); the first
-   entry is taken against (interval 0, 0 bytes).  A site whose blocks are
-   all small and that changes every interval or two needs two bytes an
-   entry. */
+/* The encoding of a site's series.  Each entry but the last is taken
+   against the entry before it (the first against interval 0, 0 bytes):
+   d, its interval minus the previous entry's, and z, its live bytes minus
+   the previous entry's, zigzag-coded (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...).
+
+     short, one byte:   1 e zzzzzz            d = 1 + e (1 or 2), z < 64
+     long:              0 c dddddd  [varint]  [varint of z]
+
+   A long entry's first byte holds d's low 6 bits, and c says whether a
+   varint (7 bits a byte, low bits first, high bit = more) of d's higher
+   bits follows.  A site that changes by a block or so of under 32 bytes
+   every interval or two (the nodes of a tree, a message buffer) needs one
+   byte an entry; with tens of thousands of such sites the series are the
+   largest part of their state after the site records (bintree_walk 14:
+   2.3 million entries, two thirds of them short). */
 
 static inline UInt put_varint(UChar* at, ULong v)
 {
@@ -201,40 +210,75 @@ static inline ULong unzigzag(ULong z)
    return (z >> 1) ^ (ULong)(-(Long)(z & 1));
 }
 
-/* Longest encoded entry: a 32-bit interval difference (5 bytes) and a
-   64-bit zigzag value (10 bytes). */
+/* Longest encoded entry: a 32-bit interval difference (a first byte and
+   4 more) and a 64-bit zigzag value (10 bytes). */
 #define MAX_ENTRY_BYTES 15
 
+/* Writes the entry (d, z) at 'at'; returns the bytes written. */
+static inline UInt put_entry(UChar* at, UInt d, ULong z)
+{
+   UInt n;
+   if (d - 1 <= 1 && z < 64) {
+      at[0] = (UChar)(0x80 | (d - 1) << 6 | z);
+      return 1;
+   }
+   if (d < 64) {
+      at[0] = (UChar)d;
+      n = 1;
+   } else {
+      at[0] = (UChar)(0x40 | (d & 0x3F));
+      n = 1 + put_varint(at + 1, d >> 6);
+   }
+   return n + put_varint(at + n, z);
+}
+
+/* Reads the entry at *at into *d and *z, and moves *at past it. */
+static inline void get_entry(const UChar* s, UInt* at, UInt* d, ULong* z)
+{
+   UChar first = s[(*at)++];
+   if (first & 0x80) {
+      *d = 1 + ((first >> 6) & 1);
+      *z = first & 0x3F;
+      return;
+   }
+   *d = first & 0x3F;
+   if (first & 0x40) *d |= (UInt)get_varint(s, at) << 6;
+   *z = get_varint(s, at);
+}
+
 /* Encodes (interval, live_bytes) after the series' last entry, at 'at'
-   (which may lie inside the series: the compaction below re-encodes in
-   place).  Returns the bytes written. */
-static UInt encode_entry(LH_SiteTimeline* tl, UInt at, UInt interval,
+   of 'out'.  Returns the bytes written. */
+static UInt encode_entry(LH_SiteTimeline* tl, UChar* out, UInt at, UInt interval,
                          ULong live_bytes)
 {
-   UInt n = put_varint(tl->series + at, interval - tl->series_end_interval);
-   n += put_varint(tl->series + at + n,
-                   zigzag(live_bytes - tl->series_end_live_bytes));
+   UInt n = put_entry(out + at, interval - tl->series_end_interval,
+                      zigzag(live_bytes - tl->series_end_live_bytes));
    tl->series_end_interval   = interval;
    tl->series_end_live_bytes = live_bytes;
    return n;
+}
+
+/* A series' room for 'bytes' bytes and the entries to come: a quarter
+   more (at least 32 bytes).  With tens of thousands of busy sites the
+   slack of doubling (28% of the series on average) was megabytes; a
+   quarter leaves about 10%, for a few more reallocations over a site's
+   life. */
+static inline UInt capacity_for(UInt bytes)
+{
+   UInt step = bytes / 4;
+   return bytes + (step < 32 ? 32 : step);
 }
 
 /* Appends the entry held in tl->last_* to the encoded series. */
 static void flush_last(LH_SiteTimeline* tl)
 {
    if (tl->series_capacity - tl->series_bytes < MAX_ENTRY_BYTES) {
-      /* A quarter more (at least 32 bytes): with tens of thousands of
-         busy sites the slack of doubling (28% of the series on average)
-         was megabytes; a quarter leaves about 10%, for a few more
-         reallocations over a site's life. */
-      UInt step = tl->series_capacity / 4;
-      UInt capacity = tl->series_capacity == 0 ? 32
-                      : tl->series_capacity + (step < 32 ? 32 : step);
+      UInt capacity = tl->series_capacity == 0 ? 32 : capacity_for(tl->series_capacity);
       tl->series = VG_(realloc)("lh.timeline.site", tl->series, capacity);
       tl->series_capacity = capacity;
    }
-   tl->series_bytes += encode_entry(tl, tl->series_bytes, tl->last_interval,
-                                    tl->last_live_bytes);
+   tl->series_bytes += encode_entry(tl, tl->series, tl->series_bytes,
+                                    tl->last_interval, tl->last_live_bytes);
 }
 
 /* Decoding: entries in order, the series then the last one. */
@@ -264,17 +308,26 @@ static Bool reader_next(SeriesReader* r)
       r->interval   = r->tl->last_interval;
       r->live_bytes = r->tl->last_live_bytes;
    } else {
-      r->interval   += (UInt)get_varint(r->tl->series, &r->at);
-      r->live_bytes += unzigzag(get_varint(r->tl->series, &r->at));
+      UInt d;
+      ULong z;
+      get_entry(r->tl->series, &r->at, &d, &z);
+      r->interval   += d;
+      r->live_bytes += unzigzag(z);
    }
    return True;
 }
 
-/* Re-expresses a site's list in the current generation (see the top),
-   re-encoding in place: an entry's interval difference never grows when
-   both intervals shift right, and entries that merge into one interval
-   had at least two bytes each to hold their summed value difference, so
-   the writing never overtakes the reading. */
+/* Where a compaction re-encodes a series before it goes back in place:
+   a series has at most one entry per interval (n_intervals of them). */
+static UChar* compact_scratch;
+
+/* Re-expresses a site's list in the current generation (see the top):
+   entries that land in one interval merge, keeping the later value, and
+   the series is re-encoded (an entry may change form: two short ones
+   merged may need a long one).  A series left with much more room than
+   it needs is given a smaller buffer: a compaction about halves a busy
+   site's series, and the room it had grown to would otherwise stay for
+   the rest of the run. */
 static void site_compact(LH_SiteTimeline* tl)
 {
    SeriesReader r;
@@ -299,14 +352,22 @@ static void site_compact(LH_SiteTimeline* tl)
          continue;
       }
       if (pending) {
-         out_bytes += encode_entry(tl, out_bytes, pending_interval, pending_bytes);
-         tl_assert(out_bytes <= r.at);
+         out_bytes += encode_entry(tl, compact_scratch, out_bytes,
+                                   pending_interval, pending_bytes);
          out_points++;
       }
       pending = True;
       pending_interval = interval;
       pending_bytes = r.live_bytes;
    }
+   if (out_bytes > tl->series_capacity
+       || tl->series_capacity > capacity_for(out_bytes) + MAX_ENTRY_BYTES) {
+      UInt capacity = out_bytes == 0 ? 0 : capacity_for(out_bytes);
+      VG_(free)(tl->series);
+      tl->series = capacity == 0 ? NULL : VG_(malloc)("lh.timeline.site", capacity);
+      tl->series_capacity = capacity;
+   }
+   if (out_bytes > 0) VG_(memcpy)(tl->series, compact_scratch, out_bytes);
    tl->series_bytes    = out_bytes;
    tl->n_points        = out_points + 1;
    tl->last_interval   = pending_interval;
@@ -398,6 +459,8 @@ void LH_(timeline_init)(void)
                                  sizeof *interval_bytes);
    interval_blocks = VG_(calloc)("lh.timeline.blocks", n_intervals,
                                  sizeof *interval_blocks);
+   compact_scratch = VG_(malloc)("lh.timeline.compact",
+                                 (SizeT)n_intervals * MAX_ENTRY_BYTES);
 }
 
 void LH_(timeline_note_change)(LH_Site* site)
@@ -589,7 +652,7 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
       sxx > 0 ? sxy / sxx * 1e6 : 0.0;
    growth->end_to_max_ratio =
       site->max_bytes > 0
-         ? (double)site->out->bytes_at_exit / (double)site->max_bytes : 0.0;
+         ? (double)LH_(site_bytes_at_exit)(site) / (double)site->max_bytes : 0.0;
 }
 
 const LH_Growth* LH_(site_growth)(LH_Site* site)
@@ -598,11 +661,11 @@ const LH_Growth* LH_(site_growth)(LH_Site* site)
    ensure_snapshot();
    if (!LH_(site_is_significant)(site))
       return NULL;
-   if (tl->growth_snapshot != snapshot.number) {
+   if (tl->growth == NULL || tl->growth->snapshot != snapshot.number) {
       if (tl->growth == NULL)
          tl->growth = VG_(malloc)("lh.timeline.growth", sizeof(LH_Growth));
       compute_growth(site, site_series(site), tl->growth);
-      tl->growth_snapshot = snapshot.number;
+      tl->growth->snapshot = snapshot.number;
    }
    return tl->growth;
 }

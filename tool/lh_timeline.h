@@ -25,11 +25,12 @@ typedef struct {
    double slope_bytes_per_million_instructions;
    double end_to_max_ratio;                      /* bytes_at_exit / max_bytes */
    UInt   windows;          /* windows rising_fraction was measured over */
+   UInt   snapshot;         /* the snapshot it was computed for (lh_timeline.c) */
 } LH_Growth;
 
 typedef struct {
    /* The site's sparse series but its last entry, encoded (lh_timeline.c,
-      "Per-site series"): two or three bytes an entry instead of sixteen. */
+      "Per-site series"): one or two bytes an entry instead of sixteen. */
    UChar*        series;     /* NULL when empty */
    UInt          series_bytes;
    UInt          series_capacity;
@@ -44,9 +45,8 @@ typedef struct {
    ULong         last_live_bytes;
    ULong         series_end_live_bytes;
    /* Computed on first use after LH_(timeline_finish), for a significant
-      site only (allocated then: NULL for most sites); valid when
-      growth_snapshot equals the current snapshot's number (0 = never). */
-   UInt          growth_snapshot;
+      site only (allocated then: NULL for most sites); valid when its
+      'snapshot' equals the current snapshot's number. */
    LH_Growth*    growth;
 } LH_SiteTimeline;
 

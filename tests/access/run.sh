@@ -42,6 +42,34 @@ expect() {
     "$out/$name.json" "${asserts[@]}"
 }
 
+# The per-offset counts past 2^32 (4-byte counts moved to 8-byte ones):
+# tool/lh_access_map.c built for the host against a shim of the Valgrind
+# functions it calls (unit/vg_shim.c), driven by unit/access_map_test.c.
+unit_test_access_map() {
+  local cppflags defines
+  cppflags=$(sed -n 's/^VALGRIND_CPPFLAGS = //p' "$TESTS_TOP/tool/Makefile")
+  defines=$(sed -n 's/^VALGRIND_PLATFORM_DEFINES = //p' "$TESTS_TOP/tool/Makefile")
+  if [ -z "$defines" ]; then
+    fail "access map: build" "tool/Makefile has no VALGRIND_PLATFORM_DEFINES (run scripts/setup.sh)"; return
+  fi
+  # shellcheck disable=SC2086
+  if ! gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror $cppflags $defines \
+      -I"$TESTS_TOP/tool" -I"$here/unit" -o "$bin/access_map_test" \
+      "$TESTS_TOP/tool/lh_access_map.c" "$here/unit/vg_shim.c" \
+      "$here/unit/access_map_test.c" 2>"$out/access_map_test.build.log"; then
+    fail "access map: build" "gcc failed, see $out/access_map_test.build.log"; return
+  fi
+  local line status=0 failed_before=$LH_FAILED
+  "$bin/access_map_test" >"$out/access_map_test.log" 2>&1 || status=$?
+  while IFS= read -r line; do
+    count_line "$line" || echo "$line"
+  done <"$out/access_map_test.log"
+  if [ "$status" -ne 0 ] && [ "$LH_FAILED" -eq "$failed_before" ]; then
+    fail "access map: exit" "the test program exited with status $status, see $out/access_map_test.log"
+  fi
+}
+unit_test_access_map
+
 if profile quarter; then
   expect quarter fill_quarter bytes_written=1024 bytes_read=512 measured_bytes=4096 \
     never_written_bytes=3072 never_read_bytes=3584 never_accessed_bytes=3072 \

@@ -40,6 +40,7 @@ void* VG_(malloc)(const HChar* cc, SizeT n) { (void)cc; return malloc(n ? n : 1)
 void* VG_(calloc)(const HChar* cc, SizeT n, SizeT m) { (void)cc; return calloc(n ? n : 1, m ? m : 1); }
 void* VG_(realloc)(const HChar* cc, void* p, SizeT n) { (void)cc; return realloc(p, n); }
 void  VG_(free)(void* p) { free(p); }
+void* VG_(memcpy)(void* d, const void* src, SizeT n) { return memcpy(d, src, n); }
 HChar* VG_(strdup)(const HChar* cc, const HChar* s) { (void)cc; return strdup(s); }
 SizeT VG_(strlen)(const HChar* s) { return strlen(s); }
 Int   VG_(strncmp)(const HChar* a, const HChar* b, SizeT n) { return strncmp(a, b, n); }
@@ -178,7 +179,6 @@ static int verify(const char* name, UInt points)
    const ULong *times, *bytes, *blocks;
    int bad = 0;
 
-   for (i = 0; i < MAX_SITES; i++) sites[i]->out->bytes_at_exit = sites[i]->curr_bytes;
    LH_(timeline_finish)();
    LH_(timeline_write_json)(NULL);
    times = array_of("times", &n);
@@ -230,7 +230,7 @@ static int verify(const char* name, UInt points)
    also written (and checked) after that many events, and the run goes on,
    as with a periodic dump. */
 static void run_case(const char* name, UInt points, ULong seed, UInt events,
-                     ULong max_step, UInt dump_at)
+                     ULong max_step, UInt dump_at, ULong max_size)
 {
    UInt i;
    int bad = 0;
@@ -259,7 +259,7 @@ static void run_case(const char* name, UInt points, ULong seed, UInt events,
          live[k] = live[--n_live];
       } else {
          UInt s = (UInt)rnd(MAX_SITES);
-         ULong size = 1 + rnd(s == 0 ? 100000 : 1000);
+         ULong size = 1 + rnd(s == 0 ? 100 * max_size : max_size);
          if (sites[s]->first_alloc_time == 0 && sites[s]->max_bytes == 0)
             sites[s]->first_alloc_time = LH_(now);
          live[n_live].site = s; live[n_live].size = size; n_live++;
@@ -300,7 +300,6 @@ static void growth_case(void)
       apply(0, 1000, 1);                       /* the leak: +1000 B per 1000 instr. */
       apply(2, i % 2 ? 10000 : -10000, i % 2 ? 1 : -1);   /* the wave */
    }
-   for (i = 0; i < MAX_SITES; i++) sites[i]->out->bytes_at_exit = sites[i]->curr_bytes;
    LH_(timeline_finish)();
    g_leak = LH_(site_growth)(leak);
    g_step = LH_(site_growth)(step);
@@ -328,13 +327,18 @@ int main(void)
 {
    static char long_label[400];
    LH_(options).significant_fraction = 0;
-   run_case("timeline unit: few events, no coarsening", 1024, 1, 50, 3, 0);
-   run_case("timeline unit: small grid, many coarsenings", 16, 2, 20000, 50, 0);
-   run_case("timeline unit: default grid, long run", 1024, 3, 50000, 5000, 0);
-   run_case("timeline unit: huge time jumps", 32, 4, 5000, 1ULL << 30, 0);
-   run_case("timeline unit: 17 points", 17, 5, 30000, 7, 0);
-   run_case("timeline unit: events all at one time", 16, 6, 3, 1, 0);
-   run_case("timeline unit: a dump mid-run, then more events", 64, 7, 30000, 100, 12345);
+   run_case("timeline unit: few events, no coarsening", 1024, 1, 50, 3, 0, 1000);
+   run_case("timeline unit: small grid, many coarsenings", 16, 2, 20000, 50, 0, 1000);
+   run_case("timeline unit: default grid, long run", 1024, 3, 50000, 5000, 0, 1000);
+   run_case("timeline unit: huge time jumps", 32, 4, 5000, 1ULL << 30, 0, 1000);
+   run_case("timeline unit: 17 points", 17, 5, 30000, 7, 0, 1000);
+   run_case("timeline unit: events all at one time", 16, 6, 3, 1, 0, 1000);
+   run_case("timeline unit: a dump mid-run, then more events", 64, 7, 30000, 100, 12345, 1000);
+   /* Blocks of 1 to 24 bytes, a change every interval or two: most
+      entries of the sites' series take the one-byte form, and the
+      coarsenings merge them into long ones. */
+   run_case("timeline unit: small blocks, one-byte entries", 8192, 8, 60000, 40, 0, 24);
+   run_case("timeline unit: small blocks, many coarsenings", 64, 9, 60000, 40, 30000, 24);
    growth_case();
 
    /* Markers: in order, labels copied and cut at 255 bytes, NULL

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * access_map_test: tool/lh_access_map.c built for the host, against the
+ * small shim of the Valgrind functions it calls (vg_shim.c), so that a
+ * per-offset count can be taken past 2^32 in a few large adds: no run of
+ * a program could make four billion accesses of one byte in the suite's
+ * time.  Every map is driven next to a model (plain 64-bit counts) and
+ * compared exactly: the counts as the profile writes them (through the
+ * shim's JSON writer), the sums the profile reports (bytes_read,
+ * bytes_written), whether the map moved to 8-byte counts, and the parts
+ * after a per-offset map turns into them.
+ *
+ * Prints one "PASS name" or "FAIL name: why" line per check
+ * (tests/lib.sh counts them).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pub_tool_basics.h"
+#include "lh_include.h"
+#include "lh_access_private.h"
+#include "vg_shim.h"
+
+#define MAX_SIZE 256
+
+typedef struct {
+   const char* name;
+   LH_Site site;                  /* only its access member is used */
+   ULong reads[MAX_SIZE], writes[MAX_SIZE];
+   SizeT size;
+} Case;
+
+static int failures;
+
+static void check(const char* name, Bool ok, const char* why)
+{
+   if (ok) printf("PASS access map: %s\n", name);
+   else { printf("FAIL access map: %s: %s\n", name, why); failures++; }
+}
+
+static void case_start(Case* c, const char* name, SizeT size)
+{
+   memset(c, 0, sizeof(*c));
+   c->name = name;
+   c->size = size;
+   LH_(map_note_block_size)(&c->site.access, size);
+   (void)LH_(site_map)(&c->site.access);
+}
+
+static LH_SiteMap* map_of(Case* c) { return c->site.access.map; }
+
+/* An access of n bytes at offset, as the access path counts it. */
+static void touch(Case* c, SizeT offset, UWord n, Bool is_write)
+{
+   UWord i;
+   map_add(map_of(c), NULL, offset, n, c->size, is_write);
+   for (i = 0; i < n; i++) (is_write ? c->writes : c->reads)[offset + i]++;
+}
+
+/* n counts plus 'amount' in one piece (a slot's pending repeats). */
+static void add_amount(Case* c, SizeT offset, UWord n, Bool is_write, ULong amount)
+{
+   UWord i;
+   LH_(map_bytes_add)(map_of(c), is_write, offset, n, amount);
+   for (i = 0; i < n; i++) (is_write ? c->writes : c->reads)[offset + i] += amount;
+}
+
+/* The "reads" or "writes" array the profile gets, as text, against the
+   model's. */
+static void compare_written(Case* c, const char* what, const ULong* expected,
+                            UWord n)
+{
+   char want[MAX_SIZE * 24 + 8], got_name[128];
+   const char* got;
+   size_t at = 0;
+   UWord i;
+   at += (size_t)snprintf(want + at, sizeof(want) - at, "[");
+   for (i = 0; i < n; i++)
+      at += (size_t)snprintf(want + at, sizeof(want) - at, "%s%llu",
+                             i ? "," : "", (unsigned long long)expected[i]);
+   snprintf(want + at, sizeof(want) - at, "]");
+   shim_json_reset();
+   LH_(access_write_map)(NULL, &c->site.access);
+   got = shim_json_array(what);
+   snprintf(got_name, sizeof(got_name), "%s: the profile's map.%s", c->name, what);
+   if (got != NULL && strcmp(got, want) == 0) {
+      check(got_name, True, "");
+   } else {
+      char why[sizeof(want) * 2 + 64];
+      snprintf(why, sizeof(why), "expected %s, got %s", want, got ? got : "(none)");
+      check(got_name, False, why);
+   }
+}
+
+static ULong sum(const ULong* v, UWord n)
+{
+   ULong total = 0;
+   UWord i;
+   for (i = 0; i < n; i++) total += v[i];
+   return total;
+}
+
+static void compare_sums(Case* c, const ULong* reads, const ULong* writes, UWord n)
+{
+   char name[128], why[128];
+   ULong r = LH_(access_site_bytes)(&c->site, False);
+   ULong w = LH_(access_site_bytes)(&c->site, True);
+   snprintf(name, sizeof(name), "%s: bytes_read and bytes_written", c->name);
+   snprintf(why, sizeof(why), "expected %llu and %llu, got %llu and %llu",
+            (unsigned long long)sum(reads, n), (unsigned long long)sum(writes, n),
+            (unsigned long long)r, (unsigned long long)w);
+   check(name, r == sum(reads, n) && w == sum(writes, n), why);
+}
+
+static void compare(Case* c)
+{
+   compare_written(c, "reads", c->reads, c->size);
+   compare_written(c, "writes", c->writes, c->size);
+   compare_sums(c, c->reads, c->writes, c->size);
+}
+
+static void check_wide(Case* c, Bool expected)
+{
+   char name[128];
+   snprintf(name, sizeof(name), "%s: %s", c->name,
+            expected ? "moved to 8-byte counts" : "still 4-byte counts");
+   check(name, map_of(c)->wide == expected,
+         expected ? "the map kept its 4-byte counts" : "the map moved to 8-byte counts");
+}
+
+#define FULL 0xFFFFFFFFull
+
+int main(void)
+{
+   static Case c;
+   ULong parts_reads[K], parts_writes[K];
+   UWord i;
+
+   setvbuf(stdout, NULL, _IOLBF, 0);   /* each line out before a crash */
+
+   /* A new per-offset map of 16-byte blocks: 4-byte counts in place. */
+   case_start(&c, "16-byte blocks, small counts", 16);
+   check("16-byte blocks: the map's counts are 4 bytes, in the header's allocation",
+         map_of(&c)->room == 16 * 2 * sizeof(UInt) && !map_of(&c)->wide
+         && sizeof(LH_SiteMap) == 32,
+         "room is not 128 bytes after a 32-byte header");
+   touch(&c, 0, 8, False);
+   touch(&c, 0, 8, False);
+   touch(&c, 8, 8, True);
+   touch(&c, 3, 2, False);
+   touch(&c, 15, 1, True);
+   add_amount(&c, 4, 4, False, 1000);
+   check_wide(&c, False);
+   compare(&c);
+
+   /* The 8-byte access's vector add: offset 3 at 2^32 - 1 after one large
+      add and one access, then one access more takes it to 2^32. */
+   case_start(&c, "8-byte access past 2^32", 16);
+   add_amount(&c, 0, 8, False, FULL - 1);
+   touch(&c, 0, 8, False);
+   check_wide(&c, False);
+   touch(&c, 0, 8, False);
+   check_wide(&c, True);
+   check("8-byte access past 2^32: offset 3 holds 2^32 exactly",
+         c.reads[3] == 1ull << 32 && map_of(&c)->wide
+         && LH_(map_counts)(map_of(&c), False)[3] == 1ull << 32,
+         "offset 3 is not 2^32");
+   touch(&c, 4, 8, False);
+   touch(&c, 8, 8, True);
+   compare(&c);
+
+   /* The byte loop (accesses other than 8 bytes): the count that would
+      pass stops the loop part way, the rest is added to the 8-byte
+      counts. */
+   case_start(&c, "4-byte access past 2^32", 16);
+   add_amount(&c, 5, 1, True, FULL);
+   add_amount(&c, 4, 1, True, FULL - 1);
+   touch(&c, 2, 4, True);               /* 2, 3, 4 (now 2^32 - 1), 5 passes */
+   check_wide(&c, True);
+   touch(&c, 4, 4, True);
+   touch(&c, 0, 1, False);
+   compare(&c);
+
+   /* One add of more than 2^32 at once, into counts already in use; the
+      reads stay exact when the writes move the map. */
+   case_start(&c, "one add of 5e9", 24);
+   touch(&c, 0, 8, False);
+   touch(&c, 16, 8, False);
+   touch(&c, 20, 4, True);
+   add_amount(&c, 20, 4, True, 5000000000ull);
+   check_wide(&c, True);
+   add_amount(&c, 22, 2, True, 7000000000ull);
+   add_amount(&c, 0, 24, False, 3);
+   touch(&c, 16, 8, True);
+   compare(&c);
+
+   /* Several adds that together pass 2^32 several times over. */
+   case_start(&c, "repeated large adds", 32);
+   for (i = 0; i < 5; i++) add_amount(&c, 8, 16, False, 3000000000ull);
+   for (i = 0; i < 3; i++) touch(&c, 8, 8, False);
+   add_amount(&c, 31, 1, True, 1);
+   check_wide(&c, True);
+   compare(&c);
+
+   /* A wide per-offset map turns into parts when a block of another size
+      comes: each part is the sum of its offsets' counts. */
+   case_start(&c, "wide map into parts", 16);
+   add_amount(&c, 0, 16, False, 4000000000ull);
+   add_amount(&c, 0, 16, False, 4000000000ull);
+   touch(&c, 6, 8, True);
+   check_wide(&c, True);
+   memset(parts_reads, 0, sizeof(parts_reads));
+   memset(parts_writes, 0, sizeof(parts_writes));
+   for (i = 0; i < 16; i++) {
+      parts_reads[bucket_of(i, 16)] += c.reads[i];
+      parts_writes[bucket_of(i, 16)] += c.writes[i];
+   }
+   LH_(map_note_block_size)(&c.site.access, 40);
+   check("wide map into parts: a map of parts, 8-byte counts",
+         map_of(&c)->kind == LH_MAP_BUCKETS && !map_of(&c)->wide,
+         "not a map of parts");
+   compare_written(&c, "reads", parts_reads, K);
+   compare_written(&c, "writes", parts_writes, K);
+   compare_sums(&c, parts_reads, parts_writes, K);
+
+   /* A narrow map with room for the parts (136-byte blocks: 1,088 bytes
+      of 4-byte counts, for a part cache and 2 x 64 8-byte counts) turns
+      into parts in place. */
+   case_start(&c, "narrow map into parts in place", 136);
+   for (i = 0; i < 136; i += 8) touch(&c, i, 8, i % 16 == 0);
+   add_amount(&c, 100, 10, False, 123456789);
+   memset(parts_reads, 0, sizeof(parts_reads));
+   memset(parts_writes, 0, sizeof(parts_writes));
+   for (i = 0; i < 136; i++) {
+      parts_reads[bucket_of(i, 136)] += c.reads[i];
+      parts_writes[bucket_of(i, 136)] += c.writes[i];
+   }
+   LH_(map_note_block_size)(&c.site.access, 64);
+   check("narrow map into parts in place: the counts stay in the map's allocation",
+         map_of(&c)->kind == LH_MAP_BUCKETS
+         && map_of(&c)->reads == map_of(&c)->counts + sizeof(LH_PartCache) / sizeof(ULong),
+         "the parts were allocated apart");
+   check("narrow map into parts in place: the part cache is empty",
+         LH_(map_part_cache)(map_of(&c))->block == NULL, "it names a block");
+
+   /* The smallest per-offset map (1-byte blocks) still has room for the
+      part cache when it turns into parts (its counts then apart). */
+   case_start(&c, "1-byte blocks into parts", 1);
+   touch(&c, 0, 1, False);
+   touch(&c, 0, 1, True);
+   add_amount(&c, 0, 1, True, 5000000000ull);
+   LH_(map_note_block_size)(&c.site.access, 2);
+   memset(parts_reads, 0, sizeof(parts_reads));
+   memset(parts_writes, 0, sizeof(parts_writes));
+   parts_reads[bucket_of(0, 1)] = 1;
+   parts_writes[bucket_of(0, 1)] = 5000000001ull;
+   check("1-byte blocks into parts: the map has room for the part cache",
+         map_of(&c)->room >= sizeof(LH_PartCache) && map_of(&c)->kind == LH_MAP_BUCKETS,
+         "no room");
+   compare_written(&c, "reads", parts_reads, K);
+   compare_written(&c, "writes", parts_writes, K);
+   compare_sums(&c, parts_reads, parts_writes, K);
+   compare_written(&c, "reads", parts_reads, K);
+   compare_written(&c, "writes", parts_writes, K);
+   compare_sums(&c, parts_reads, parts_writes, K);
+   check("conversions flush the access slots and move their epoch",
+         shim_flushes() >= 3 && shim_epochs() == 3, "the slots were not told");
+
+   return failures == 0 ? 0 : 1;
+}
