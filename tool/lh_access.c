@@ -215,6 +215,9 @@ static void fold_block(LH_AccessFold* fold, const LH_Block* b, Bool freed,
 void LH_(access_block_before_resize)(LH_Block* b)
 {
    LH_ByteCensus census;
+   /* the access path's pending accesses reach the block while its payload
+      is the one they were made at (a move changes it next) */
+   LH_(access_settle)();
    if (!LH_(block_live_at_peak)(b, LH_(heap).peak_seq)) return;
    block_census(b, &census);
    at_peak_add(&b->site->access.retired, b->req_size, &census,

@@ -159,8 +159,10 @@ const LH_AccessFold* LH_(site_live_fold)(const struct LH_Site* site);
 ULong LH_(access_total_written)(void);
 /* The access path keeps a walk through a small block (a run) aside and
    puts its bytes in the block's bits, set-bit counts and written
-   high-water mark when it ends: this puts them there now.  Called before
-   anything outside the access path reads a live block's access state. */
+   high-water mark when it ends, and counts some accesses of blocks met at
+   random later (their times, high-water marks and maps): this puts them
+   all there now.  Called before anything outside the access path reads a
+   live block's access state, and before a block's payload moves. */
 void  LH_(access_settle)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/

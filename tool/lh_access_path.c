@@ -12,7 +12,10 @@
    post_mem_write events.  Each access finds its block (an access slot, or
    the shadow map of lh_shadow.c), sets the bytes' read or written bits,
    and adds to the block's times and high-water mark and to its site's map
-   (lh_access_map.c).  lh_access.c folds the blocks into their sites.
+   (lh_access_map.c); a reread of a block met at random waits in a short
+   queue, so that its block's record is fetched while the program goes on
+   ("Accesses counted later").  lh_access.c folds the blocks into their
+   sites.
 */
 
 #include "pub_tool_basics.h"
@@ -196,6 +199,101 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    slot->repeats = 0;
 }
 
+/* Accesses counted later.  A random read of many live blocks (a hash
+   table's entries) finds its granule in the shadow and then needs the
+   block's record: its payload (for the offset), its map, and its
+   last-access time to write.  Read at once, that record costs a second
+   cache miss after the granule's, one the program cannot overlap with
+   anything.  An access that falls in one granule whose bytes all have a
+   bit set already, of either kind, needs nothing else of the record: its
+   bytes lie inside the block and it is not the block's first access
+   (bits are set only for a live block's own bytes, and only after its
+   first access made its map).  Such an access is the commonest of them (a
+   table's entries are read again and again, and an entry is read first
+   where it was written): it sets its bits now, if it has any to set, in
+   a chunk shared by small blocks (a big block's chunk keeps counts of its
+   full granules: those set theirs the ordinary way), and goes into this
+   queue with its time and the number of bits it set; the block's record
+   is prefetched, and the queue is counted when it is full, by which time
+   the records are in cache, the misses having overlapped with each other
+   and with the program's own work.
+
+   Counting later gives the same figures: the map's counts and the set-bit
+   counts are sums, the written high-water mark a maximum, and the
+   last-access time is set to the later of its value and the access's
+   time (anything counted directly meanwhile is later still).  A set-bit
+   count may be behind while accesses wait: a slot that finds its block's
+   count short of the size sees it as not saturated (slower, never
+   wrong), and slot_fill counts the queue first.  The queue is counted before
+   anything reads or moves those: before the maps are read or change
+   layout (LH_(slots_flush_repeats)), before anything outside the access
+   path reads a block's access state (LH_(access_settle)), and before a
+   block is freed or resized (LH_(slots_forget), and LH_(access_settle)
+   from lh_access.c before a block's payload can move), so that a queued
+   access's block is always the live block it was made by. */
+#define MAX_DEFERRED 32
+typedef struct {
+   Addr      a;
+   ULong     time;           /* LH_(now) at the access */
+   LH_Block* block;
+   UInt      size;
+   UShort    newly;          /* bits the access set (its block's count) */
+   Bool      is_write;
+} DeferredAccess;
+
+static DeferredAccess deferred[MAX_DEFERRED];
+static UInt n_deferred = 0;
+
+/* Counts the queued accesses into their blocks and maps. */
+static __attribute__((noinline)) void deferred_flush(void)
+{
+   UInt i;
+   for (i = 0; i < n_deferred; i++) {
+      const DeferredAccess* d = &deferred[i];
+      LH_Block* b = d->block;
+      LH_BlockAccess* ba = &b->access;
+      SizeT offset = d->a - b->payload;
+      if (d->is_write) {
+         ba->written_bytes_set += d->newly;
+         if (offset + d->size > ba->written_high_water)
+            ba->written_high_water = offset + d->size;
+      } else if (d->newly != 0) {
+         ba->read_bytes_set += d->newly;    /* maybe on the record's next line */
+      }
+      if (d->time > ba->last_access_time)
+         ba->last_access_time = d->time;
+      map_add(ba->map, b, offset, d->size, b->req_size, d->is_write);
+   }
+   n_deferred = 0;
+}
+
+static inline void deferred_settle(void)
+{
+   if (n_deferred != 0) deferred_flush();
+}
+
+/* Queues the access of [a, a+n) of block b, which set 'newly' bits
+   (see above). */
+static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b,
+                                UInt newly)
+{
+   DeferredAccess* d = &deferred[n_deferred];
+   d->a = a;
+   d->time = LH_(now);
+   d->block = b;
+   d->size = (UInt)n;
+   d->newly = (UShort)newly;
+   d->is_write = is_write;
+   /* a record's payload, size, map and last-access time share a line
+      (records are 96 bytes from a line's start: each starts at 0 or 32 of
+      a line); the written high-water mark and the set-bit counts may be
+      on the next */
+   __builtin_prefetch(b, 1);
+   if (is_write || newly != 0)
+      __builtin_prefetch((const char*)&b->access.written_bytes_set, 1);
+   if (++n_deferred == MAX_DEFERRED) deferred_flush();
+}
+
 /* The last run of each kind: [start, end) of a small block (at
    [lo, lo + size), its granules from granules[0]) whose bytes are not yet
    in the block's bits, set-bit count and written high-water mark nor in
@@ -298,6 +396,7 @@ static inline void run_end(AccessRun* run)
    bits, set-bit counts or written high-water mark. */
 void LH_(access_settle)(void)
 {
+   deferred_settle();
    if (runs[0].end != runs[0].start) run_flush(&runs[0]);
    if (runs[1].end != runs[1].start) run_flush(&runs[1]);
 }
@@ -357,6 +456,7 @@ static inline ULong repeat_key_of(Addr a, UWord n)
 void LH_(slots_flush_repeats)(void)
 {
    UInt i;
+   deferred_settle();
    if (!repeat_keys_set) return;
    for (i = 0; i < LH_ACCESS_SLOTS; i++) {
       if (read_slots[i].repeats != 0) slot_repeats_flush(&read_slots[i]);
@@ -407,6 +507,7 @@ static inline void slot_note_filled(AccessSlot* slot)
 void LH_(slots_forget)(LH_Block* b)
 {
    UInt i;
+   deferred_settle();        /* b's queued accesses, if any, while it lives */
    if (!b->slotted) return;
    b->slotted = 0;
    if (filled_slots_overflow) {
@@ -502,6 +603,7 @@ static inline void slot_arm(AccessSlot* slot, UWord j, SizeT lo, SizeT hi)
 static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
 {
    const LH_SiteMap* m = b->access.map;
+   deferred_settle();        /* the set-bit counts up to date */
    slot_repeat_set(slot, 0);
    slot->lo = b->payload;
    slot->size = b->req_size;
@@ -556,6 +658,40 @@ static inline void slot_note_block(AccessSlot* slot, LH_Block* b, Bool is_write,
    else slot->candidate = b;
 }
 
+/* The access of [a, a+n), all in the granule of ref, can wait in the
+   queue of deferred accesses ("Accesses counted later"): every byte of
+   it has a bit of either kind set (so it lies inside the block, and is
+   not the block's first access), and it would not fill the slot (the
+   slot does not hold the block and the block is not the slot's
+   candidate; it becomes the candidate here, as slot_note_block makes
+   it).  Its bits of its kind are set here when some are not yet, in a
+   shared chunk only; *newly: how many.  Not once blocks have overlapped
+   (the bits are then not trusted to be one block's). */
+static inline Bool deferrable(Addr a, UWord n, Bool is_write,
+                              const LH_GranuleRef* ref, AccessSlot* slot,
+                              UInt* newly)
+{
+   UShort mask = (UShort)(((1u << n) - 1) << (a & (LH_GRANULE_SIZE - 1)));
+   UShort* own = is_write ? ref->written_bits : ref->read_bits;
+   UShort other = is_write ? *ref->read_bits : *ref->written_bits;
+   UShort bits = *own;
+   const LH_Block* b = ref->block;
+   if ((bits & mask) != mask
+       && (((bits | other) & mask) != mask || ref->solo != NULL))
+      return False;
+   if (LH_(shadow_overlap_seen)) return False;
+   if ((slot->epoch == slot_epoch && slot->block == b) || slot->candidate == b)
+      return False;
+   slot->candidate = b;
+   if ((bits & mask) == mask) {
+      *newly = 0;
+   } else {
+      *newly = LH_(popcount16)(mask & ~bits);
+      *own = bits | mask;
+   }
+   return True;
+}
+
 /* Records the access of [a, a+size) for every live block it touches, and
    puts a big block it touches in 'slot' (NULL: no slot, as for the
    kernel's accesses).  Almost always one granule and one block: a wide or
@@ -574,9 +710,18 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
             high-water mark, times and map are done once for the whole
             stretch, and only the bits go granule by granule. */
          LH_Block* b = ref.block;
-         Addr block_end = b->payload + b->req_size;
-         Addr s = a > b->payload ? a : b->payload;
-         Addr e = end < block_end ? end : block_end;
+         Addr block_end, s, e;
+         UInt newly;
+         /* (a is past the access's start when its first bytes were
+            another block's, or the allocator's slack) */
+         if (slot != NULL && end <= granule_end
+             && deferrable(a, end - a, is_write, &ref, slot, &newly)) {
+            deferred_add(a, end - a, is_write, b, newly);
+            return;
+         }
+         block_end = b->payload + b->req_size;
+         s = a > b->payload ? a : b->payload;
+         e = end < block_end ? end : block_end;
          if (LIKELY(s < e)) {
             /* a block's map pointer is set at its first access */
             Bool first_touch = b->access.map == NULL;

@@ -269,6 +269,37 @@ if profile resize_peak later-peak && mv "$out/resize_peak.json" "$out/resize_lat
   expect resize_later_peak peak_maker at_peak.bytes=0 site.bytes_at_peak=0
 fi
 
+if profile random_reads; then
+  # progs/random_reads.c derives each figure; most of its random reads wait
+  # in the access path's queue of accesses counted later
+  entry_reads=()
+  for o in $(seq 0 31); do
+    if [ "$o" -ge 8 ] && [ "$o" -lt 16 ]; then entry_reads+=("map.reads[$o]=26144")
+    else entry_reads+=("map.reads[$o]=4096"); fi
+  done
+  expect random_reads make_entry bytes_written=131072 bytes_read=307456 \
+    never_read_bytes=0 map.kind=bytes map.block_size=32 map.writes=sum:131072 \
+    "map.writes[0]=4096" "map.writes[31]=4096" "${entry_reads[@]}"
+  expect random_reads make_other site.blocks_at_exit=2048 bytes_read=0 bytes_written=0 \
+    "site.notes[kind=unused-capacity].bytes=[65536]"
+  moved_parts=()
+  for j in $(seq 0 63); do
+    if [ $((j % 2)) -eq 0 ]; then moved_parts+=("map.reads[$j]=0" "map.writes[$j]=0")
+    elif [ "$j" -ge 17 ] && [ "$j" -le 31 ]; then moved_parts+=("map.reads[$j]=128" "map.writes[$j]=64")
+    else moved_parts+=("map.reads[$j]=64" "map.writes[$j]=64"); fi
+  done
+  expect random_reads make_moved site.reallocs=64 bytes_written=2048 bytes_read=2560 \
+    map.kind=buckets "${moved_parts[@]}"
+  expect random_reads make_idle bytes_read=6144 bytes_written=8192 site.freed_blocks=256 \
+    never_read_bytes=2048 never_written_bytes=0 written_never_read_bytes=2048 \
+    "map.reads[0]=256" "map.reads[8]=256" "map.reads[23]=256" "map.reads[24]=0" \
+    "map.reads[31]=0" map.writes=sum:8192 "map.writes[31]=256" \
+    "idle_before_free<256000" "idle_before_free>0"
+  expect random_reads make_head site.total_blocks=64 bytes_read=0
+  expect random_reads make_tail site.total_blocks=64 bytes_read=20 bytes_written=16 \
+    "map.reads[0]=2" "map.reads[3]=2" "map.reads[4]=1" "map.reads[7]=1" "map.reads[15]=1"
+fi
+
 # Relations that hold for every site of every profile above, and the schema
 # (tests/lib/profile_check.py, contract:access): one test per profile, and
 # a failure when there is none to check.
