@@ -32,9 +32,10 @@
    pairs them): what differs is the names, which are the point.
 
    lh_instrument.c does not count the instructions of these files in the
-   run's clock (docs/metrics.md: Time); it recognises them by their source
-   file names, which all start with "lh_replace" (this header's inline
-   helpers included).
+   run's clock (docs/metrics.md: Time); it recognises them by their
+   addresses, which the link lays out between two marker functions
+   (lh_replace_begin.c, lh_replace_end.c), so the preload needs no debug
+   information for it.
 */
 #ifndef LH_REPLACE_H
 #define LH_REPLACE_H
