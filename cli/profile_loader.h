@@ -1,5 +1,6 @@
-/* What the profile reader's two files share: profile.c reads the fields
- * of a document into the model, profile_document.c turns its text into
+/* What the profile reader's files share: profile.c reads the fields
+ * of a document into the model (profile_fields.c checks each one),
+ * profile_document.c turns its text into
  * json-c trees (the outline, then each element of the split arrays when
  * asked). Private to them.
  *

@@ -12,7 +12,7 @@ mk_dir=$TESTS_OUT/cli-match-keys
 mkdir -p "$mk_dir"
 if ! gcc -O2 -Wall -Wextra -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c) \
      -o "$mk_checker" "$here/match_key_check.c" "$top/cli/match.c" "$top/cli/names.c" \
-     "$top/cli/profile.c" "$top/cli/profile_document.c" "$top/cli/profile_defaults.c" "$top/cli/profile_rules.c" "$top/cli/profile_counts.c" "$top/cli/json_split.c" "$top/cli/util.c" "$top/cli/text_builder.c" \
+     "$top/cli/profile.c" "$top/cli/profile_fields.c" "$top/cli/profile_document.c" "$top/cli/profile_defaults.c" "$top/cli/profile_rules.c" "$top/cli/profile_counts.c" "$top/cli/json_split.c" "$top/cli/util.c" "$top/cli/text_builder.c" \
      $(pkg-config --libs json-c) -lm 2>"$mk_dir/build.log"; then
   fail "match keys: build the checker" "$(head -c 300 "$mk_dir/build.log")"
 elif [ ! -e "$top/tool/vglib/lifeheap-amd64-linux" ]; then

@@ -1,6 +1,6 @@
 /* libFuzzer target for the profile reader (cli/profile.c,
- * profile_document.c, json_split.c, profile_rules.c) and everything that
- * consumes what it reads.
+ * profile_fields.c, profile_document.c, json_split.c, profile_rules.c)
+ * and everything that consumes what it reads.
  *
  * The input is up to four parts separated by the line "--8<--":
  *

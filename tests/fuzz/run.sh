@@ -25,7 +25,7 @@ if ! command -v clang >/dev/null; then
   fail "fuzz build" "clang is not installed"
   summary; exit 1
 fi
-sources=("$top"/cli/profile.c "$top"/cli/profile_document.c "$top"/cli/profile_defaults.c "$top"/cli/profile_rules.c "$top"/cli/profile_counts.c "$top"/cli/json_split.c "$top"/cli/metrics.c "$top"/cli/util.c \
+sources=("$top"/cli/profile.c "$top"/cli/profile_fields.c "$top"/cli/profile_document.c "$top"/cli/profile_defaults.c "$top"/cli/profile_rules.c "$top"/cli/profile_counts.c "$top"/cli/json_split.c "$top"/cli/metrics.c "$top"/cli/util.c \
          "$top"/cli/match.c "$top"/cli/diff_rows.c "$top"/cli/names.c "$top"/cli/report_text.c "$top"/cli/report_json.c \
          "$top"/cli/report_collapsed.c "$top"/cli/report_dhat.c \
          "$top"/cli/rules.c "$top"/cli/finding_kinds.c "$top"/cli/evidence_labels.c "$top"/cli/sha256.c "$top"/cli/output_file.c \
@@ -65,7 +65,7 @@ blocks_seconds=${FUZZ_BLOCKS_SECONDS:-10}
 mkdir -p "$blocks_corpus"
 if clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -I"$top/cli" -I"$top/common" $(pkg-config --cflags json-c sqlite3) "$here/blocks_fuzz.c" \
-     "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/profile_document.c" "$top/cli/util.c" \
+     "$top/cli/block_file.c" "$top/cli/sql_build.c" "$top/cli/profile.c" "$top/cli/profile_fields.c" "$top/cli/profile_document.c" "$top/cli/util.c" \
      "$top/cli/profile_defaults.c" "$top/cli/profile_rules.c" "$top/cli/profile_counts.c" "$top/cli/json_split.c" "$top/cli/text_builder.c" \
      $(pkg-config --libs json-c sqlite3) -lm -o "$blocks_binary" 2>"$findings/blocks-build.log"; then
   pass "fuzz build (block file)"
