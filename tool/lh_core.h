@@ -40,4 +40,16 @@ extern Bool VG_(clo_read_inline_info);
 /* m_execontext: the code addresses of a stack. */
 extern Addr* VG_(get_ExeContext_StackTrace)(ExeContext* e);
 
+/* m_debuginfo: the symbols Valgrind read for an object, by index
+   (0 .. howmany-1); SymAVMAs is one address on amd64 and x86. */
+struct _DebugInfo;
+typedef struct { Addr main; } LH_SymAVMAs;
+extern Int VG_(DebugInfo_syms_howmany)(const struct _DebugInfo* di);
+extern void VG_(DebugInfo_syms_getidx)(const struct _DebugInfo* di, Int idx,
+                                       LH_SymAVMAs* avmas, UInt* size,
+                                       const HChar** pri_name,
+                                       const HChar*** sec_names,
+                                       Bool* is_text, Bool* is_ifunc,
+                                       Bool* is_global);
+
 #endif /* LH_CORE_H */

@@ -12,7 +12,8 @@
      the program, with the preload vgpreload_lifeheap-*.so (Valgrind's
      malloc replacement; lh_replace_strmem.c, lh_replace_str.c and
      lh_replace_wcs.c: byte-exact string and memory functions, the str/wcs
-     ones from one template, lh_replace_string_template.h)
+     ones from one template, lh_replace_string_template.h, their code
+     bounded by lh_replace_begin.c and lh_replace_end.c)
             │  malloc/free/realloc/new/delete, loads and stores,
             │  client requests, syscalls, thread creation
             ▼
@@ -537,8 +538,9 @@ void LH_(findings_print_summary)(UInt max);
 /* Drops the leading frames that lie in lifeheap's own malloc replacement
    and records the rest as an ExeContext (at most --num-callers frames). */
 ExeContext* LH_(record_allocation_stack)(ThreadId tid);
-/* ip lies in the preload's string and memory functions (lh_replace_*.c),
-   which the clock does not count. */
+/* ip lies in the preload's string and memory functions (lh_replace_*.c,
+   between the markers of lh_replace_begin.c and lh_replace_end.c), which
+   the clock does not count. */
 Bool LH_(in_replacement_code)(Addr ip);
 /* Gives a new site the preload frames the last LH_(record_allocation_stack)
    dropped (lh_sites.c, when the site is made); and writes them

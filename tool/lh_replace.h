@@ -25,16 +25,27 @@
    implementations' own names (__memcpy_avx_unaligned_erms, ...) cover the
    calls glibc makes internally (strdup's copy, printf's strlen), which
    Valgrind sees when glibc's symbol table is available (Debian: the
-   libc6-dbg package).  A name that no loaded object has costs nothing.
+   libc6-dbg package).
+
+   Valgrind redirects addresses, so a name glibc gives the same address as
+   a listed one adds nothing: the weak aliases __x of x (__mempcpy,
+   __strnlen, __wcslen, ...), index, rindex and bcmp (strchr's, strrchr's
+   and memcmp's), and the hidden __GI_x aliases of the internal calls,
+   which are the default implementation's address (caught by the
+   implementation patterns below).  They are not listed: every name costs
+   start-up time (below).  Names glibc 2.36 lacks are listed only where a
+   later glibc has them (strlcpy and strlcat since 2.38; the AVX2 versions
+   of wcscpy and wcscat).
 
    The lists of names after each function are tables, one per function,
    and alike in shape from one function to the next (a duplicate finder
    pairs them): what differs is the names, which are the point.
 
    lh_instrument.c does not count the instructions of these files in the
-   run's clock (docs/metrics.md: Time); it recognises them by their source
-   file names, which all start with "lh_replace" (this header's inline
-   helpers included).
+   run's clock (docs/metrics.md: Time); it recognises them by their
+   addresses, which the link lays out between two marker functions
+   (lh_replace_begin.c, lh_replace_end.c), so the preload needs no debug
+   information for it.
 */
 #ifndef LH_REPLACE_H
 #define LH_REPLACE_H
@@ -67,8 +78,14 @@
    CPU prefers them (GLIBC_TUNABLES can ask for it):
    LH_IMPLEMENTATIONS_ERMS names those. */
 #define LH_IMPLEMENTATIONS(impl, tag, base) \
-   LH_LIBC(impl, tag, base##_aZa) \
-   LH_LIBC(impl, tag, base##_ssZa)
+   LH_IMPLEMENTATIONS_AVX(impl, tag, base) \
+   LH_IMPLEMENTATIONS_SSE(impl, tag, base)
+
+/* One of the two, for a function glibc implements only one way: strspn,
+   strcspn and strpbrk have SSE 4.2 and generic versions only, wcsncmp
+   AVX2, EVEX and generic ones only. */
+#define LH_IMPLEMENTATIONS_AVX(impl, tag, base) LH_LIBC(impl, tag, base##_aZa)
+#define LH_IMPLEMENTATIONS_SSE(impl, tag, base) LH_LIBC(impl, tag, base##_ssZa)
 
 /* The same for the copies and fills that also have a "rep movsb/stosb"
    implementation, base_erms. */

@@ -33,49 +33,34 @@
 /*------------------------------------------------------------*/
 
 LH_LIBC(lh_strlen, 20040, strlen)
-LH_LIBC(lh_strlen, 20040, __GI_strlen)
 LH_IMPLEMENTATIONS(lh_strlen, 20040, __strlen)
 LH_LDSO(lh_strlen, 20040, strlen)
 
 LH_LIBC(lh_strnlen, 20041, strnlen)
-LH_LIBC(lh_strnlen, 20041, __strnlen)
-LH_LIBC(lh_strnlen, 20041, __GI_strnlen)
 LH_IMPLEMENTATIONS(lh_strnlen, 20041, __strnlen)
 
 LH_LIBC(lh_strchr, 20042, strchr)
-LH_LIBC(lh_strchr, 20042, index)
-LH_LIBC(lh_strchr, 20042, __GI_strchr)
 LH_IMPLEMENTATIONS(lh_strchr, 20042, __strchr)
 LH_LDSO(lh_strchr, 20042, strchr)
-LH_LDSO(lh_strchr, 20042, index)
 
 LH_LIBC(lh_strchrnul, 20043, strchrnul)
-LH_LIBC(lh_strchrnul, 20043, __strchrnul)
 LH_IMPLEMENTATIONS(lh_strchrnul, 20043, __strchrnul)
 
 LH_LIBC(lh_strrchr, 20044, strrchr)
-LH_LIBC(lh_strrchr, 20044, rindex)
-LH_LIBC(lh_strrchr, 20044, __GI_strrchr)
 LH_IMPLEMENTATIONS(lh_strrchr, 20044, __strrchr)
-LH_LDSO(lh_strrchr, 20044, rindex)
 
 LH_LIBC(lh_strcmp, 20050, strcmp)
-LH_LIBC(lh_strcmp, 20050, __GI_strcmp)
 LH_IMPLEMENTATIONS(lh_strcmp, 20050, __strcmp)
 LH_LDSO(lh_strcmp, 20050, strcmp)
 
 LH_LIBC(lh_strncmp, 20051, strncmp)
-LH_LIBC(lh_strncmp, 20051, __GI_strncmp)
 LH_IMPLEMENTATIONS(lh_strncmp, 20051, __strncmp)
 LH_LDSO(lh_strncmp, 20051, strncmp)
 
 LH_LIBC(lh_strcpy, 20060, strcpy)
-LH_LIBC(lh_strcpy, 20060, __GI_strcpy)
 LH_IMPLEMENTATIONS(lh_strcpy, 20060, __strcpy)
 
 LH_LIBC(lh_stpcpy, 20061, stpcpy)
-LH_LIBC(lh_stpcpy, 20061, __stpcpy)
-LH_LIBC(lh_stpcpy, 20061, __GI_stpcpy)
 LH_IMPLEMENTATIONS(lh_stpcpy, 20061, __stpcpy)
 LH_LDSO(lh_stpcpy, 20061, stpcpy)
 
@@ -83,22 +68,18 @@ LH_LIBC(lh_strcpy_chk, 20062, __strcpy_chk)
 LH_LIBC(lh_stpcpy_chk, 20063, __stpcpy_chk)
 
 LH_LIBC(lh_strncpy, 20064, strncpy)
-LH_LIBC(lh_strncpy, 20064, __GI_strncpy)
 LH_IMPLEMENTATIONS(lh_strncpy, 20064, __strncpy)
 
 LH_LIBC(lh_stpncpy, 20065, stpncpy)
-LH_LIBC(lh_stpncpy, 20065, __stpncpy)
 LH_IMPLEMENTATIONS(lh_stpncpy, 20065, __stpncpy)
 
 LH_LIBC(lh_strncpy_chk, 20066, __strncpy_chk)
 LH_LIBC(lh_stpncpy_chk, 20067, __stpncpy_chk)
 
 LH_LIBC(lh_strcat, 20068, strcat)
-LH_LIBC(lh_strcat, 20068, __GI_strcat)
 LH_IMPLEMENTATIONS(lh_strcat, 20068, __strcat)
 
 LH_LIBC(lh_strncat, 20069, strncat)
-LH_LIBC(lh_strncat, 20069, __GI_strncat)
 LH_IMPLEMENTATIONS(lh_strncat, 20069, __strncat)
 
 LH_LIBC(lh_strcat_chk, 20070, __strcat_chk)
@@ -152,8 +133,6 @@ static int lh_strcasecmp(const char* a, const char* b)
    return casecmp(a, b, (SizeT)-1, thread_tolower());
 }
 LH_LIBC(lh_strcasecmp, 20052, strcasecmp)
-LH_LIBC(lh_strcasecmp, 20052, __strcasecmp)
-LH_LIBC(lh_strcasecmp, 20052, __GI_strcasecmp)
 LH_IMPLEMENTATIONS(lh_strcasecmp, 20052, __strcasecmp)
 
 static int lh_strncasecmp(const char* a, const char* b, SizeT n)
@@ -161,8 +140,6 @@ static int lh_strncasecmp(const char* a, const char* b, SizeT n)
    return casecmp(a, b, n, thread_tolower());
 }
 LH_LIBC(lh_strncasecmp, 20053, strncasecmp)
-LH_LIBC(lh_strncasecmp, 20053, __strncasecmp)
-LH_LIBC(lh_strncasecmp, 20053, __GI_strncasecmp)
 LH_IMPLEMENTATIONS(lh_strncasecmp, 20053, __strncasecmp)
 
 static int lh_strcasecmp_l(const char* a, const char* b,
@@ -171,9 +148,6 @@ static int lh_strcasecmp_l(const char* a, const char* b,
    return casecmp(a, b, (SizeT)-1, locale ? locale->ctype_tolower : NULL);
 }
 LH_LIBC(lh_strcasecmp_l, 20054, strcasecmp_l)
-LH_LIBC(lh_strcasecmp_l, 20054, __strcasecmp_l)
-LH_LIBC(lh_strcasecmp_l, 20054, __GI_strcasecmp_l)
-LH_LIBC(lh_strcasecmp_l, 20054, __GI___strcasecmp_l)
 LH_IMPLEMENTATIONS(lh_strcasecmp_l, 20054, __strcasecmp_l)
 
 static int lh_strncasecmp_l(const char* a, const char* b, SizeT n,
@@ -182,9 +156,6 @@ static int lh_strncasecmp_l(const char* a, const char* b, SizeT n,
    return casecmp(a, b, n, locale ? locale->ctype_tolower : NULL);
 }
 LH_LIBC(lh_strncasecmp_l, 20055, strncasecmp_l)
-LH_LIBC(lh_strncasecmp_l, 20055, __strncasecmp_l)
-LH_LIBC(lh_strncasecmp_l, 20055, __GI_strncasecmp_l)
-LH_LIBC(lh_strncasecmp_l, 20055, __GI___strncasecmp_l)
 LH_IMPLEMENTATIONS(lh_strncasecmp_l, 20055, __strncasecmp_l)
 
 /*------------------------------------------------------------*/
@@ -251,16 +222,15 @@ static SizeT lh_strspn(const char* s, const char* accept)
 }
 LH_LIBC(lh_strspn, 20080, strspn)
 LH_LIBC(lh_strspn, 20080, __strspn_generic)
-LH_IMPLEMENTATIONS(lh_strspn, 20080, __strspn)
+LH_IMPLEMENTATIONS_SSE(lh_strspn, 20080, __strspn)
 
 static SizeT lh_strcspn(const char* s, const char* reject)
 {
    return span(s, reject, False, NULL);
 }
 LH_LIBC(lh_strcspn, 20081, strcspn)
-LH_LIBC(lh_strcspn, 20081, __GI_strcspn)
 LH_LIBC(lh_strcspn, 20081, __strcspn_generic)
-LH_IMPLEMENTATIONS(lh_strcspn, 20081, __strcspn)
+LH_IMPLEMENTATIONS_SSE(lh_strcspn, 20081, __strcspn)
 
 static char* lh_strpbrk(const char* s, const char* accept)
 {
@@ -270,7 +240,7 @@ static char* lh_strpbrk(const char* s, const char* accept)
 }
 LH_LIBC(lh_strpbrk, 20082, strpbrk)
 LH_LIBC(lh_strpbrk, 20082, __strpbrk_generic)
-LH_IMPLEMENTATIONS(lh_strpbrk, 20082, __strpbrk)
+LH_IMPLEMENTATIONS_SSE(lh_strpbrk, 20082, __strpbrk)
 
 /* strstr/strcasestr: the needle is read once with its NUL (copied to the
    stack when it has at most LH_NEEDLE_MAX bytes), the haystack once, up
@@ -334,4 +304,3 @@ static char* lh_strcasestr(const char* haystack, const char* needle)
    return find(haystack, needle, thread_tolower(), True);
 }
 LH_LIBC(lh_strcasestr, 20084, strcasestr)
-LH_LIBC(lh_strcasestr, 20084, __strcasestr)

@@ -72,9 +72,7 @@ static void* lh_memmove(void* dst, const void* src, SizeT n)
 LH_LIBC(lh_memmove, 20010, memcpy)
 LH_LIBC(lh_memmove, 20010, memcpyZAZAGLIBCZu2Zd14)  /* memcpy@@GLIBC_2.14 */
 LH_LIBC(lh_memmove, 20010, memcpyZAGLIBCZu2Zd2Zd5)  /* memcpy@GLIBC_2.2.5 */
-LH_LIBC(lh_memmove, 20010, __GI_memcpy)
 LH_LIBC(lh_memmove, 20010, memmove)
-LH_LIBC(lh_memmove, 20010, __GI_memmove)
 LH_IMPLEMENTATIONS_ERMS(lh_memmove, 20010, __memcpy)
 LH_IMPLEMENTATIONS_ERMS(lh_memmove, 20010, __memmove)
 LH_REPLACE(lh_memmove, 20010, NONE, ZuintelZufastZumemcpy)  /* _intel_fast_memcpy */
@@ -85,8 +83,6 @@ static void* lh_mempcpy(void* dst, const void* src, SizeT n)
    return (UChar*)dst + n;
 }
 LH_LIBC(lh_mempcpy, 20011, mempcpy)
-LH_LIBC(lh_mempcpy, 20011, __mempcpy)
-LH_LIBC(lh_mempcpy, 20011, __GI_mempcpy)
 LH_IMPLEMENTATIONS_ERMS(lh_mempcpy, 20011, __mempcpy)
 LH_LDSO(lh_mempcpy, 20011, mempcpy)
 
@@ -121,7 +117,6 @@ static void* lh_memccpy(void* dst, const void* src, int c, SizeT n)
    return NULL;
 }
 LH_LIBC(lh_memccpy, 20015, memccpy)
-LH_LIBC(lh_memccpy, 20015, __memccpy)
 
 /*------------------------------------------------------------*/
 /*--- Fills                                                ---*/
@@ -140,7 +135,6 @@ static void* lh_memset(void* s, int c, SizeT n)
 }
 
 LH_LIBC(lh_memset, 20020, memset)
-LH_LIBC(lh_memset, 20020, __GI_memset)
 LH_IMPLEMENTATIONS_ERMS(lh_memset, 20020, __memset)
 
 LH_CHECKED(lh_memset_chk, lh_memset, void*, void*, int)
@@ -152,7 +146,6 @@ static void lh_bzero(void* s, SizeT n)
    lh_memset(s, 0, n);
 }
 LH_LIBC(lh_bzero, 20022, bzero)
-LH_LIBC(lh_bzero, 20022, __bzero)
 
 /*------------------------------------------------------------*/
 /*--- Comparisons and searches over sized memory           ---*/
@@ -171,8 +164,6 @@ static int lh_memcmp(const void* a, const void* b, SizeT n)
    return 0;
 }
 LH_LIBC(lh_memcmp, 20030, memcmp)
-LH_LIBC(lh_memcmp, 20030, __GI_memcmp)
-LH_LIBC(lh_memcmp, 20030, bcmp)
 LH_LIBC(lh_memcmp, 20030, __memcmpeq)
 LH_IMPLEMENTATIONS(lh_memcmp, 20030, __memcmpeq)
 LH_IMPLEMENTATIONS(lh_memcmp, 20030, __memcmp)
@@ -185,8 +176,6 @@ static void* lh_memchr(const void* s, int c, SizeT n)
    return NULL;
 }
 LH_LIBC(lh_memchr, 20031, memchr)
-LH_LIBC(lh_memchr, 20031, __memchr)
-LH_LIBC(lh_memchr, 20031, __GI_memchr)
 LH_IMPLEMENTATIONS(lh_memchr, 20031, __memchr)
 
 static void* lh_memrchr(const void* s, int c, SizeT n)
@@ -197,7 +186,6 @@ static void* lh_memrchr(const void* s, int c, SizeT n)
    return NULL;
 }
 LH_LIBC(lh_memrchr, 20032, memrchr)
-LH_LIBC(lh_memrchr, 20032, __memrchr)
 LH_IMPLEMENTATIONS(lh_memrchr, 20032, __memrchr)
 
 static void* lh_rawmemchr(const void* s, int c)
@@ -207,8 +195,6 @@ static void* lh_rawmemchr(const void* s, int c)
    return (void*)p;
 }
 LH_LIBC(lh_rawmemchr, 20033, rawmemchr)
-LH_LIBC(lh_rawmemchr, 20033, __rawmemchr)
-LH_LIBC(lh_rawmemchr, 20033, __GI___rawmemchr)
 LH_IMPLEMENTATIONS(lh_rawmemchr, 20033, __rawmemchr)
 
 /* memmem: the needle is read once (into a copy on the stack when it is
@@ -251,4 +237,3 @@ static void* lh_memmem(const void* haystack, SizeT h_len,
    return NULL;
 }
 LH_LIBC(lh_memmem, 20034, memmem)
-LH_LIBC(lh_memmem, 20034, __memmem)

@@ -40,55 +40,44 @@ static int compare(lh_wchar a, lh_wchar b)
 /*------------------------------------------------------------*/
 
 LH_LIBC(lh_wcslen, 20100, wcslen)
-LH_LIBC(lh_wcslen, 20100, __wcslen)
 LH_IMPLEMENTATIONS(lh_wcslen, 20100, __wcslen)
 
 LH_LIBC(lh_wcsnlen, 20101, wcsnlen)
-LH_LIBC(lh_wcsnlen, 20101, __wcsnlen)
-LH_LIBC(lh_wcsnlen, 20101, __GI_wcsnlen)
 LH_LIBC(lh_wcsnlen, 20101, __wcsnlen_generic)
 LH_IMPLEMENTATIONS(lh_wcsnlen, 20101, __wcsnlen)
 
 LH_LIBC(lh_wcschr, 20102, wcschr)
-LH_LIBC(lh_wcschr, 20102, __wcschr)
 LH_IMPLEMENTATIONS(lh_wcschr, 20102, __wcschr)
 
 LH_LIBC(lh_wcschrnul, 20103, wcschrnul)
-LH_LIBC(lh_wcschrnul, 20103, __wcschrnul)
 
 LH_LIBC(lh_wcsrchr, 20104, wcsrchr)
 LH_IMPLEMENTATIONS(lh_wcsrchr, 20104, __wcsrchr)
 
 LH_LIBC(lh_wcscmp, 20105, wcscmp)
-LH_LIBC(lh_wcscmp, 20105, __wcscmp)
 LH_IMPLEMENTATIONS(lh_wcscmp, 20105, __wcscmp)
 
 LH_LIBC(lh_wcsncmp, 20106, wcsncmp)
 LH_LIBC(lh_wcsncmp, 20106, __wcsncmp_generic)
-LH_IMPLEMENTATIONS(lh_wcsncmp, 20106, __wcsncmp)
+LH_IMPLEMENTATIONS_AVX(lh_wcsncmp, 20106, __wcsncmp)
 
 LH_LIBC(lh_wcscpy, 20110, wcscpy)
-LH_LIBC(lh_wcscpy, 20110, __wcscpy)
 LH_LIBC(lh_wcscpy, 20110, __wcscpy_generic)
 LH_IMPLEMENTATIONS(lh_wcscpy, 20110, __wcscpy)
 
 LH_LIBC(lh_wcpcpy, 20111, wcpcpy)
-LH_LIBC(lh_wcpcpy, 20111, __wcpcpy)
 
 LH_LIBC(lh_wcscpy_chk, 20112, __wcscpy_chk)
 LH_LIBC(lh_wcpcpy_chk, 20113, __wcpcpy_chk)
 
 LH_LIBC(lh_wcsncpy, 20114, wcsncpy)
-LH_LIBC(lh_wcsncpy, 20114, __wcsncpy)
 
 LH_LIBC(lh_wcpncpy, 20115, wcpncpy)
-LH_LIBC(lh_wcpncpy, 20115, __wcpncpy)
 
 LH_LIBC(lh_wcsncpy_chk, 20116, __wcsncpy_chk)
 LH_LIBC(lh_wcpncpy_chk, 20117, __wcpncpy_chk)
 
 LH_LIBC(lh_wcscat, 20118, wcscat)
-LH_LIBC(lh_wcscat, 20118, __wcscat)
 LH_LIBC(lh_wcscat, 20118, __wcscat_avx2)
 
 LH_LIBC(lh_wcsncat, 20119, wcsncat)
@@ -107,8 +96,6 @@ static lh_wchar* lh_wmemchr(const lh_wchar* s, lh_wchar c, SizeT n)
    return NULL;
 }
 LH_LIBC(lh_wmemchr, 20107, wmemchr)
-LH_LIBC(lh_wmemchr, 20107, __wmemchr)
-LH_LIBC(lh_wmemchr, 20107, __GI_wmemchr)
 LH_IMPLEMENTATIONS(lh_wmemchr, 20107, __wmemchr)
 
 static int lh_wmemcmp(const lh_wchar* a, const lh_wchar* b, SizeT n)
@@ -118,7 +105,6 @@ static int lh_wmemcmp(const lh_wchar* a, const lh_wchar* b, SizeT n)
    return 0;
 }
 LH_LIBC(lh_wmemcmp, 20108, wmemcmp)
-LH_LIBC(lh_wmemcmp, 20108, __wmemcmp)
 LH_IMPLEMENTATIONS(lh_wmemcmp, 20108, __wmemcmp)
 
 /* wmemcpy/wmemmove/wmempcpy: memmove of 4-byte elements, each element
@@ -140,9 +126,7 @@ static lh_wchar* lh_wmemmove(lh_wchar* dst, const lh_wchar* src, SizeT n)
    return dst;
 }
 LH_LIBC(lh_wmemmove, 20122, wmemcpy)
-LH_LIBC(lh_wmemmove, 20122, __wmemcpy)
 LH_LIBC(lh_wmemmove, 20122, wmemmove)
-LH_LIBC(lh_wmemmove, 20122, __wmemmove)
 
 static lh_wchar* lh_wmempcpy(lh_wchar* dst, const lh_wchar* src, SizeT n)
 {
@@ -150,7 +134,6 @@ static lh_wchar* lh_wmempcpy(lh_wchar* dst, const lh_wchar* src, SizeT n)
    return dst + n;
 }
 LH_LIBC(lh_wmempcpy, 20123, wmempcpy)
-LH_LIBC(lh_wmempcpy, 20123, __wmempcpy)
 
 LH_CHECKED(lh_wmemmove_chk, lh_wmemmove, lh_wchar*, lh_wchar*, const lh_wchar*)
 LH_LIBC(lh_wmemmove_chk, 20124, __wmemcpy_chk)
@@ -167,7 +150,6 @@ static lh_wchar* lh_wmemset(lh_wchar* s, lh_wchar c, SizeT n)
 }
 
 LH_LIBC(lh_wmemset, 20126, wmemset)
-LH_LIBC(lh_wmemset, 20126, __wmemset)
 LH_IMPLEMENTATIONS(lh_wmemset, 20126, __wmemset)
 
 LH_CHECKED(lh_wmemset_chk, lh_wmemset, lh_wchar*, lh_wchar*, lh_wchar)

@@ -76,10 +76,37 @@
 
 static Addr  preload_text_start = 0;
 static Addr  preload_text_end   = 0;     /* exclusive; 0 = not found yet */
+/* The code of the preload's string and memory functions (lh_replace_*.c),
+   between the addresses of two marker functions (lh_replace_begin.c);
+   empty if the preload lacks them. */
+static Addr  replacement_code_start = 0;
+static Addr  replacement_code_end   = 0;
 
 void LH_(symbols_pre_clo_init)(void)
 {
    VG_(clo_read_inline_info) = True;
+}
+
+/* The markers' addresses, from the preload's symbols (its dynamic symbol
+   table: the preload is installed stripped). */
+static void find_replacement_code(const DebugInfo* di)
+{
+   Int i, n = VG_(DebugInfo_syms_howmany)(di);
+   for (i = 0; i < n; i++) {
+      LH_SymAVMAs avmas;
+      const HChar* name;
+      const HChar** other_names;
+      Bool is_text, is_ifunc, is_global;
+      VG_(DebugInfo_syms_getidx)(di, i, &avmas, NULL, &name, &other_names,
+                                 &is_text, &is_ifunc, &is_global);
+      if (!is_text) continue;
+      if (VG_(strcmp)(name, "lh_replace_code_begin") == 0)
+         replacement_code_start = avmas.main;
+      else if (VG_(strcmp)(name, "lh_replace_code_end") == 0)
+         replacement_code_end = avmas.main;
+   }
+   if (replacement_code_start == 0 || replacement_code_end < replacement_code_start)
+      replacement_code_start = replacement_code_end = 0;
 }
 
 static Bool in_preload(Addr ip)
@@ -91,6 +118,7 @@ static Bool in_preload(Addr ip)
       if (file && VG_(strstr)(file, "vgpreload_lifeheap")) {
          preload_text_start = VG_(DebugInfo_get_text_avma)(di);
          preload_text_end   = preload_text_start + VG_(DebugInfo_get_text_size)(di);
+         find_replacement_code(di);
       } else {
          return False;
       }
@@ -100,14 +128,12 @@ static Bool in_preload(Addr ip)
 
 /* Code of the preload's string and memory functions (lh_replace_*.c),
    whose instructions the clock does not count (lh_instrument.c).  Asked
-   at translation time for each instruction; only addresses inside the
-   preload need a look at the line table. */
+   at translation time for each instruction: two compares once the
+   preload is known. */
 Bool LH_(in_replacement_code)(Addr ip)
 {
-   const HChar* file;
    if (!in_preload(ip)) return False;
-   if (!VG_(get_filename)(VG_(current_DiEpoch)(), ip, &file)) return False;
-   return VG_(strncmp)(file, "lh_replace", 10) == 0;   /* _*.c, .h */
+   return ip >= replacement_code_start && ip < replacement_code_end;
 }
 
 /* The preload frames the last recorded stack dropped (innermost first),

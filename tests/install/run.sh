@@ -70,6 +70,32 @@ EOF_MAKE
 check "installed: the DWARF helper in lifeheap's libexec directory" test -x "$dest$helper"
 check "installed: the tool looks for the helper there" grep -aq "$helper" "$dest$tooldir/lifeheap-$platform"
 
+# Installed without their symbol tables and DWARF (tool/Makefile.am): Valgrind
+# reads and keeps those of every object it maps, the tool executable and the
+# preload included, and they were part of its peak memory at start-up. The
+# preload keeps two symbols: the markers around its string functions, whose
+# instructions the clock does not count (tests/access checks the clock).
+sections() { readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'; }
+check_eq "installed: the tool executable has no symbol table and no DWARF (they are in lifeheap-$platform.debug)" \
+  "0|1" \
+  "$(sections "$dest$tooldir/lifeheap-$platform" | grep -c '^\.symtab$\|^\.debug_')|$(sections "$top/tool/lifeheap-$platform.debug" | grep -c '^\.debug_info$')"
+check_eq "installed: the preload has no DWARF, and of its own symbols only the markers of its string functions" \
+  "0|lh_replace_code_begin lh_replace_code_end|1" \
+  "$(sections "$dest$tooldir/vgpreload_lifeheap-$platform.so" | grep -c '^\.debug_')|$(nm "$dest$tooldir/vgpreload_lifeheap-$platform.so" | awk '{ print $NF }' | sort | tr '\n' ' ' | sed 's/ $//')|$(sections "$top/tool/vgpreload_lifeheap-$platform.so.debug" | grep -c '^\.debug_info$')"
+# check-replace-range.sh, which every link of the preload runs: it accepts the
+# built layout, and names the functions outside the markers when the malloc
+# replacement's are counted as string functions too.
+range_objs="$top/tool/lh_replace_strmem.o $top/tool/lh_replace_str.o $top/tool/lh_replace_wcs.o"
+# shellcheck disable=SC2086
+sh "$top/tool/check-replace-range.sh" "$top/tool/vgpreload_lifeheap-$platform.so.debug" \
+  $range_objs -- "$top/tool/lh_replacemalloc.a" >"$out/range-ok.log" 2>&1
+check_eq "check-replace-range.sh: the built preload's string functions lie between the markers" 0 "$?"
+# shellcheck disable=SC2086
+sh "$top/tool/check-replace-range.sh" "$top/tool/vgpreload_lifeheap-$platform.so.debug" \
+  $range_objs "$top/tool/lh_replacemalloc.a" -- >"$out/range-bad.log" 2>&1
+check_eq "check-replace-range.sh: malloc's replacement counted as a string function is named, exit 1" "1|1|1" \
+  "$?|$(grep -c '^outside the range: _vgr10010ZU_libcZdsoZa_malloc at ' "$out/range-bad.log")|$(grep -c 'not laid out between the markers' "$out/range-bad.log")"
+
 prog="$TESTS_BUILD/install-leak"
 compile_c "$prog" "$top/tests/tool/progs/leak.c" || fail "build leak" "gcc failed"
 
