@@ -261,6 +261,16 @@ static inline UInt part_overlap(const LH_PagePart* p, UInt lo, UInt hi)
    return p->owner != 0 && a < b ? b - a : 0;
 }
 
+/* The granules of [g_lo, g_hi) (chunk-relative) that lie in page `page`,
+   as the page-relative [*lo, *hi). */
+static inline void page_span(UWord page, UWord g_lo, UWord g_hi,
+                             UInt* lo, UInt* hi)
+{
+   UWord base = page * LH_PAGE_GRANULES, end = base + LH_PAGE_GRANULES;
+   *lo = (UInt)((g_lo > base ? g_lo : base) - base);
+   *hi = (UInt)((g_hi < end ? g_hi : end) - base);
+}
+
 /* Makes granules [g_lo, g_hi) of the chunk block idx's, bits clear; False
    (and nothing changed) when that would need a third part in a page or
    takes granules of another block: the chunk must become a shared one. */
@@ -271,10 +281,9 @@ static Bool medium_own(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
    for (pass = 0; pass < 2; pass++) {
       for (page = first; page <= last; page++) {
          LH_PagePart* p = m->part[page];
-         UWord base = page * LH_PAGE_GRANULES;
-         UInt lo = (UInt)((g_lo > base ? g_lo : base) - base);
-         UInt hi = (UInt)((g_hi < base + LH_PAGE_GRANULES ? g_hi : base + LH_PAGE_GRANULES) - base);
+         UInt lo, hi;
          Int k, into = -1;
+         page_span(page, g_lo, g_hi, &lo, &hi);
          for (k = 0; k < 2; k++) {
             if (p[k].owner == 0) continue;
             if (p[k].owner != idx) {
@@ -316,9 +325,9 @@ static Bool medium_disown(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
       for (page = first; page <= last; page++) {
          LH_PagePart* p = m->part[page];
          UWord base = page * LH_PAGE_GRANULES;
-         UInt lo = (UInt)((g_lo > base ? g_lo : base) - base);
-         UInt hi = (UInt)((g_hi < base + LH_PAGE_GRANULES ? g_hi : base + LH_PAGE_GRANULES) - base);
+         UInt lo, hi;
          Int k;
+         page_span(page, g_lo, g_hi, &lo, &hi);
          for (k = 0; k < 2; k++) {
             UInt cut;
             if (p[k].owner != idx || (cut = part_overlap(&p[k], lo, hi)) == 0)
