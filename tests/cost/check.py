@@ -169,6 +169,12 @@ else:
            "lh.access.live: %s, lh.shadow.records: %s"
            % (kept.get("lh.access.live"), kept.get("lh.shadow.records")))
 
+def report_assertion(program, profile, assertion):
+    """One profile_check assertion on a program's profile, reported."""
+    why = pc.evaluate(profile, assertion)
+    report(program + ": " + assertion, why is None, why)
+
+
 # --- The bits of big blocks ----------------------------------------------
 # bigarray.c: a 32 MiB block written in full and read but for one byte,
 # and a 1 MiB + 8 byte block written in full and grown to 3 MiB (its bits
@@ -185,8 +191,7 @@ for assertion in (big + ".access.bytes_read=33554431",
                   grown + ".access.bytes_written=1048584",
                   grown + ".access.never_written_bytes=2097144",
                   grown + ".access.written_never_read_bytes=1048584"):
-    why = pc.evaluate(profile, assertion)
-    report("bigarray: " + assertion, why is None, why)
+    report_assertion("bigarray", profile, assertion)
 # Arrays of their own only where some but not all of a stretch's bits
 # are set: the read bits of the stretch with the hole; and in the four
 # stretches the blocks share with no other block at their ends (medium
@@ -218,8 +223,7 @@ for assertion in (page + ".access.bytes_written=209664",
                   filler + ".access.bytes_written=28800",
                   filler + ".access.never_written_bytes=0",
                   filler + ".access.written_never_read_bytes=28800"):
-    why = pc.evaluate(profile, assertion)
-    report("pages: " + assertion, why is None, why)
+    report_assertion("pages", profile, assertion)
 chunks = tool_allocations(out + "/pages.log") or {}
 shadow = tool_bytes(out + "/pages.log") or {}
 report("pages: at exit some 64 KiB stretches have a medium chunk and some a shared one",
