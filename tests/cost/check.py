@@ -235,3 +235,51 @@ shadow_bytes = sum(v for k, v in shadow.items()
 report("pages: the stretches' shadow is under 32 KiB each (what shared chunks alone take)",
        stretches > 0 and shadow_bytes < stretches * 32768,
        "%d bytes for %d stretches" % (shadow_bytes, stretches))
+
+# classes.c: one live block of each small size class (16, 32, ... 256
+# bytes, in that order).  Each class's first run of slots is 1 KiB, cut in
+# turn from one shared 64 KiB chunk (lh_small_alloc.c): block k lies k KiB
+# after block 0, the client arena holds that one chunk, and the shadow
+# keeps one shared chunk per 64 KiB stretch the blocks touch (one or two;
+# a chunk per class put them in sixteen stretches or more).
+
+
+def client_arena_centre(log_path, centre):
+    """(bytes, allocations) in use at exit for one cost centre of the
+    client arena (the program's memory), from the last listing."""
+    found = None
+    in_client = False
+    with open(log_path) as log:
+        for line in log:
+            if line.startswith("-------- Arena "):
+                in_client = line.startswith('-------- Arena "client"')
+                if in_client:
+                    found = (0, 0)
+                continue
+            match = re.match(r"\s*([\d,]+) in\s+([\d,]+): (\S+)", line)
+            if in_client and match and match.group(3) == centre:
+                found = (int(match.group(1).replace(",", "")), int(match.group(2).replace(",", "")))
+    return found
+
+
+try:
+    with open(out + "/classes.out") as listing:
+        addresses = [int(line, 16) for line in listing if line.strip()]
+except (OSError, ValueError):
+    addresses = []
+report("classes: the program printed its 16 blocks' addresses", len(addresses) == 16,
+       "%d addresses" % len(addresses))
+if len(addresses) == 16:
+    steps = [addresses[k] - addresses[0] for k in range(16)]
+    report("classes: each class's first slot lies 1 KiB after the previous class's (one shared chunk)",
+           steps == [1024 * k for k in range(16)], "offsets from block 0: %s" % steps)
+    stretches = len(set(granule >> 16 for k, a in enumerate(addresses)
+                        for granule in range(a, a + 16 * (k + 1), 16)))
+    shared = (tool_allocations(out + "/classes.log") or {}).get("lh.shadow.shared", 0)
+    report("classes: one shared shadow chunk per 64 KiB stretch the blocks touch, at most two",
+           shared == stretches and 1 <= shared <= 2,
+           "%s shared chunks, the blocks touch %d stretches" % (shared, stretches))
+client = client_arena_centre(out + "/classes.log", "replacemalloc.cm.1")
+report("classes: the client arena holds one 64 KiB chunk (not one per class)",
+       client == (65536, 1), "replacemalloc.cm.1 at exit (bytes, allocations): %s" % (client,))
+report_assertion("classes", pc.load(out + "/classes.json"), "totals.blocks=16")

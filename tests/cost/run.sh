@@ -13,7 +13,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages; do
+for prog in blocks series sites bigarray pages classes; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -34,6 +34,10 @@ profile_heap blocks-20k "$bin/blocks" 20000 \
   && profile_heap bigarray --stats=yes "$bin/bigarray" \
   && profile_heap pages "$bin/pages" \
   || fail "profiling the test programs" "see $out/*.log"
+# classes prints its blocks' addresses: kept for the checks
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --profile-heap=yes \
+  --lifeheap-out-file="$out/classes.json" "$bin/classes" >"$out/classes.out" 2>"$out/classes.log" \
+  || fail "profiling classes" "see $out/classes.log"
 
 feed_checks "$here/check.py" "$out"
 summary
