@@ -159,6 +159,9 @@ typedef struct {
 
 static AccessSlot read_slots[LH_ACCESS_SLOTS];
 static AccessSlot write_slots[LH_ACCESS_SLOTS];
+/* Bit i (read slot i; write slot i - LH_ACCESS_SLOTS): has held a block.
+   LH_(slots_flush_repeats) visits only these, not all 384 KiB of slots. */
+static ULong slots_ever_filled[2 * LH_ACCESS_SLOTS / 64];
 static ULong slot_epoch = 1;
 static AccessSlot* armed_slots[MAX_ARMED_SLOTS];
 static UInt n_armed_slots = 0;
@@ -458,11 +461,11 @@ void LH_(slots_flush_repeats)(void)
    UInt i;
    deferred_settle();
    if (!repeat_keys_set) return;
-   for (i = 0; i < LH_ACCESS_SLOTS; i++) {
-      if (read_slots[i].repeats != 0) slot_repeats_flush(&read_slots[i]);
-      if (write_slots[i].repeats != 0) slot_repeats_flush(&write_slots[i]);
-      read_slots[i].repeat_key = 0;
-      write_slots[i].repeat_key = 0;
+   for (i = 0; i < 2 * LH_ACCESS_SLOTS; i++) {
+      AccessSlot* slot = slot_at(i, i >= LH_ACCESS_SLOTS);
+      if (!(slots_ever_filled[i / 64] & ((ULong)1 << (i % 64)))) continue;
+      if (slot->repeats != 0) slot_repeats_flush(slot);
+      slot->repeat_key = 0;
    }
    run_end(&runs[0]);
    run_end(&runs[1]);
@@ -603,6 +606,9 @@ static inline void slot_arm(AccessSlot* slot, UWord j, SizeT lo, SizeT hi)
 static void slot_fill(AccessSlot* slot, LH_Block* b, Bool is_write)
 {
    const LH_SiteMap* m = b->access.map;
+   UWord bit = is_write ? LH_ACCESS_SLOTS + (UWord)(slot - write_slots)
+                        : (UWord)(slot - read_slots);   /* slot_at's table */
+   slots_ever_filled[bit / 64] |= (ULong)1 << (bit % 64);
    deferred_settle();        /* the set-bit counts up to date */
    slot_repeat_set(slot, 0);
    slot->lo = b->payload;

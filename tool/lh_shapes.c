@@ -23,11 +23,15 @@
                                      + the live blocks, set at output (the
                                        freed one itself without any)
       freed_grid[size][lifetime]     blocks freed so far (the whole run)
-      grid[size][lifetime]           + the live blocks, set at output
+      live_grid[size][lifetime]      the live blocks, set at output (the
+                                     run's grid is the sum of the two)
 
    A free costs two increments (and, rarely, a window growth of the
    site's histogram, lh_histogram.c).  The grids are 64 x 64 counts
-   (32 KiB each) and written sparse: only the cells with blocks.
+   (32 KiB each) and written sparse: only the cells with blocks.  Only
+   the rows (size buckets) in use are written, and live_grid's are
+   cleared row by row (live_rows), so the grids' pages that no block's
+   size reaches stay untouched.
 
    A site's own grid (blocks by size x lifetime: size_lifetime, in its rare
    figures) is needed only when its blocks have more than one size class:
@@ -54,7 +58,8 @@
 #define SHAPE_BUCKETS LH_LIFETIME_BUCKETS
 
 static ULong freed_grid[SHAPE_BUCKETS][SHAPE_BUCKETS];
-static ULong grid[SHAPE_BUCKETS][SHAPE_BUCKETS];
+static ULong live_grid[SHAPE_BUCKETS][SHAPE_BUCKETS];
+static ULong live_rows = 0;    /* bit s: row s of live_grid may be nonzero */
 
 static inline UInt log2_bucket(ULong x)
 {
@@ -175,7 +180,10 @@ void LH_(shapes_output_begin)(void)
       if (grid_of_site != NULL)
          size_rows_copy(&grid_of_site->rows, &grid_of_site->freed_rows);
    }
-   VG_(memcpy)(grid, freed_grid, sizeof grid);
+   for (i = 0; i < SHAPE_BUCKETS; i++)
+      if (live_rows & ((ULong)1 << i))
+         VG_(memset)(live_grid[i], 0, sizeof live_grid[i]);
+   live_rows = 0;
 }
 
 void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
@@ -186,7 +194,8 @@ void LH_(shapes_note_live)(LH_Site* site, ULong size, ULong lifetime)
       fold_into_rows(&site_grid(site)->rows, &all->size_histogram,
                      &all->lifetime_histogram, s, l);
    LH_(histogram_add)(&all->size_histogram, s);
-   grid[s][l]++;
+   live_grid[s][l]++;
+   live_rows |= (ULong)1 << s;
 }
 
 /*------------------------------------------------------------*/
@@ -232,7 +241,8 @@ void LH_(shapes_write_run)(LH_Json* j)
    LH_(json_array_begin)(j, "blocks_by_size_and_lifetime");
    for (s = 0; s < SHAPE_BUCKETS; s++)
       for (l = 0; l < SHAPE_BUCKETS; l++) {
-         if (grid[s][l] != 0) write_cell(j, s, l, grid[s][l]);
+         ULong blocks = freed_grid[s][l] + live_grid[s][l];
+         if (blocks != 0) write_cell(j, s, l, blocks);
       }
    LH_(json_array_end)(j);
 }
