@@ -37,6 +37,10 @@ extern Int VG_(safe_fd)(Int oldfd);
 /* m_options: --read-inline-info. */
 extern Bool VG_(clo_read_inline_info);
 
+/* m_options: --valgrind-stacksize, the bytes of Valgrind's own stack for
+   each thread (read when a thread's stack is made). */
+extern Word VG_(clo_valgrind_stacksize);
+
 /* m_execontext: the code addresses of a stack. */
 extern Addr* VG_(get_ExeContext_StackTrace)(ExeContext* e);
 

@@ -283,3 +283,33 @@ client = client_arena_centre(out + "/classes.log", "replacemalloc.cm.1")
 report("classes: the client arena holds one 64 KiB chunk (not one per class)",
        client == (65536, 1), "replacemalloc.cm.1 at exit (bytes, allocations): %s" % (client,))
 report_assertion("classes", pc.load(out + "/classes.json"), "totals.blocks=16")
+
+# stacks.c: the main thread and three more.  Valgrind makes each thread's
+# own stack (the core's and the tool's, filled with a pattern and so all
+# resident) when the thread starts, and says so at -d: "allocated valgrind
+# thread stack at ADDR size N", N the stack and a guard area of 8 KiB on
+# each side.  lifeheap asks for 256 KiB where the core's default is 1 MiB;
+# the user's --valgrind-stacksize wins, on the command line or in
+# VALGRIND_OPTS.
+GUARDS = 2 * 8192
+
+
+def stack_sizes(log_path):
+    try:
+        with open(log_path) as log:
+            return [int(m.group(1)) for m in
+                    (re.search(r"allocated valgrind thread stack at \S+ size (\d+)", line) for line in log)
+                    if m]
+    except OSError:
+        return []
+
+
+for name, stack, why in (("stacks", 256 * 1024, "lifeheap's default"),
+                         ("stacks-1m", 1024 * 1024, "--valgrind-stacksize=1048576"),
+                         ("stacks-opts", 512 * 1024, "VALGRIND_OPTS=--valgrind-stacksize=524288")):
+    sizes = stack_sizes("%s/%s.log" % (out, name))
+    report("%s: four threads, four Valgrind stacks of %d KiB (%s)" % (name, stack // 1024, why),
+           sizes == [stack + GUARDS] * 4, "stack sizes with guards: %s" % sizes)
+    for assertion in ("site[name=work,frame=thread_main].total_blocks=3",
+                      "site[name=work,frame=main].total_blocks=1"):
+        report_assertion(name, pc.load("%s/%s.json" % (out, name)), assertion)

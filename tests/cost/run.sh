@@ -13,7 +13,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages classes; do
+for prog in blocks series sites bigarray pages classes stacks; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -38,6 +38,17 @@ profile_heap blocks-20k "$bin/blocks" 20000 \
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --profile-heap=yes \
   --lifeheap-out-file="$out/classes.json" "$bin/classes" >"$out/classes.out" 2>"$out/classes.log" \
   || fail "profiling classes" "see $out/classes.log"
+# stacks: Valgrind's debug log (-d) names the size of every thread's stack
+# it makes; the default run, then the user's size given on the command line
+# and through VALGRIND_OPTS.
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap -d \
+  --lifeheap-out-file="$out/stacks.json" "$bin/stacks" >/dev/null 2>"$out/stacks.log" \
+  && VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap -d --valgrind-stacksize=1048576 \
+  --lifeheap-out-file="$out/stacks-1m.json" "$bin/stacks" >/dev/null 2>"$out/stacks-1m.log" \
+  && VALGRIND_LIB="$top/tool/vglib" VALGRIND_OPTS=--valgrind-stacksize=524288 valgrind \
+  --tool=lifeheap -d --lifeheap-out-file="$out/stacks-opts.json" "$bin/stacks" \
+  >/dev/null 2>"$out/stacks-opts.log" \
+  || fail "profiling stacks" "see $out/stacks*.log"
 
 feed_checks "$here/check.py" "$out"
 summary
