@@ -75,7 +75,7 @@
    part in two, turn the chunk into a SharedChunk first (same owners and
    bits); the access slots may keep a medium chunk (lh_access_path.c),
    so that moves the slot epoch.  Empty medium chunks are freed at once
-   (2.2 KiB and 128 bytes per set of its own, against 32 KiB).
+   (about 2 KiB and 128 bytes per set of its own, against 32 KiB).
 
    The inline filter
    -----------------

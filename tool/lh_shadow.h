@@ -87,12 +87,12 @@ typedef struct {
    uniform, else 128 bytes of their own; granules of no block are "don't
    care" in a page at LH_(bits_all) (every owned granule's set is full)
    and clear in a page of its own.  full[w][p] counts the page's own
-   full sets.  About 2.2 KiB plus 128 bytes per non-uniform page, where a
+   full sets.  About 2 KiB plus 128 bytes per non-uniform page, where a
    shared chunk takes 32 KiB (lh_shadow_medium.c). */
 #define LH_PAGE_SHIFT      6
 #define LH_PAGE_GRANULES   (1 << LH_PAGE_SHIFT) /* 1 KiB of the program's memory */
 #define LH_PAGES_PER_CHUNK (LH_GRANULES_PER_CHUNK / LH_PAGE_GRANULES)
-typedef struct {
+typedef struct __attribute__((packed)) {        /* 6 bytes, not 8 */
    UInt  owner;                                 /* 0 = unused */
    UChar lo, hi;                                /* granules of the page */
 } LH_PagePart;
