@@ -302,9 +302,11 @@ UInt LH_(shadow_mark_chunk)(LH_GranuleRef* ref, Bool is_write, LH_SoloChunk* c,
       Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
       Addr stop = end < g_end ? end : g_end;
       UWord gi = (g - base) >> LH_GRANULE_BITS;
+      UShort* bits = LH_(chunk_bits)(c, is_write, gi);
+      /* (LH_(shadow_mark) reads the set of its kind only) */
       ref->granule = gi;
-      ref->read_bits = LH_(chunk_bits)(c, False, gi);
-      ref->written_bits = LH_(chunk_bits)(c, True, gi);
+      ref->read_bits = bits;
+      ref->written_bits = bits;
       newly += LH_(shadow_mark)(ref, is_write,
                                 (UShort)(((1u << (stop - g)) - 1)
                                          << (g & (LH_GRANULE_SIZE - 1))),
