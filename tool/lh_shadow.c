@@ -230,8 +230,6 @@ UWord LH_(shadow_materialise)(UWord* entry)
    LH_(shadow_bytes) += sizeof(LH_SoloChunk);
    c->page_shift = LH_SOLO_PAGE_SHIFT;
    c->array[0] = c->array[1] = LH_(bits_none);
-   c->bits[0] = &c->array[0];
-   c->bits[1] = &c->array[1];
    c->owner = WHOLE_INDEX(*entry);
    c->block = LH_(block_record)(c->owner);
    *entry = (UWord)c + LH_ENTRY_SOLO;

@@ -31,18 +31,16 @@ extern UShort LH_(bits_all)[LH_GRANULES_PER_CHUNK];
 /* A chunk all of whose granules belong to one block (a big block's), or
    the bits of a medium chunk (below: block NULL, owner 0).
    Bit i of a granule's read (written) set: byte i of the granule ever
-   read (written).  Granule gi's set is at
-      bits[w][gi >> page_shift] + gi      (w: 0 read, 1 written)
-   (LH_(chunk_bits)): each entry of bits[w] is the base of one page's
-   sets.  A solo chunk has one page (page_shift LH_SOLO_PAGE_SHIFT,
-   bits[w] = &array[w]): its array is LH_(bits_none) while no bit of it
-   is set, LH_(bits_all) once every bit is (its full-granule count at
-   LH_GRANULES_PER_CHUNK), and an array of its own (8 KiB) only in
-   between: a big array the program fills or reads from end to end holds
-   about one chunk's array at a time, not a quarter of its size.  A
-   medium chunk has a base per 1 KiB page (lh_shadow_medium.c): the same
-   two shared arrays while the page is uniform, else 128 bytes of its
-   own. */
+   read (written); LH_(chunk_bits) finds granule gi's set.  A solo chunk
+   (page_shift LH_SOLO_PAGE_SHIFT: one page) keeps them in two arrays:
+   each is LH_(bits_none) while no bit of it is set, LH_(bits_all) once
+   every bit is (its full-granule count at LH_GRANULES_PER_CHUNK), and an
+   array of its own (8 KiB) only in between: a big array the program
+   fills or reads from end to end holds about one chunk's array at a
+   time, not a quarter of its size.  A medium chunk (page_shift
+   LH_PAGE_SHIFT) has a base per 1 KiB page (lh_shadow_medium.c): the
+   same two shared arrays while the page is uniform, else 128 bytes of
+   its own. */
 #define LH_SOLO_PAGE_SHIFT 12                  /* gi >> 12 == 0 */
 typedef struct {
    struct LH_Block* block;                      /* the owner, directly */
@@ -54,16 +52,10 @@ typedef struct {
    UInt   full_read_granules;
    UInt   full_written_granules;
    UInt   page_shift;                           /* LH_SOLO_PAGE_SHIFT or 6 */
-   UShort** bits[2];                            /* read, written: the page bases */
-   UShort* array[2];                            /* a solo chunk's two arrays */
+   UShort* array[2];                            /* a solo chunk's read and
+                                                   written arrays (NULL in
+                                                   a medium one) */
 } LH_SoloChunk;
-
-/* Granule gi's read (is_write False) or written set in a solo or medium
-   chunk. */
-static inline UShort* LH_(chunk_bits)(const LH_SoloChunk* c, Bool is_write, UWord gi)
-{
-   return c->bits[is_write][gi >> c->page_shift] + gi;
-}
 
 /* A chunk shared by small blocks (or holding a big block's ends).  Owner
    and bits of a granule sit together: one cache line per access. */
@@ -101,10 +93,18 @@ typedef struct {
    LH_SoloChunk bits;                           /* block NULL, owner 0 (first:
                                                    the access path's chunk) */
    UInt   owned;                                /* granules with an owner */
-   UShort* page_bits[2][LH_PAGES_PER_CHUNK];    /* bits.bits[w] = page_bits[w] */
+   UShort* page_bits[2][LH_PAGES_PER_CHUNK];    /* read, written: the page bases */
    UChar  full[2][LH_PAGES_PER_CHUNK];          /* own pages' full sets */
    LH_PagePart part[LH_PAGES_PER_CHUNK][2];
 } LH_MediumChunk;
+
+/* Granule gi's read (is_write False) or written set in a solo or medium
+   chunk: a page's base plus the granule's index. */
+static inline UShort* LH_(chunk_bits)(const LH_SoloChunk* c, Bool is_write, UWord gi)
+{
+   if (c->page_shift == LH_SOLO_PAGE_SHIFT) return c->array[is_write] + gi;
+   return ((const LH_MediumChunk*)c)->page_bits[is_write][gi >> LH_PAGE_SHIFT] + gi;
+}
 
 /* Mid-table entry encoding (low two bits):
      0               no live block in these 64 KiB

@@ -194,8 +194,6 @@ LH_MediumChunk* LH_(medium_new)(void)
    UWord p;
    LH_(shadow_bytes) += sizeof(LH_MediumChunk);
    m->bits.page_shift = LH_PAGE_SHIFT;
-   m->bits.bits[0] = m->page_bits[0];
-   m->bits.bits[1] = m->page_bits[1];
    m->bits.array[0] = m->bits.array[1] = NULL;
    for (p = 0; p < LH_PAGES_PER_CHUNK; p++)
       m->page_bits[0][p] = m->page_bits[1][p] = LH_(bits_none);
