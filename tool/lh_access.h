@@ -132,10 +132,9 @@ typedef struct {
    SizeT  map_block_size;        /* the first block's size */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
-   /* Output only, allocated for a site the first time an output finds
-      it with a live block (NULL: never; most sites of a program that
-      frees its blocks): read it with LH_(site_live_fold). */
-   LH_AccessFold* live;
+   /* (The fold of the live blocks, which only a profile reads, is the
+      output figures' own, LH_SiteOutput.live_fold: read it with
+      LH_(site_live_fold).) */
 } LH_SiteAccess;
 
 /*--- Hooks the block registry and the output call (lh_access.c) ---*/

@@ -181,6 +181,9 @@ typedef struct {
       LH_(site_label)). */
    UInt         n_label_pieces;
    UInt*        label_pieces;
+   /* The site's fold of its live blocks, recomputed at every output
+      (lh_access.c; NULL: no output found the site with a live block). */
+   LH_AccessFold* live_fold;
 } LH_SiteOutput;
 
 /* A site's figures that most sites never need, apart from the record: made
@@ -233,7 +236,6 @@ struct LH_Site {
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial));
       past the inline ones, in the rare part's set. */
-   ULong allocating_threads;
    UInt  recent_threads[LH_SITE_INLINE_THREADS];
 
    LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
@@ -256,6 +258,7 @@ struct LH_Site {
       no malloc reads them.  A number in the table of distinct lists
       (LH_(allocator_frames_of)): a program has a handful. */
    UInt  allocator_frames;
+   UInt  allocating_threads;    /* how many distinct (recent_threads) */
 };
 
 /* A list of preload frames, innermost first. */

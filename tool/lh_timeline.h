@@ -44,10 +44,8 @@ typedef struct {
    UInt          series_end_interval;
    ULong         last_live_bytes;
    ULong         series_end_live_bytes;
-   /* Computed on first use after LH_(timeline_finish), for a significant
-      site only (allocated then: NULL for most sites); valid when its
-      'snapshot' equals the current snapshot's number. */
-   LH_Growth*    growth;
+   /* (The growth figures of the few significant sites are kept apart:
+      lh_timeline.c, growth_of.) */
 } LH_SiteTimeline;
 
 struct LH_Site;
