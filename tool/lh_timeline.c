@@ -455,6 +455,8 @@ void LH_(timeline_mark)(const HChar* label_text)
 void LH_(timeline_init)(void)
 {
    n_intervals     = (UInt)LH_(options).timeline_points - 1;
+   tl_assert(n_intervals <= 0xFFFF);   /* a site's entries and intervals:
+                                          16 bits (lh_timeline.h) */
    generation      = 0;
    filled          = 0;
    interval_bytes  = VG_(calloc)("lh.timeline.bytes", n_intervals,
