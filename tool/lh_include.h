@@ -178,9 +178,10 @@ typedef struct {
                                     finding can name code the user owns */
    /* Set at output by lh_labels.c: how every reader names the site,
       unique among the profile's sites, as pieces (its text:
-      LH_(site_label)). */
+      LH_(site_label)): its last piece's node in the tree of the labels'
+      pieces, and how many. */
    UInt         n_label_pieces;
-   UInt*        label_pieces;
+   UInt         label_node;
    /* The site's fold of its live blocks, recomputed at every output
       (lh_access.c; NULL: no output found the site with a live block). */
    LH_AccessFold* live_fold;
