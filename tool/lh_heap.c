@@ -269,6 +269,21 @@ static SizeT lh_malloc_usable_size(ThreadId tid, void* p)
    return b ? b->req_size : 0;
 }
 
+/* One of the functions the preload's requests call (lh_client_calls.c
+   calls these from the translation instead of the scheduler). */
+Bool LH_(is_heap_function)(Addr f)
+{
+   return f == (Addr)lh_malloc || f == (Addr)lh_free
+       || f == (Addr)lh_calloc || f == (Addr)lh_realloc
+       || f == (Addr)lh_builtin_new || f == (Addr)lh_builtin_delete
+       || f == (Addr)lh_builtin_vec_new || f == (Addr)lh_builtin_vec_delete
+       || f == (Addr)lh_builtin_new_aligned
+       || f == (Addr)lh_builtin_delete_aligned
+       || f == (Addr)lh_builtin_vec_new_aligned
+       || f == (Addr)lh_builtin_vec_delete_aligned
+       || f == (Addr)lh_memalign || f == (Addr)lh_malloc_usable_size;
+}
+
 void LH_(heap_init)(void)
 {
    VG_(needs_malloc_replacement)(lh_malloc,

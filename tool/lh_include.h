@@ -20,7 +20,9 @@
      lh_main.c        tool glue: details, needs, client requests, syscalls,
             │         the end of the run (exit code or signal)
             ├─ lh_instrument.c  IR instrumentation: the instruction clock
-            │                   (LH_(now)), loads and stores
+            │     │             (LH_(now)), loads and stores
+            │     └─ lh_client_calls.c  the malloc family's requests called
+            │                   from the translation, not the scheduler
             ├─ lh_heap.c        the malloc replacement (origins heap and
             │     │             small); a heap block is found from its
             │     │             payload through the shadow map
@@ -471,6 +473,11 @@ LH_Block* LH_(blocks_iter_next)(void);
 void      LH_(blocks_count_live)(void);
 
 void LH_(heap_init)(void);           /* in pre_clo_init: malloc replacement */
+/* Whether f is one of the malloc replacement's functions (lh_heap.c). */
+Bool LH_(is_heap_function)(Addr f);
+/* A superblock that ends in a client request tries the malloc family's
+   calls from the translation first (lh_client_calls.c). */
+void LH_(inline_client_calls)(IRSB* sbOut);
 
 /* lh_small_alloc.c: payloads of up to LH_SMALL_MAX_BYTES bytes come from
    runs of one size class.  small_class_of: the class (1..16) of a request,

@@ -563,6 +563,7 @@ IRSB* LH_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    flush_pending(sbOut, &pending);
    if (pending_instrs > 0)
       add_clock_update(sbOut, pending_instrs);
+   LH_(inline_client_calls)(sbOut);     /* after the clock: LH_(now) is up to date */
    VG_(free)(temp_offsets.base);
    VG_(free)(temp_offsets.offset);
    VG_(free)(load_temps.load_addr);

@@ -243,3 +243,28 @@ shadow_bytes = sum(v for k, v in shadow.items()
 report("pages: the stretches' shadow is under 32 KiB each (what shared chunks alone take)",
        stretches > 0 and shadow_bytes < stretches * 32768,
        "%d bytes for %d stretches" % (shadow_bytes, stretches))
+
+
+# --- The malloc family's calls without the scheduler -----------------------
+# blocks 20000 calls the heap 35,001 times: the array, 20,000 mallocs, then
+# 5,000 frees and mallocs and 5,000 reallocs.  Each call is a client request
+# of the preload; when the scheduler handled it, the translations returned
+# to it once per call (a "minor sched event" of --stats=yes each), so a run
+# had more than 35,001.  Made from the translation (lh_client_calls.c), the
+# calls add none: what is left is the program's start-up and system calls.
+def scheduler_events(log_path):
+    with open(log_path) as log:
+        for line in log:
+            match = re.search(r"scheduler: ([\d,]+)/([\d,]+) major/minor sched events", line)
+            if match:
+                return int(match.group(2).replace(",", ""))
+    return None
+
+
+events = scheduler_events(out + "/calls.log")
+profile = pc.load(out + "/calls.json")
+for assertion in ("totals.blocks=25001", "totals.frees=5000", "totals.reallocs=5000"):
+    report_assertion("calls", profile, assertion)
+report("calls: 35,001 heap calls of blocks 20000 made without returning to the scheduler",
+       events is not None and events < 35001,
+       "%s minor scheduler events (each call through the scheduler adds one)" % events)
