@@ -56,6 +56,8 @@
             │           lh_symbols.c      frames, inline expansion, name frame
             │             lh_dwarf_names.c  names from the DWARF helper
             │           lh_labels.c       each site's unique label
+            │             lh_label_tree.c   its pieces, shared where
+            │                               labels agree
             │           lh_findings.c     the finding rules
             │             lh_findings_text.c  their sentences
             │           lh_notes.c        why a site is big (site notes)

@@ -358,85 +358,12 @@ static Int named_frame_from(const LH_Site* s, Int d, Int step)
    text for 50 bytes of pieces, and a program of such sites would keep
    several megabytes of labels while its profile is written.
 
-   The pieces of all labels form one tree, built anew by each
-   labels_build: a node is a piece and the node of the pieces before it,
-   and a site's label is its last node (LH_SiteOutput.label_node) and its
-   number of pieces.  Refinement appends the same piece to labels that
-   share their pieces so far, and such appends share one node (found
-   through a hash of (parent, piece)), so labels that split only far up a
-   recursion keep their common part once: bintree 12's 8,190 labels of
-   84,000 pieces are about 3,000 nodes of 8 bytes, where a growing array
-   per label took 680 KB of arena (with its header and red zones) while
-   the profile was written. */
-#define NO_NODE 0xFFFFFFFFu
-
-typedef struct {
-   UInt piece;
-   UInt parent;        /* NO_NODE: the label's first piece */
-} LabelNode;
-
-static LabelNode* nodes = NULL;
-static UInt n_nodes = 0, nodes_room = 0;
-/* Node numbers by hash of (parent, piece), NO_NODE where empty;
-   node_slots is a power of two, at least twice n_nodes.  Only a build
-   appends pieces: the table is freed at its end (the labels are read
-   through the parents). */
-static UInt* node_by_hash = NULL;
-static UInt node_slots = 0;
-
-static inline UInt node_hash(UInt parent, UInt piece)
-{
-   ULong h = ((ULong)parent << 32 | piece) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)(h >> 32);
-}
-
-static void nodes_rehash(UInt slots)
-{
-   UInt i;
-   VG_(free)(node_by_hash);
-   node_by_hash = VG_(malloc)("lh.labels.node_hash", slots * sizeof(UInt));
-   for (i = 0; i < slots; i++) node_by_hash[i] = NO_NODE;
-   node_slots = slots;
-   for (i = 0; i < n_nodes; i++) {
-      UInt at = node_hash(nodes[i].parent, nodes[i].piece) & (slots - 1);
-      while (node_by_hash[at] != NO_NODE) at = (at + 1) & (slots - 1);
-      node_by_hash[at] = i;
-   }
-}
-
-/* Forgets every label's pieces (a new build). */
-static void nodes_reset(void)
-{
-   n_nodes = 0;
-   nodes_rehash(1024);
-}
-
-/* The node of 'piece' after the pieces of node 'parent', made on first
-   use. */
-static UInt node_for(UInt parent, UInt piece)
-{
-   UInt at;
-   if (2 * (n_nodes + 1) > node_slots) nodes_rehash(2 * node_slots);
-   at = node_hash(parent, piece) & (node_slots - 1);
-   for (; node_by_hash[at] != NO_NODE; at = (at + 1) & (node_slots - 1)) {
-      const LabelNode* n = &nodes[node_by_hash[at]];
-      if (n->parent == parent && n->piece == piece) return node_by_hash[at];
-   }
-   if (n_nodes == nodes_room) {
-      nodes_room = nodes_room ? 2 * nodes_room : 1024;
-      nodes = VG_(realloc)("lh.labels.nodes", nodes, nodes_room * sizeof(LabelNode));
-   }
-   tl_assert(n_nodes < NO_NODE);
-   nodes[n_nodes].piece = piece;
-   nodes[n_nodes].parent = parent;
-   node_by_hash[at] = n_nodes;
-   return n_nodes++;
-}
-
+   The pieces of all labels form one tree (lh_label_tree.c): a site's
+   label is its last piece's node and its number of pieces. */
 /* The label's last piece (it has one). */
 static inline UInt last_piece(const LH_SiteOutput* o)
 {
-   return nodes[o->label_node].piece;
+   return LH_(label_tree_piece)(o->label_node);
 }
 #define PIECE_KIND_SHIFT 28
 #define PIECE_VALUE_MASK ((1u << PIECE_KIND_SHIFT) - 1)
@@ -459,8 +386,9 @@ static void label_append(LH_Site* s, UInt kind, UInt value)
 {
    LH_SiteOutput* o = s->out;
    tl_assert(value <= PIECE_VALUE_MASK);
-   o->label_node = node_for(o->n_label_pieces == 0 ? NO_NODE : o->label_node,
-                            (kind << PIECE_KIND_SHIFT) | value);
+   o->label_node = LH_(label_tree_node)(o->n_label_pieces == 0
+                                           ? LH_NO_LABEL_NODE : o->label_node,
+                                        (kind << PIECE_KIND_SHIFT) | value);
    o->n_label_pieces++;
 }
 
@@ -518,9 +446,9 @@ static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
       pieces = label_piece_order;
    }
    /* the tree holds them last first */
-   for (i = n, node = s->out->label_node; i > 0; i--, node = nodes[node].parent)
-      pieces[i - 1] = nodes[node].piece;
-   tl_assert(node == NO_NODE);
+   for (i = n, node = s->out->label_node; i > 0; i--, node = LH_(label_tree_parent)(node))
+      pieces[i - 1] = LH_(label_tree_piece)(node);
+   tl_assert(node == LH_NO_LABEL_NODE);
    buffer_add(b, &used, "");
    for (i = 0; i < n; i++)
       buffer_add_piece(b, &used, pieces[i]);
@@ -816,7 +744,7 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    frame_texts = VG_(calloc)("lh.labels.texts", n_frames + 1, sizeof(HChar*));
    frame_names = VG_(calloc)("lh.labels.names", n_frames + 1, sizeof(HChar*));
 
-   nodes_reset();
+   LH_(label_tree_reset)();
    for (i = 0; i < n_sites; i++) {
       LH_Site* s = sites[i];
       s->out->n_label_pieces = 0;
@@ -831,9 +759,7 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    refine_runs(order, n_sites, 1, 1, first_new);
    VG_(free)(first_new);
    VG_(free)(order);
-   VG_(free)(node_by_hash);
-   node_by_hash = NULL;
-   node_slots = 0;
+   LH_(label_tree_built)();
    /* The frame texts stay until the next build: the labels' text is made
       from them each time it is read (LH_(site_label)). */
 }

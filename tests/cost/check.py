@@ -135,7 +135,7 @@ else:
 
 # A label is kept as its pieces (a UInt each: the name frame, each caller,
 # callee or number appended), its text made when read, and the pieces of all
-# labels form one tree (tool/lh_labels.c): labels that agree so far share
+# labels form one tree (tool/lh_label_tree.c): labels that agree so far share
 # their nodes (8 bytes: the piece and its parent).  sites-7's labels name
 # the leaf and seven callers ("leaf (sites.c:15) via node ... via node ..."),
 # 2,187 leaves' labels of 8 pieces whose callers branch three ways at each
