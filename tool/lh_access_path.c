@@ -79,7 +79,7 @@
    A loop that walks a small block forward (filling a message body,
    summing a string) makes a run: each access starts where the last one
    ended (so does one in a block of a few KiB whose bits are in one
-   medium chunk's arrays, lh_shadow.c).  The last read run and the last write run are kept beside the
+   medium chunk's pages, lh_shadow_medium.c).  The last read run and the last write run are kept beside the
    slots (one of each: Valgrind may unroll a loop into several events,
    hence several slots, that take turns along the same bytes).  An
    access at a run's end only moves the end on and sets the block's
@@ -132,8 +132,8 @@ typedef struct {
    };
    double    inv_size;       /* 1.0 / size */
    /* until saturated: the 64 KiB shadow chunk the last access fell in,
-      when it keeps its bits in two arrays (a solo chunk, the block's
-      alone, or a medium one's, shared with a few blocks; lh_shadow.c)
+      when it keeps its bits in arrays (a solo chunk, the block's alone,
+      or a medium one's pages, shared with a few blocks; lh_shadow.c)
       (chunk_lo: its first byte) */
    Addr      chunk_lo;
    LH_SoloChunk* chunk;
@@ -320,10 +320,6 @@ typedef struct {
 
 static AccessRun runs[2];    /* reads, writes */
 
-static inline __attribute__((always_inline))
-UInt mark_granules(LH_GranuleRef* ref, Bool is_write, UShort* read_base,
-                   UShort* written_base, UWord stride, Addr base, Addr a, Addr end);
-
 /* Sets the bits of the run's bytes [run->start, run->end) granule by
    granule in the granules it holds, and adds the newly set ones to the
    block's count; a write run moves the written high-water mark. */
@@ -334,13 +330,12 @@ static void run_mark_bits(const AccessRun* run)
    Addr g = run->start, end = run->end;
    UWord newly = 0;
    if (run->granules == NULL) {
-      /* the chunk's arrays (read now: the chunk may have made its own or
+      /* the chunk's arrays or pages (read now: it may have made its own or
          dropped them since the run started) */
       LH_GranuleRef ref;
       ref.block = run->block;
       ref.solo = run->chunk;
-      newly = mark_granules(&ref, run->is_write, run->chunk->read_bits,
-                            run->chunk->written_bits, 1, run->chunk_lo, g, end);
+      newly = LH_(shadow_mark_chunk)(&ref, run->is_write, run->chunk, run->chunk_lo, g, end);
       g = end;
    }
    while (g < end) {
@@ -409,7 +404,7 @@ static Bool repeat_keys_set = False;
 /* The slot just counted an access that ended at 'next' the ordinary way:
    the run of its kind so far goes into the map, and a new one starts at
    'next' when the slot holds where all of its block's bits are: its
-   granules in a shared chunk, or a chunk's arrays the whole block lies in
+   granules in a shared chunk, or a chunk's bits the whole block lies in
    (a block of a few KiB in a medium chunk). */
 static inline void run_start(AccessRun* run, const AccessSlot* slot, Addr next)
 {
@@ -739,32 +734,6 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
    }
 }
 
-/* Sets the bits of [a, end) (all in one chunk) whose granules' bit sets
-   are at read_base and written_base, 'stride' UShorts apart, the first
-   for the granule at 'base'; ref holds the block and its solo chunk.
-   Returns how many bits were newly set.  (Inlined: the stride is a
-   constant at each call.) */
-static inline __attribute__((always_inline))
-UInt mark_granules(LH_GranuleRef* ref, Bool is_write, UShort* read_base,
-                   UShort* written_base, UWord stride, Addr base, Addr a, Addr end)
-{
-   UInt newly = 0;
-   Addr g;
-   for (g = a; g < end; ) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < g_end ? end : g_end;
-      UWord index = ((g - base) >> LH_GRANULE_BITS) * stride;
-      ref->read_bits = read_base + index;
-      ref->written_bits = written_base + index;
-      newly += LH_(shadow_mark)(ref, is_write,
-                                (UShort)(((1u << (stop - g)) - 1)
-                                         << (g & (LH_GRANULE_SIZE - 1))),
-                                (UInt)(stop - g));
-      g = stop;
-   }
-   return newly;
-}
-
 /* Adds newly set bits to the block's count; the slot is saturated once
    every byte's bit of its kind is set. */
 static inline void slot_count_newly(AccessSlot* slot, LH_BlockAccess* ba,
@@ -795,7 +764,7 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
       /* a small block in a shared chunk: its granules are at hand */
       ref.block = b;
       ref.solo = NULL;
-      newly = mark_granules(&ref, is_write, &slot->granules[0].read_bits,
+      newly = LH_(shadow_mark_granules)(&ref, is_write, &slot->granules[0].read_bits,
                             &slot->granules[0].written_bits,
                             sizeof(LH_Granule) / sizeof(UShort),
                             slot->lo & ~(LH_GRANULE_SIZE - 1), a, end);
@@ -828,8 +797,7 @@ static Bool slot_mark_bits(AccessSlot* slot, Addr a, UWord n, Bool is_write)
    }
    ref.block = b;
    ref.solo = slot->chunk;
-   newly = mark_granules(&ref, is_write, slot->chunk->read_bits,
-                         slot->chunk->written_bits, 1, slot->chunk_lo, a, end);
+   newly = LH_(shadow_mark_chunk)(&ref, is_write, slot->chunk, slot->chunk_lo, a, end);
    slot_count_newly(slot, ba, newly, is_write);
    return True;
 }

@@ -29,6 +29,8 @@
             │     ├─ lh_small_alloc.c  slots for payloads up to 256 bytes
             │     └─ lh_shadow.c       address -> block map, read/written
             │                          bits; the block records' pages
+            │                          (lh_shadow_medium.c: stretches of
+            │                          blocks of a few KiB, bits per page)
             ├─ lh_custom_alloc.c  client requests of custom allocators and
             │                   mempools (origins custom and pool): the
             │                   pools, a payload -> record index

@@ -34,9 +34,10 @@
                         │                  written_bits -> [4096]
                         │                  (8 KiB each, or shared: below)
                         ├─ MediumChunk*|3  blocks of a few KiB, a big
-                        │                  block's ends: the SoloChunk's
-                        │                  arrays + 64 pages x 2 parts
-                        │                  { owner, lo, hi } (1 KiB)
+                        │                  block's ends: 64 pages x (2
+                        │                  parts { owner, lo, hi } + a read
+                        │                  and a written set: none, all
+                        │                  or 128 bytes of its own)
                         └─ SharedChunk*    small blocks: 4096 x { owner,
                                            read_bits, written_bits } (32 KiB)
 
@@ -55,24 +56,26 @@
    entry becomes a SoloChunk on its first access; a SoloChunk becomes a
    SharedChunk if its block shrinks off part of it.  Shared chunks whose
    last owned granule goes away go to a small cache of all-zero chunks
-   (invariant: a granule of no live block has all bits clear).
+   (invariant: a granule of no live block has all bits clear, but for
+   the "don't care" granules of a medium chunk's page, below).
 
    Medium chunks.  A shared chunk costs half a byte per byte of the
    program's memory, the owner's 4 bytes a granule as much as the bits;
    for blocks of a few KiB (a database's pages) that is most of the
    tool's memory.  Such blocks change owner only every few hundred
    granules, so a chunk whose first block is at least 1 KiB (the growth,
-   for a realloc growing in place) is a MediumChunk: the bits in a
-   SoloChunk's two arrays (none / all / its own, as above), and per 1 KiB
-   page the granule ranges [lo, hi) of at most two blocks' parts.  A
-   lookup checks the page's two ranges; a part grows or shrinks in place
-   with its block.  An owning that would put a third part in a page, or
+   for a realloc growing in place) is a MediumChunk
+   (lh_shadow_medium.c): per 1 KiB page the granule ranges [lo, hi) of
+   at most two blocks' parts, and the page's read and written sets, each
+   the all-clear or all-set array while uniform over the page's owned
+   granules (the bytes between two blocks do not count), else 128 bytes
+   of its own.  A lookup checks the page's two ranges; a part grows or
+   shrinks in place with its block.  An owning that would put a third part in a page, or
    take granules of another block, and a disowning that would split a
    part in two, turn the chunk into a SharedChunk first (same owners and
-   bits); the access slots may keep a medium chunk's arrays
-   (lh_access_path.c), so that moves the slot epoch.  Empty medium chunks
-   are freed at once (about 17 KiB with both arrays of their own, against
-   32 KiB).
+   bits); the access slots may keep a medium chunk (lh_access_path.c),
+   so that moves the slot epoch.  Empty medium chunks are freed at once
+   (about 2 KiB and 128 bytes per set of its own, against 32 KiB).
 
    The inline filter
    -----------------
@@ -92,6 +95,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
+#include "lh_shadow_private.h"
 #include "lh_access_private.h"   /* LH_(slots_new_epoch) */
 
 /*------------------------------------------------------------*/
@@ -111,7 +115,7 @@
 
 UWord* LH_(shadow_top)[1 << LH_SHADOW_TOP_BITS];
 
-static ULong shadow_bytes = 0;
+ULong LH_(shadow_bytes) = 0;
 
 /* All-zero shared chunks kept for reuse, so that a program that frees and
    reallocates the only block of a 64 KiB region does not pay a 32 KiB
@@ -124,7 +128,7 @@ static LH_SharedChunk* new_shared_chunk(void)
 {
    if (chunk_cache_used > 0)
       return chunk_cache[--chunk_cache_used];
-   shadow_bytes += sizeof(LH_SharedChunk);
+   LH_(shadow_bytes) += sizeof(LH_SharedChunk);
    return VG_(calloc)("lh.shadow.shared", 1, sizeof(LH_SharedChunk));
 }
 
@@ -134,7 +138,7 @@ static void release_shared_chunk(LH_SharedChunk* c)
       chunk_cache[chunk_cache_used++] = c;
       return;
    }
-   shadow_bytes -= sizeof(LH_SharedChunk);
+   LH_(shadow_bytes) -= sizeof(LH_SharedChunk);
    VG_(free)(c);
 }
 
@@ -150,205 +154,51 @@ static inline Bool solo_bits_shared(const UShort* bits)
    return bits == LH_(bits_none) || bits == LH_(bits_all);
 }
 
-UShort* LH_(solo_own_bits)(LH_SoloChunk* c, Bool is_write)
+/* The solo chunk's own array of read (or written) bits, made from
+   LH_(bits_none) or LH_(bits_all) if it has none. */
+static UShort* solo_own_bits(LH_SoloChunk* c, Bool is_write)
 {
-   UShort** bits = is_write ? &c->written_bits : &c->read_bits;
+   UShort** bits = &c->array[is_write];
    if (solo_bits_shared(*bits)) {
       UShort* own = VG_(malloc)("lh.shadow.solo.bits", SOLO_BITS_BYTES);
       VG_(memcpy)(own, *bits, SOLO_BITS_BYTES);
-      shadow_bytes += SOLO_BITS_BYTES;
+      LH_(shadow_bytes) += SOLO_BITS_BYTES;
       *bits = own;
    }
    return *bits;
 }
 
+UShort* LH_(chunk_own_bits)(LH_SoloChunk* c, Bool is_write, UWord gi)
+{
+   if (c->page_shift == LH_SOLO_PAGE_SHIFT) return solo_own_bits(c, is_write) + gi;
+   return LH_(medium_own_bits)((LH_MediumChunk*)c, is_write, gi);
+}
+
 void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write)
 {
-   UShort** bits = is_write ? &c->written_bits : &c->read_bits;
+   UShort** bits = &c->array[is_write];
    if (!solo_bits_shared(*bits)) {
       VG_(free)(*bits);
-      shadow_bytes -= SOLO_BITS_BYTES;
+      LH_(shadow_bytes) -= SOLO_BITS_BYTES;
    }
    *bits = LH_(bits_all);
 }
 
 static void free_solo_bits(LH_SoloChunk* c)
 {
-   if (!solo_bits_shared(c->read_bits)) {
-      VG_(free)(c->read_bits);
-      shadow_bytes -= SOLO_BITS_BYTES;
-   }
-   if (!solo_bits_shared(c->written_bits)) {
-      VG_(free)(c->written_bits);
-      shadow_bytes -= SOLO_BITS_BYTES;
-   }
+   Int w;
+   for (w = 0; w < 2; w++)
+      if (!solo_bits_shared(c->array[w])) {
+         VG_(free)(c->array[w]);
+         LH_(shadow_bytes) -= SOLO_BITS_BYTES;
+      }
 }
 
 static void free_solo_chunk(LH_SoloChunk* c)
 {
    free_solo_bits(c);
-   shadow_bytes -= sizeof(LH_SoloChunk);
+   LH_(shadow_bytes) -= sizeof(LH_SoloChunk);
    VG_(free)(c);
-}
-
-/*------------------------------------------------------------*/
-/*--- Medium chunks: two parts a page                      ---*/
-/*------------------------------------------------------------*/
-
-static LH_MediumChunk* new_medium_chunk(void)
-{
-   LH_MediumChunk* m = VG_(calloc)("lh.shadow.medium", 1, sizeof(LH_MediumChunk));
-   shadow_bytes += sizeof(LH_MediumChunk);
-   m->bits.read_bits = LH_(bits_none);
-   m->bits.written_bits = LH_(bits_none);
-   return m;
-}
-
-static void free_medium_chunk(LH_MediumChunk* m)
-{
-   free_solo_bits(&m->bits);
-   shadow_bytes -= sizeof(LH_MediumChunk);
-   VG_(free)(m);
-}
-
-/* The owner of granule gi (0: none). */
-static inline UInt medium_owner(const LH_MediumChunk* m, UWord gi)
-{
-   const LH_PagePart* p = m->part[gi / LH_PAGE_GRANULES];
-   UInt k = (UInt)(gi % LH_PAGE_GRANULES);
-   if (k - p[0].lo < (UInt)(p[0].hi - p[0].lo)) return p[0].owner;
-   if (k - p[1].lo < (UInt)(p[1].hi - p[1].lo)) return p[1].owner;
-   return 0;
-}
-
-Bool LH_(shadow_medium_lookup)(UWord e, UWord gi, LH_GranuleRef* ref)
-{
-   LH_MediumChunk* m = MEDIUM_OF(e);
-   UInt owner = medium_owner(m, gi);
-   if (owner == 0) return False;
-   ref->block = LH_(block_record)(owner);
-   ref->read_bits = &m->bits.read_bits[gi];
-   ref->written_bits = &m->bits.written_bits[gi];
-   ref->solo = &m->bits;
-   return True;
-}
-
-/* Clears both bit sets of granules [lo, hi) of the chunk (they are
-   changing hands), keeping the counts of full granules. */
-static void medium_clear_bits(LH_MediumChunk* m, UWord lo, UWord hi)
-{
-   Int w;
-   for (w = 0; w < 2; w++) {
-      UShort* bits = w ? m->bits.written_bits : m->bits.read_bits;
-      UInt* full = w ? &m->bits.full_written_granules : &m->bits.full_read_granules;
-      UWord gi;
-      if (bits == LH_(bits_none)) continue;
-      for (gi = lo; gi < hi && bits[gi] == 0; gi++) {}
-      if (gi == hi) continue;                  /* nothing set there */
-      bits = LH_(solo_own_bits)(&m->bits, w);
-      for (; gi < hi; gi++) {
-         if (bits[gi] == 0xFFFF) (*full)--;
-         bits[gi] = 0;
-      }
-   }
-}
-
-/* Granules [lo, hi) (lo < hi, both in one page, page-relative) with part
-   p: the overlap's length. */
-static inline UInt part_overlap(const LH_PagePart* p, UInt lo, UInt hi)
-{
-   UInt a = lo > p->lo ? lo : p->lo, b = hi < p->hi ? hi : p->hi;
-   return p->owner != 0 && a < b ? b - a : 0;
-}
-
-/* The granules of [g_lo, g_hi) (chunk-relative) that lie in page `page`,
-   as the page-relative [*lo, *hi). */
-static inline void page_span(UWord page, UWord g_lo, UWord g_hi,
-                             UInt* lo, UInt* hi)
-{
-   UWord base = page * LH_PAGE_GRANULES, end = base + LH_PAGE_GRANULES;
-   *lo = (UInt)((g_lo > base ? g_lo : base) - base);
-   *hi = (UInt)((g_hi < end ? g_hi : end) - base);
-}
-
-/* Makes granules [g_lo, g_hi) of the chunk block idx's, bits clear; False
-   (and nothing changed) when that would need a third part in a page or
-   takes granules of another block: the chunk must become a shared one. */
-static Bool medium_own(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
-{
-   UWord page, first = g_lo / LH_PAGE_GRANULES, last = (g_hi - 1) / LH_PAGE_GRANULES;
-   Int pass;
-   for (pass = 0; pass < 2; pass++) {
-      for (page = first; page <= last; page++) {
-         LH_PagePart* p = m->part[page];
-         UInt lo, hi;
-         Int k, into = -1;
-         page_span(page, g_lo, g_hi, &lo, &hi);
-         for (k = 0; k < 2; k++) {
-            if (p[k].owner == 0) continue;
-            if (p[k].owner != idx) {
-               if (part_overlap(&p[k], lo, hi) != 0) return False;
-            } else if (into < 0 && p[k].lo <= hi && lo <= p[k].hi) {
-               into = k;                         /* touches: grows */
-            }
-         }
-         if (into < 0) {
-            if (p[0].owner == 0) into = 0;
-            else if (p[1].owner == 0) into = 1;
-            else return False;                   /* a third part */
-         }
-         if (pass == 0) continue;
-         if (p[into].owner == 0) {
-            p[into].owner = idx;
-            p[into].lo = (UChar)lo;
-            p[into].hi = (UChar)hi;
-            m->owned += hi - lo;
-         } else {
-            UInt had = p[into].hi - p[into].lo;
-            if (lo < p[into].lo) p[into].lo = (UChar)lo;
-            if (hi > p[into].hi) p[into].hi = (UChar)hi;
-            m->owned += (UInt)(p[into].hi - p[into].lo) - had;
-         }
-      }
-   }
-   medium_clear_bits(m, g_lo, g_hi);
-   return True;
-}
-
-/* Forgets block idx's granules in [g_lo, g_hi) of the chunk (owner and
-   bits); False (and nothing changed) when a part would split in two. */
-static Bool medium_disown(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
-{
-   UWord page, first = g_lo / LH_PAGE_GRANULES, last = (g_hi - 1) / LH_PAGE_GRANULES;
-   Int pass;
-   for (pass = 0; pass < 2; pass++) {
-      for (page = first; page <= last; page++) {
-         LH_PagePart* p = m->part[page];
-         UWord base = page * LH_PAGE_GRANULES;
-         UInt lo, hi;
-         Int k;
-         page_span(page, g_lo, g_hi, &lo, &hi);
-         for (k = 0; k < 2; k++) {
-            UInt cut;
-            if (p[k].owner != idx || (cut = part_overlap(&p[k], lo, hi)) == 0)
-               continue;
-            if (lo > p[k].lo && hi < p[k].hi) return False;   /* the middle */
-            if (pass == 0) continue;
-            medium_clear_bits(m, base + (lo > p[k].lo ? lo : p[k].lo),
-                              base + (hi < p[k].hi ? hi : p[k].hi));
-            m->owned -= cut;
-            if (cut == (UInt)(p[k].hi - p[k].lo)) {
-               p[k].owner = 0;
-               p[k].lo = p[k].hi = 0;
-            } else if (lo <= p[k].lo) {
-               p[k].lo = (UChar)hi;
-            } else {
-               p[k].hi = (UChar)lo;
-            }
-         }
-      }
-   }
-   return True;
 }
 
 /* The mid-level entry for addr, creating the mid table if asked. */
@@ -366,7 +216,7 @@ static UWord* mid_entry(Addr a, Bool create)
       SizeT bytes = sizeof(UWord) << LH_SHADOW_MID_BITS;
       mid = VG_(am_shadow_alloc)(bytes);
       if (mid == NULL) VG_(out_of_memory_NORETURN)("lh.shadow.mid", bytes);
-      shadow_bytes += bytes;
+      LH_(shadow_bytes) += bytes;
       LH_(shadow_top)[a >> 32] = mid;
    }
    return &mid[(a >> LH_CHUNK_SHIFT) & ((1 << LH_SHADOW_MID_BITS) - 1)];
@@ -377,9 +227,9 @@ UWord LH_(shadow_materialise)(UWord* entry)
    LH_SoloChunk* c;
    tl_assert(LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE);
    c = VG_(calloc)("lh.shadow.solo", 1, sizeof(LH_SoloChunk));
-   shadow_bytes += sizeof(LH_SoloChunk);
-   c->read_bits = LH_(bits_none);
-   c->written_bits = LH_(bits_none);
+   LH_(shadow_bytes) += sizeof(LH_SoloChunk);
+   c->page_shift = LH_SOLO_PAGE_SHIFT;
+   c->array[0] = c->array[1] = LH_(bits_none);
    c->owner = WHOLE_INDEX(*entry);
    c->block = LH_(block_record)(c->owner);
    *entry = (UWord)c + LH_ENTRY_SOLO;
@@ -402,13 +252,8 @@ static LH_SharedChunk* make_shared(UWord* entry)
          a run's bytes go into them first, then no slot holds them */
       LH_(slots_new_epoch)();
       c = new_shared_chunk();
-      for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) {
-         c->granule[i].owner = medium_owner(m, i);
-         c->granule[i].read_bits = m->bits.read_bits[i];
-         c->granule[i].written_bits = m->bits.written_bits[i];
-      }
-      c->owned = m->owned;
-      free_medium_chunk(m);
+      LH_(medium_to_shared)(m, c);
+      LH_(medium_free)(m);
       *entry = (UWord)c;
       return c;
    }
@@ -419,8 +264,8 @@ static LH_SharedChunk* make_shared(UWord* entry)
       LH_SoloChunk* solo = SOLO_OF(*entry);
       idx = solo->owner;
       for (i = 0; i < LH_GRANULES_PER_CHUNK; i++) {
-         c->granule[i].read_bits = solo->read_bits[i];
-         c->granule[i].written_bits = solo->written_bits[i];
+         c->granule[i].read_bits = solo->array[0][i];
+         c->granule[i].written_bits = solo->array[1][i];
       }
       free_solo_chunk(solo);
    }
@@ -513,7 +358,7 @@ Bool LH_(block_records_release)(void)
    /* No granule is owned, so every shared chunk went to the cache of
       empty ones or was freed: the cache goes too (up to 2 MiB). */
    while (chunk_cache_used > 0) {
-      shadow_bytes -= sizeof(LH_SharedChunk);
+      LH_(shadow_bytes) -= sizeof(LH_SharedChunk);
       VG_(free)(chunk_cache[--chunk_cache_used]);
    }
    return True;
@@ -538,7 +383,7 @@ UInt LH_(shadow_owner)(Addr a)
    switch (LH_ENTRY_KIND(e)) {
       case LH_ENTRY_WHOLE: return WHOLE_INDEX(e);
       case LH_ENTRY_SOLO:  return SOLO_OF(e)->owner;
-      case LH_ENTRY_MEDIUM: return medium_owner(MEDIUM_OF(e), GRANULE_IN_CHUNK(a));
+      case LH_ENTRY_MEDIUM: return LH_(medium_owner)(MEDIUM_OF(e), GRANULE_IN_CHUNK(a));
       default:             return ((LH_SharedChunk*)e)->granule[GRANULE_IN_CHUNK(a)].owner;
    }
 }
@@ -623,9 +468,9 @@ void LH_(shadow_own)(UInt idx, Addr lo, Addr hi)
          continue;
       }
       if (*entry == 0 && hi - lo >= MEDIUM_MIN_BLOCK)
-         *entry = (UWord)new_medium_chunk() + LH_ENTRY_MEDIUM;
+         *entry = (UWord)LH_(medium_new)() + LH_ENTRY_MEDIUM;
       if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM
-          && medium_own(MEDIUM_OF(*entry), idx, GRANULE_IN_CHUNK(w.at),
+          && LH_(medium_own)(MEDIUM_OF(*entry), idx, GRANULE_IN_CHUNK(w.at),
                         GRANULE_IN_CHUNK(w.stop - 1) + 1))
          continue;
       if (*entry == 0) *entry = (UWord)new_shared_chunk();
@@ -661,10 +506,10 @@ void LH_(shadow_disown)(UInt idx, Addr lo, Addr hi)
          continue;
       if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM) {
          LH_MediumChunk* m = MEDIUM_OF(*entry);
-         if (medium_disown(m, idx, GRANULE_IN_CHUNK(w.at),
+         if (LH_(medium_disown)(m, idx, GRANULE_IN_CHUNK(w.at),
                            GRANULE_IN_CHUNK(w.stop - 1) + 1)) {
             if (m->owned == 0) {
-               free_medium_chunk(m);
+               LH_(medium_free)(m);
                *entry = 0;
             }
             continue;
@@ -704,16 +549,20 @@ void LH_(shadow_clear_bits_from)(Addr end)
    if (keep == 0) return;
    if (!LH_(shadow_lookup)(end, &ref)) return;
    mask = (UShort)((1u << keep) - 1);
+   if (ref.solo != NULL && ref.solo->page_shift != LH_SOLO_PAGE_SHIFT) {
+      LH_(medium_clear_granule_from)((LH_MediumChunk*)ref.solo, ref.granule, keep);
+      return;
+   }
    if (ref.solo != NULL) {
       /* (an array at LH_(bits_none) has nothing to clear) */
       UWord gi = GRANULE_IN_CHUNK(end);
-      if (ref.solo->read_bits != LH_(bits_none)) {
-         UShort* rd = LH_(solo_own_bits)(ref.solo, False) + gi;
+      if (ref.solo->array[0] != LH_(bits_none)) {
+         UShort* rd = solo_own_bits(ref.solo, False) + gi;
          if (*rd == 0xFFFF) ref.solo->full_read_granules--;
          *rd &= mask;
       }
-      if (ref.solo->written_bits != LH_(bits_none)) {
-         UShort* wr = LH_(solo_own_bits)(ref.solo, True) + gi;
+      if (ref.solo->array[1] != LH_(bits_none)) {
+         UShort* wr = solo_own_bits(ref.solo, True) + gi;
          if (*wr == 0xFFFF) ref.solo->full_written_granules--;
          *wr &= mask;
       }
@@ -762,9 +611,8 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
       Bool whole_chunk;
       Addr stop = chunk_stop(g, hi, &whole_chunk);
       UWord* entry = mid_entry(g, False);
-      const UShort* rd_bits;        /* element gi at rd_bits[gi * stride] */
-      const UShort* wr_bits;
-      UWord stride;
+      const LH_SoloChunk* c = NULL;  /* the bits in a solo or medium chunk's pages */
+      const LH_Granule* granules = NULL;
       if (entry == NULL || *entry == 0 || LH_ENTRY_KIND(*entry) == LH_ENTRY_WHOLE) {
          /* untouched: every byte never read and never written */
          out->never_read += stop - g;
@@ -773,22 +621,15 @@ void LH_(shadow_census)(Addr lo, SizeT size, LH_ByteCensus* out)
          g = stop;
          continue;
       }
-      if (LH_ENTRY_KIND(*entry) != LH_ENTRY_SHARED) {
-         const LH_SoloChunk* c = LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO
-                                    ? SOLO_OF(*entry) : &MEDIUM_OF(*entry)->bits;
-         rd_bits = c->read_bits;
-         wr_bits = c->written_bits;
-         stride = 1;
-      } else {
-         rd_bits = &((LH_SharedChunk*)*entry)->granule[0].read_bits;
-         wr_bits = &((LH_SharedChunk*)*entry)->granule[0].written_bits;
-         stride = sizeof(LH_Granule) / sizeof(UShort);
-      }
+      if (LH_ENTRY_KIND(*entry) == LH_ENTRY_SOLO) c = SOLO_OF(*entry);
+      else if (LH_ENTRY_KIND(*entry) == LH_ENTRY_MEDIUM) c = &MEDIUM_OF(*entry)->bits;
+      else granules = ((LH_SharedChunk*)*entry)->granule;
       for (; g < stop; g += LH_GRANULE_SIZE) {
          UWord gi = GRANULE_IN_CHUNK(g);
          UInt nbytes = stop - g >= LH_GRANULE_SIZE ? LH_GRANULE_SIZE : (UInt)(stop - g);
          UInt mask = nbytes == 16 ? 0xFFFF : (1u << nbytes) - 1;
-         UInt rd = rd_bits[gi * stride] & mask, wr = wr_bits[gi * stride] & mask;
+         UInt rd = (c != NULL ? *LH_(chunk_bits)(c, False, gi) : granules[gi].read_bits) & mask;
+         UInt wr = (c != NULL ? *LH_(chunk_bits)(c, True, gi) : granules[gi].written_bits) & mask;
          out->never_read += nbytes - LH_(popcount16)(rd);
          out->never_written += nbytes - LH_(popcount16)(wr);
          out->never_accessed += nbytes - LH_(popcount16)(rd | wr);
@@ -818,5 +659,5 @@ void LH_(shadow_count_set)(Addr lo, Addr hi, ULong* read_set, ULong* written_set
 
 ULong LH_(shadow_bytes_allocated)(void)
 {
-   return shadow_bytes;
+   return LH_(shadow_bytes);
 }

@@ -30,22 +30,31 @@ extern UShort LH_(bits_all)[LH_GRANULES_PER_CHUNK];
 
 /* A chunk all of whose granules belong to one block (a big block's), or
    the bits of a medium chunk (below: block NULL, owner 0).
-   Each of its two bit arrays (bit i of element g: byte i of granule g
-   ever read / ever written) is LH_(bits_none) while no bit of it is set,
-   LH_(bits_all) once every bit is (its full-granule count at
-   LH_GRANULES_PER_CHUNK), and an array of its own (8 KiB) only in
-   between: a big array the program fills or reads from end to end holds
-   about one chunk's array at a time, not a quarter of its size. */
+   Bit i of a granule's read (written) set: byte i of the granule ever
+   read (written); LH_(chunk_bits) finds granule gi's set.  A solo chunk
+   (page_shift LH_SOLO_PAGE_SHIFT: one page) keeps them in two arrays:
+   each is LH_(bits_none) while no bit of it is set, LH_(bits_all) once
+   every bit is (its full-granule count at LH_GRANULES_PER_CHUNK), and an
+   array of its own (8 KiB) only in between: a big array the program
+   fills or reads from end to end holds about one chunk's array at a
+   time, not a quarter of its size.  A medium chunk (page_shift
+   LH_PAGE_SHIFT) has a base per 1 KiB page (lh_shadow_medium.c): the
+   same two shared arrays while the page is uniform, else 128 bytes of
+   its own. */
+#define LH_SOLO_PAGE_SHIFT 12                  /* gi >> 12 == 0 */
 typedef struct {
    struct LH_Block* block;                      /* the owner, directly */
    UInt   owner;                                /* its block index */
-   /* Granules whose 16 bits are all set.  When a count reaches
-      LH_GRANULES_PER_CHUNK the access path skips the bit arrays: a loop
-      over data it has read before touches no shadow beyond this line. */
+   /* Granules whose 16 bits are all set (a solo chunk's; 0 in a medium
+      one).  When a count reaches LH_GRANULES_PER_CHUNK the access path
+      skips the bit arrays: a loop over data it has read before touches no
+      shadow beyond this line. */
    UInt   full_read_granules;
    UInt   full_written_granules;
-   UShort* read_bits;                           /* bit i: byte i ever read */
-   UShort* written_bits;                        /* bit i: byte i ever written */
+   UInt   page_shift;                           /* LH_SOLO_PAGE_SHIFT or 6 */
+   UShort* array[2];                            /* a solo chunk's read and
+                                                   written arrays (NULL in
+                                                   a medium one) */
 } LH_SoloChunk;
 
 /* A chunk shared by small blocks (or holding a big block's ends).  Owner
@@ -63,23 +72,39 @@ typedef struct {
 
 /* A chunk shared by a few blocks of some size (a block of a few KiB,
    a big block's end): no 1 KiB page of it holds parts of more than two
-   blocks.  Its bits are a solo chunk's two arrays (their granules are
-   consecutive, one UShort each, LH_(bits_none) or LH_(bits_all) while
-   uniform), and instead of an owner per granule each page lists its two
+   blocks.  Instead of an owner per granule each page lists its two
    parts: granules [lo, hi) of the page belong to block 'owner' (0: the
-   part is unused).  About 17 KiB where a shared chunk takes 32. */
-#define LH_PAGE_GRANULES   64                  /* 1 KiB of the program's memory */
+   part is unused).  Its bits are kept per page (LH_SoloChunk above):
+   page p's read (written) sets are LH_(bits_none) or LH_(bits_all) while
+   uniform, else 128 bytes of their own; granules of no block are "don't
+   care" in a page at LH_(bits_all) (every owned granule's set is full)
+   and clear in a page of its own.  full[w][p] counts the page's own
+   full sets.  About 2 KiB plus 128 bytes per non-uniform page, where a
+   shared chunk takes 32 KiB (lh_shadow_medium.c). */
+#define LH_PAGE_SHIFT      6
+#define LH_PAGE_GRANULES   (1 << LH_PAGE_SHIFT) /* 1 KiB of the program's memory */
 #define LH_PAGES_PER_CHUNK (LH_GRANULES_PER_CHUNK / LH_PAGE_GRANULES)
-typedef struct {
+typedef struct __attribute__((packed)) {        /* 6 bytes, not 8 */
    UInt  owner;                                 /* 0 = unused */
    UChar lo, hi;                                /* granules of the page */
 } LH_PagePart;
 
 typedef struct {
-   LH_SoloChunk bits;                           /* block NULL, owner 0 */
+   LH_SoloChunk bits;                           /* block NULL, owner 0 (first:
+                                                   the access path's chunk) */
    UInt   owned;                                /* granules with an owner */
+   UShort* page_bits[2][LH_PAGES_PER_CHUNK];    /* read, written: the page bases */
+   UChar  full[2][LH_PAGES_PER_CHUNK];          /* own pages' full sets */
    LH_PagePart part[LH_PAGES_PER_CHUNK][2];
 } LH_MediumChunk;
+
+/* Granule gi's read (is_write False) or written set in a solo or medium
+   chunk: a page's base plus the granule's index. */
+static inline UShort* LH_(chunk_bits)(const LH_SoloChunk* c, Bool is_write, UWord gi)
+{
+   if (c->page_shift == LH_SOLO_PAGE_SHIFT) return c->array[is_write] + gi;
+   return ((const LH_MediumChunk*)c)->page_bits[is_write][gi >> LH_PAGE_SHIFT] + gi;
+}
 
 /* Mid-table entry encoding (low two bits):
      0               no live block in these 64 KiB
@@ -116,6 +141,7 @@ typedef struct {
    UShort* written_bits;
    LH_SoloChunk* solo;     /* a solo or medium chunk's bit arrays and
                               full-granule counts; NULL in a shared one */
+   UWord granule;          /* the granule's index in a medium chunk */
 } LH_GranuleRef;
 
 /* The granule of lo when all of [lo, hi) lies in one chunk shared by
@@ -161,19 +187,23 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
    {
       LH_SoloChunk* c = (LH_SoloChunk*)(e - LH_ENTRY_SOLO);
       ref->block = c->block;
-      ref->read_bits = &c->read_bits[gi];
-      ref->written_bits = &c->written_bits[gi];
+      ref->read_bits = c->array[0] + gi;
+      ref->written_bits = c->array[1] + gi;
       ref->solo = c;
       return True;
    }
 }
 
-/* The solo chunk's own array of read (or written) bits, made from
+/* Granule gi's read (or written) set of its own in a solo or medium
+   chunk: a solo chunk's whole array, a medium chunk's page, made from
    LH_(bits_none) or LH_(bits_all) if it has none. */
-UShort* LH_(solo_own_bits)(LH_SoloChunk* c, Bool is_write);
-/* Every bit of the chunk's read (or written) array is set: the array
-   goes, and the chunk points to LH_(bits_all). */
+UShort* LH_(chunk_own_bits)(LH_SoloChunk* c, Bool is_write, UWord gi);
+/* Every bit of the solo chunk's read (or written) array is set: the
+   array goes, and the chunk points to LH_(bits_all). */
 void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write);
+/* Granule gi's read (or written) set of a medium chunk just became full:
+   its page goes to LH_(bits_all) once every owned granule's set is. */
+void LH_(medium_granule_full)(LH_SoloChunk* c, Bool is_write, UWord gi);
 
 /* Number of set bits in a 16-bit set (no libgcc popcount in a tool). */
 static inline UInt LH_(popcount16)(UInt x)
@@ -201,24 +231,89 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
    old = *bits;
    if ((old & mask) == mask) return 0; /* leave the cache line clean */
    if (ref->solo != NULL) {
-      /* a chunk's first bit of this kind: it gets an array of its own
-         (the caller's pointer may still be into LH_(bits_none) after an
-         earlier granule of the same access made the array) */
+      /* a chunk's (or a medium chunk's page's) first bit of this kind:
+         it gets a set of its own (the caller's pointer may still be into
+         LH_(bits_none) after an earlier granule of the same access made
+         the array) */
       UWord at = (UWord)bits - (UWord)LH_(bits_none);
       if (at < sizeof(LH_(bits_none)))
-         bits = LH_(solo_own_bits)(ref->solo, is_write) + at / sizeof(UShort);
+         bits = LH_(chunk_own_bits)(ref->solo, is_write, at / sizeof(UShort));
       *bits = old | mask;
-      if ((UShort)(old | mask) == 0xFFFF
-          && ++*(is_write ? &ref->solo->full_written_granules
-                          : &ref->solo->full_read_granules)
-             == LH_GRANULES_PER_CHUNK)
-         LH_(solo_bits_full)(ref->solo, is_write);
+      if ((UShort)(old | mask) == 0xFFFF) {
+         if (ref->solo->page_shift == LH_SOLO_PAGE_SHIFT) {
+            if (++*(is_write ? &ref->solo->full_written_granules
+                             : &ref->solo->full_read_granules)
+                == LH_GRANULES_PER_CHUNK)
+               LH_(solo_bits_full)(ref->solo, is_write);
+         } else {
+            LH_(medium_granule_full)(ref->solo, is_write, ref->granule);
+         }
+      }
    } else {
       *bits = old | mask;
    }
    /* none of the bits set before (a first touch): all of them are new */
    if ((old & mask) == 0 && mask_bits != 0) return mask_bits;
    return LH_(popcount16)(mask & ~old);
+}
+
+/* Sets the bits of [a, end) (all in one chunk) whose granules' bit sets
+   are at read_base and written_base, 'stride' UShorts apart, the first
+   for the granule at 'base'; ref holds the block and its solo chunk.
+   Returns how many bits were newly set.  (Inlined: the stride is a
+   constant at each call: the access path's slots and runs keep where
+   a block's sets are, lh_access_path.c.) */
+static inline __attribute__((always_inline))
+UInt LH_(shadow_mark_granules)(LH_GranuleRef* ref, Bool is_write, UShort* read_base,
+                               UShort* written_base, UWord stride, Addr base, Addr a, Addr end)
+{
+   UInt newly = 0;
+   Addr g;
+   for (g = a; g < end; ) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < g_end ? end : g_end;
+      UWord index = ((g - base) >> LH_GRANULE_BITS) * stride;
+      ref->read_bits = read_base + index;
+      ref->written_bits = written_base + index;
+      newly += LH_(shadow_mark)(ref, is_write,
+                                (UShort)(((1u << (stop - g)) - 1)
+                                         << (g & (LH_GRANULE_SIZE - 1))),
+                                (UInt)(stop - g));
+      g = stop;
+   }
+   return newly;
+}
+
+/* LH_(shadow_mark_granules) in a solo or medium chunk c whose first byte is at
+   base: a solo chunk's arrays are read once (they change only as
+   LH_(shadow_mark) allows, lh_shadow.h), a medium chunk's pages granule
+   by granule (a page's set may come or go at each). */
+static inline __attribute__((always_inline))
+UInt LH_(shadow_mark_chunk)(LH_GranuleRef* ref, Bool is_write, LH_SoloChunk* c,
+                            Addr base, Addr a, Addr end)
+{
+   UInt newly = 0;
+   Addr g;
+   if (c->page_shift == LH_SOLO_PAGE_SHIFT) {
+      ref->granule = 0;            /* (read in a medium chunk only) */
+      return LH_(shadow_mark_granules)(ref, is_write, c->array[0], c->array[1], 1, base, a, end);
+   }
+   for (g = a; g < end; ) {
+      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+      Addr stop = end < g_end ? end : g_end;
+      UWord gi = (g - base) >> LH_GRANULE_BITS;
+      UShort* bits = LH_(chunk_bits)(c, is_write, gi);
+      /* (LH_(shadow_mark) reads the set of its kind only) */
+      ref->granule = gi;
+      ref->read_bits = bits;
+      ref->written_bits = bits;
+      newly += LH_(shadow_mark)(ref, is_write,
+                                (UShort)(((1u << (stop - g)) - 1)
+                                         << (g & (LH_GRANULE_SIZE - 1))),
+                                (UInt)(stop - g));
+      g = stop;
+   }
+   return newly;
 }
 
 /* The inline filter: an access of at most LH_FILTER_MAX_ACCESS bytes at

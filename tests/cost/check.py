@@ -201,18 +201,45 @@ for assertion in (big + ".access.bytes_read=33554431",
                   grown + ".access.written_never_read_bytes=1048584"):
     report_assertion("bigarray", profile, assertion)
 # Arrays of their own only where some but not all of a stretch's bits
-# are set: the read bits of the stretch with the hole; and in the four
-# stretches the blocks share with no other block at their ends (medium
-# chunks, whose granules outside the block keep clear bits), the bits the
-# block set there: both kinds at the big block's two ends, the written
-# bits at the start of the grown block; and the written bits of the
-# stretch where the grown block's written bytes stop.
-own_arrays = (tool_allocations(out + "/bigarray.log") or {}).get("lh.shadow.solo.bits")
-report("bigarray: at exit seven 64 KiB bit arrays of their own (1 + 4 + 1 + 1)",
-       own_arrays == 7, "lh.shadow.solo.bits: %s allocations" % own_arrays)
+# are set: the read bits of the stretch with the hole, and the written
+# bits of the stretch where the grown block's written bytes stop.  The
+# four stretches the blocks share with no other block at their ends are
+# medium chunks, whose bits are kept per 1 KiB page: every byte the
+# blocks own there is read and written (the grown block's start: written,
+# never read), and the bytes of no block do not count, so each page ends
+# at the shared all-set or all-clear array, with no set of its own (the
+# sets a page holds while it fills come from one slab of 64).
+centres = tool_allocations(out + "/bigarray.log") or {}
+own_arrays = centres.get("lh.shadow.solo.bits")
+report("bigarray: at exit two 64 KiB bit arrays of their own (the hole's, the grown block's)",
+       own_arrays == 2, "lh.shadow.solo.bits: %s allocations" % own_arrays)
+report("bigarray: the blocks' end stretches hold no 8 KiB array, at most one slab of page sets",
+       centres.get("lh.shadow.page", 0) <= 1,
+       "lh.shadow.page: %s slabs" % centres.get("lh.shadow.page", 0))
 peak = core_peak_in_use(out + "/bigarray.log")
 report("bigarray: the tool's peak in use stays under 6 MB (35 MiB of big blocks)",
        peak is not None and 0 < peak < 6000000, "core arena peak in use: %s bytes" % peak)
+
+# pagesets.c: 60 blocks of 4,064 bytes at 1 KiB boundaries, written in
+# full and read at their first 100 and last 268 bytes.  The figures are
+# exact.  Their bits are kept per 1 KiB page: 120 pages read in part have
+# a read set of their own (128 bytes, from slabs of 64: two slabs); the
+# pages written in full have none, the fourth page of each block too,
+# though its last 32 bytes belong to no block and are never written (a
+# set for each would make three slabs); and no 8 KiB array anywhere.
+profile = pc.load(out + "/pagesets.json")
+block = "site[total_blocks=60]"
+for assertion in (block + ".access.bytes_written=243840",
+                  block + ".access.bytes_read=22080",
+                  block + ".access.never_read_bytes=221760",
+                  block + ".access.never_written_bytes=0",
+                  block + ".access.written_never_read_bytes=221760"):
+    report_assertion("pagesets", profile, assertion)
+centres = tool_allocations(out + "/pagesets.log") or {}
+report("pagesets: 120 page sets in two slabs of 64, no 8 KiB bit array",
+       centres.get("lh.shadow.page") == 2 and centres.get("lh.shadow.solo.bits", 0) == 0
+       and centres.get("lh.shadow.medium", 0) >= 1,
+       "allocations at exit: %s" % {k: v for k, v in centres.items() if k.startswith("lh.shadow")})
 
 # pages.c: 48 blocks of 4,368 bytes (a database's page cache) written in
 # full and read at both ends; the odd ones freed and their places filled
@@ -239,7 +266,8 @@ report("pages: at exit some 64 KiB stretches have a medium chunk and some a shar
        "allocations at exit: %s" % {k: v for k, v in chunks.items() if k.startswith("lh.shadow")})
 stretches = chunks.get("lh.shadow.medium", 0) + chunks.get("lh.shadow.shared", 0)
 shadow_bytes = sum(v for k, v in shadow.items()
-                   if k in ("lh.shadow.medium", "lh.shadow.shared", "lh.shadow.solo.bits"))
+                   if k in ("lh.shadow.medium", "lh.shadow.shared", "lh.shadow.solo.bits",
+                            "lh.shadow.page"))
 report("pages: the stretches' shadow is under 32 KiB each (what shared chunks alone take)",
        stretches > 0 and shadow_bytes < stretches * 32768,
        "%d bytes for %d stretches" % (shadow_bytes, stretches))

@@ -13,7 +13,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages; do
+for prog in blocks series sites bigarray pages pagesets; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -33,6 +33,7 @@ profile_heap blocks-20k "$bin/blocks" 20000 \
   && profile_heap sites-6-kept "$bin/sites" 6 keep \
   && profile_heap bigarray --stats=yes "$bin/bigarray" \
   && profile_heap pages "$bin/pages" \
+  && profile_heap pagesets "$bin/pagesets" \
   || fail "profiling the test programs" "see $out/*.log"
 
 # The malloc family's calls are made from the translation, not through the
