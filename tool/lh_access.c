@@ -24,7 +24,7 @@
                 written, ...) folded into site->access.retired; the
                 granules are forgotten
      end/dump ► live blocks are folded, without being forgotten, into
-                site->access.live (recomputed at every output; allocated
+                site->out->live_fold (recomputed at every output; allocated
                 only for the sites that have a live block then)
 
    Blocks live at the global peak (the "at_peak" figures) are recognised
@@ -229,15 +229,16 @@ void LH_(access_block_before_resize)(LH_Block* b)
 /* The site's live fold, allocated (all zero) on its first use. */
 static LH_AccessFold* live_fold_for(LH_Site* site)
 {
-   if (site->access.live == NULL)
-      site->access.live = VG_(calloc)("lh.access.live", 1, sizeof(LH_AccessFold));
-   return site->access.live;
+   tl_assert(site->out != NULL);   /* an output's: LH_(sites_finalize) */
+   if (site->out->live_fold == NULL)
+      site->out->live_fold = VG_(calloc)("lh.access.live", 1, sizeof(LH_AccessFold));
+   return site->out->live_fold;
 }
 
 const LH_AccessFold* LH_(site_live_fold)(const LH_Site* site)
 {
    static const LH_AccessFold none;
-   return site->access.live ? site->access.live : &none;
+   return site->out && site->out->live_fold ? site->out->live_fold : &none;
 }
 
 /* The same for a block whose bytes are not measured (a custom allocator's
@@ -285,8 +286,8 @@ static void refresh_live_folds(void)
       return;
    n = LH_(n_sites)();
    for (i = 0; i < n; i++) {
-      LH_AccessFold* live = LH_(site_at)(i)->access.live;
-      if (live) VG_(memset)(live, 0, sizeof(LH_AccessFold));
+      const LH_SiteOutput* out = LH_(site_at)(i)->out;
+      if (out && out->live_fold) VG_(memset)(out->live_fold, 0, sizeof(LH_AccessFold));
    }
    LH_(blocks_iter_reset)();
    while ((b = LH_(blocks_iter_next)()) != NULL) {

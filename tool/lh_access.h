@@ -127,15 +127,15 @@ static inline UInt* LH_(map_narrow_counts)(LH_SiteMap* m, Bool is_write)
    and the final profile both cover every block.  The map is updated by
    the accesses themselves. */
 typedef struct {
-   LH_MapKind map_kind;          /* decided by the blocks' sizes */
-   Bool   mixed_sizes;           /* a block had another size, at any time */
-   SizeT  map_block_size;        /* the first block's size */
+   /* (In one word: a block's size is below 2^48, as LH_Block.req_size.) */
+   ULong  map_block_size : 48;   /* the first block's size */
+   ULong  map_kind : 8;          /* LH_MapKind, decided by the blocks' sizes */
+   ULong  mixed_sizes : 1;       /* a block had another size, at any time */
    LH_SiteMap* map;              /* NULL until the first access */
    LH_AccessFold retired;        /* touched by every free */
-   /* Output only, allocated for a site the first time an output finds
-      it with a live block (NULL: never; most sites of a program that
-      frees its blocks): read it with LH_(site_live_fold). */
-   LH_AccessFold* live;
+   /* (The fold of the live blocks, which only a profile reads, is the
+      output figures' own, LH_SiteOutput.live_fold: read it with
+      LH_(site_live_fold).) */
 } LH_SiteAccess;
 
 /*--- Hooks the block registry and the output call (lh_access.c) ---*/

@@ -207,7 +207,7 @@ static void add_fold(AccessTotals* t, const LH_AccessFold* fold)
    }
 }
 
-/* lh_access.c folds the blocks still live into site->access.live only on
+/* lh_access.c folds the blocks still live into site->out->live_fold only on
    demand (when it writes a site's "access" member, after the findings are
    computed, or when asked for its totals).  LH_(access_total_read) makes
    the live folds current (cached: nothing is refolded twice for the same

@@ -58,6 +58,8 @@
             │           lh_symbols.c      frames, inline expansion, name frame
             │             lh_dwarf_names.c  names from the DWARF helper
             │           lh_labels.c       each site's unique label
+            │             lh_label_tree.c   its pieces, shared where
+            │                               labels agree
             │           lh_findings.c     the finding rules
             │             lh_findings_text.c  their sentences
             │           lh_notes.c        why a site is big (site notes)
@@ -182,9 +184,13 @@ typedef struct {
                                     finding can name code the user owns */
    /* Set at output by lh_labels.c: how every reader names the site,
       unique among the profile's sites, as pieces (its text:
-      LH_(site_label)). */
+      LH_(site_label)): its last piece's node in the tree of the labels'
+      pieces, and how many. */
    UInt         n_label_pieces;
-   UInt*        label_pieces;
+   UInt         label_node;
+   /* The site's fold of its live blocks, recomputed at every output
+      (lh_access.c; NULL: no output found the site with a live block). */
+   LH_AccessFold* live_fold;
 } LH_SiteOutput;
 
 /* A site's figures that most sites never need, apart from the record: made
@@ -237,7 +243,6 @@ struct LH_Site {
 
    /* Distinct allocating threads, by thread serial (LH_(thread_serial));
       past the inline ones, in the rare part's set. */
-   ULong allocating_threads;
    UInt  recent_threads[LH_SITE_INLINE_THREADS];
 
    LH_SiteTimeline timeline;    /* live bytes over time (lh_timeline.c) */
@@ -260,6 +265,7 @@ struct LH_Site {
       no malloc reads them.  A number in the table of distinct lists
       (LH_(allocator_frames_of)): a program has a handful. */
    UInt  allocator_frames;
+   UInt  allocating_threads;    /* how many distinct (recent_threads) */
 };
 
 /* A list of preload frames, innermost first. */

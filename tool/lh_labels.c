@@ -356,7 +356,15 @@ static Int named_frame_from(const LH_Site* s, Int d, Int step)
    a frame id or a number below), and its text made when it is read: a
    site far down a recursion has a label of a dozen callers, 600 bytes of
    text for 50 bytes of pieces, and a program of such sites would keep
-   several megabytes of labels while its profile is written. */
+   several megabytes of labels while its profile is written.
+
+   The pieces of all labels form one tree (lh_label_tree.c): a site's
+   label is its last piece's node and its number of pieces. */
+/* The label's last piece (it has one). */
+static inline UInt last_piece(const LH_SiteOutput* o)
+{
+   return LH_(label_tree_piece)(o->label_node);
+}
 #define PIECE_KIND_SHIFT 28
 #define PIECE_VALUE_MASK ((1u << PIECE_KIND_SHIFT) - 1)
 enum {
@@ -378,9 +386,10 @@ static void label_append(LH_Site* s, UInt kind, UInt value)
 {
    LH_SiteOutput* o = s->out;
    tl_assert(value <= PIECE_VALUE_MASK);
-   o->label_pieces = VG_(realloc)("lh.labels.label", o->label_pieces,
-                                  (o->n_label_pieces + 1) * sizeof(UInt));
-   o->label_pieces[o->n_label_pieces++] = (kind << PIECE_KIND_SHIFT) | value;
+   o->label_node = LH_(label_tree_node)(o->n_label_pieces == 0
+                                           ? LH_NO_LABEL_NODE : o->label_node,
+                                        (kind << PIECE_KIND_SHIFT) | value);
+   o->n_label_pieces++;
 }
 
 /* Text buffers the labels are made in: two, for a comparison. */
@@ -421,13 +430,28 @@ static void buffer_add_piece(LabelBuffer* b, SizeT* used, UInt piece)
    }
 }
 
+/* A label's pieces in order, while its text is made. */
+static UInt* label_piece_order = NULL;
+static UInt  label_piece_room = 0;
+
 static const HChar* label_text_in(const LH_Site* s, LabelBuffer* b)
 {
    SizeT used = 0;
-   UInt i;
+   UInt i, node, n = s->out->n_label_pieces;
+   UInt* pieces = label_piece_order;
+   if (n > label_piece_room) {
+      label_piece_room = 2 * n;
+      label_piece_order = VG_(realloc)("lh.labels.piece_order", label_piece_order,
+                                       label_piece_room * sizeof(UInt));
+      pieces = label_piece_order;
+   }
+   /* the tree holds them last first */
+   for (i = n, node = s->out->label_node; i > 0; i--, node = LH_(label_tree_parent)(node))
+      pieces[i - 1] = LH_(label_tree_piece)(node);
+   tl_assert(node == LH_NO_LABEL_NODE);
    buffer_add(b, &used, "");
-   for (i = 0; i < s->out->n_label_pieces; i++)
-      buffer_add_piece(b, &used, s->out->label_pieces[i]);
+   for (i = 0; i < n; i++)
+      buffer_add_piece(b, &used, pieces[i]);
    return b->text;
 }
 
@@ -563,7 +587,7 @@ static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
       tl_assert(o->n_label_pieces <= first_new[i] + 1);
       keys[i].site = group[i];
       keys[i].piece = o->n_label_pieces > first_new[i]
-                      ? o->label_pieces[first_new[i]] : NO_NEW_PIECE;
+                      ? last_piece(o) : NO_NEW_PIECE;
    }
    rank_new_pieces(keys, n);
    VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_rank);
@@ -720,6 +744,7 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    frame_texts = VG_(calloc)("lh.labels.texts", n_frames + 1, sizeof(HChar*));
    frame_names = VG_(calloc)("lh.labels.names", n_frames + 1, sizeof(HChar*));
 
+   LH_(label_tree_reset)();
    for (i = 0; i < n_sites; i++) {
       LH_Site* s = sites[i];
       s->out->n_label_pieces = 0;
@@ -734,6 +759,7 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    refine_runs(order, n_sites, 1, 1, first_new);
    VG_(free)(first_new);
    VG_(free)(order);
+   LH_(label_tree_built)();
    /* The frame texts stay until the next build: the labels' text is made
       from them each time it is read (LH_(site_label)). */
 }

@@ -24,4 +24,18 @@ void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size);
    kept until the next: what labels are made of. */
 const HChar* LH_(frame_text)(UInt frame_id);
 
+/* The tree of the labels' pieces (lh_label_tree.c): a node is a piece
+   and the node of the pieces before it (LH_NO_LABEL_NODE: none). */
+#define LH_NO_LABEL_NODE 0xFFFFFFFFu
+/* Forgets every node (a new labels_build). */
+void LH_(label_tree_reset)(void);
+/* The node of 'piece' after the pieces of node 'parent', made on first
+   use: labels that agree so far share it. */
+UInt LH_(label_tree_node)(UInt parent, UInt piece);
+UInt LH_(label_tree_piece)(UInt node);
+UInt LH_(label_tree_parent)(UInt node);
+/* The build appended its last piece: the lookup table goes (the labels
+   are read through their parents). */
+void LH_(label_tree_built)(void);
+
 #endif /* LH_LABELS_H */

@@ -81,6 +81,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_wordfm.h"
 
 #include "lh_include.h"
 #include "lh_json.h"
@@ -258,22 +259,23 @@ static UInt encode_entry(LH_SiteTimeline* tl, UChar* out, UInt at, UInt interval
    return n;
 }
 
-/* A series' room for 'bytes' bytes and the entries to come: a quarter
-   more (at least 32 bytes).  With tens of thousands of busy sites the
-   slack of doubling (28% of the series on average) was megabytes; a
-   quarter leaves about 10%, for a few more reallocations over a site's
-   life. */
+/* A series' room for 'bytes' bytes and the entries to come: an eighth
+   more (at least 16 bytes; a series starts with 16).  With tens of
+   thousands of busy sites the slack of doubling (28% of the series on
+   average) was megabytes, and that of a quarter more (32 bytes at
+   least) 300 KB for bintree 12's 8,190 series of 822 KB; a reallocation
+   copies a few dozen bytes. */
 static inline UInt capacity_for(UInt bytes)
 {
-   UInt step = bytes / 4;
-   return bytes + (step < 32 ? 32 : step);
+   UInt step = bytes / 8;
+   return bytes + (step < 16 ? 16 : step);
 }
 
 /* Appends the entry held in tl->last_* to the encoded series. */
 static void flush_last(LH_SiteTimeline* tl)
 {
    if (tl->series_capacity - tl->series_bytes < MAX_ENTRY_BYTES) {
-      UInt capacity = tl->series_capacity == 0 ? 32 : capacity_for(tl->series_capacity);
+      UInt capacity = tl->series_capacity == 0 ? 16 : capacity_for(tl->series_capacity);
       tl->series = VG_(realloc)("lh.timeline.site", tl->series, capacity);
       tl->series_capacity = capacity;
    }
@@ -453,6 +455,8 @@ void LH_(timeline_mark)(const HChar* label_text)
 void LH_(timeline_init)(void)
 {
    n_intervals     = (UInt)LH_(options).timeline_points - 1;
+   tl_assert(n_intervals <= 0xFFFF);   /* a site's entries and intervals:
+                                          16 bits (lh_timeline.h) */
    generation      = 0;
    filled          = 0;
    interval_bytes  = VG_(calloc)("lh.timeline.bytes", n_intervals,
@@ -655,19 +659,33 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
          ? (double)LH_(site_bytes_at_exit)(site) / (double)site->max_bytes : 0.0;
 }
 
+/* The growth figures of the significant sites, by site: computed on
+   first use after LH_(timeline_finish), valid when their 'snapshot' is
+   the current snapshot's number.  A handful of sites are significant (a
+   max of 1% of the peak), so a pointer in every site record would cost
+   more than this set. */
+static WordFM* growth_of = NULL;   /* LH_Site* -> LH_Growth* */
+
 const LH_Growth* LH_(site_growth)(LH_Site* site)
 {
-   LH_SiteTimeline* tl = &site->timeline;
+   UWord found;
+   LH_Growth* growth = NULL;
    ensure_snapshot();
    if (!LH_(site_is_significant)(site))
       return NULL;
-   if (tl->growth == NULL || tl->growth->snapshot != snapshot.number) {
-      if (tl->growth == NULL)
-         tl->growth = VG_(malloc)("lh.timeline.growth", sizeof(LH_Growth));
-      compute_growth(site, site_series(site), tl->growth);
-      tl->growth->snapshot = snapshot.number;
+   if (growth_of == NULL)
+      growth_of = VG_(newFM)(VG_(malloc), "lh.timeline.growth", VG_(free), NULL);
+   if (VG_(lookupFM)(growth_of, NULL, &found, (UWord)site))
+      growth = (LH_Growth*)found;
+   if (growth == NULL || growth->snapshot != snapshot.number) {
+      if (growth == NULL) {
+         growth = VG_(malloc)("lh.timeline.growth", sizeof(LH_Growth));
+         VG_(addToFM)(growth_of, (UWord)site, (UWord)growth);
+      }
+      compute_growth(site, site_series(site), growth);
+      growth->snapshot = snapshot.number;
    }
-   return tl->growth;
+   return growth;
 }
 
 /*------------------------------------------------------------*/

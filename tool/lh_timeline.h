@@ -34,20 +34,22 @@ typedef struct {
    UChar*        series;     /* NULL when empty */
    UInt          series_bytes;
    UInt          series_capacity;
-   UInt          n_points;   /* entries, the last one included */
-   UInt          generation; /* grid generation the entries are expressed in */
+   /* Intervals and entries fit in 16 bits: the grid has at most 65,535
+      intervals (--lifeheap-timeline-points is at most 65,536), and a
+      series has at most one entry per interval. */
+   UShort        n_points;   /* entries, the last one included */
    /* The last entry, kept out of the encoding: a change in the same
       interval overwrites it without touching the series (a cache miss per
       malloc with many sites). */
-   UInt          last_interval;
+   UShort        last_interval;
    /* The series' own last entry, which the next one is encoded against. */
-   UInt          series_end_interval;
+   UShort        series_end_interval;
+   UChar         generation; /* grid generation the entries are expressed in
+                                (below 64) */
    ULong         last_live_bytes;
    ULong         series_end_live_bytes;
-   /* Computed on first use after LH_(timeline_finish), for a significant
-      site only (allocated then: NULL for most sites); valid when its
-      'snapshot' equals the current snapshot's number. */
-   LH_Growth*    growth;
+   /* (The growth figures of the few significant sites are kept apart:
+      lh_timeline.c, growth_of.) */
 } LH_SiteTimeline;
 
 struct LH_Site;

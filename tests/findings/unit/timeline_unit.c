@@ -27,6 +27,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_options.h"
+#include "pub_tool_wordfm.h"
 #include "lh_include.h"
 #include "lh_timeline.h"
 #include "lh_options.h"
@@ -54,6 +55,29 @@ UInt  VG_(umsg)(const HChar* fmt, ...) { (void)fmt; return 0; }
 void  VG_(assert_fail)(Bool core, const HChar* expr, const HChar* file, Int line,
                        const HChar* fn, const HChar* fmt, ...)
 { (void)core; (void)fmt; fprintf(stderr, "assertion %s failed at %s:%d (%s)\n", expr, file, line, fn); abort(); }
+/* Valgrind's WordFM (the significant sites' growth figures): a list of
+   pairs is enough for the few sites a case makes significant. */
+typedef struct FMPair { UWord key, value; struct FMPair* next; } FMPair;
+struct _WordFM { FMPair* pairs; };
+WordFM* VG_(newFM)(void* (*alloc)(const HChar*, SizeT), const HChar* cc,
+                   void (*dealloc)(void*), Word (*cmp)(UWord, UWord))
+{ (void)alloc; (void)cc; (void)dealloc; (void)cmp; return calloc(1, sizeof(WordFM)); }
+Bool VG_(lookupFM)(const WordFM* fm, UWord* key, UWord* value, UWord k)
+{
+   const FMPair* p;
+   for (p = fm->pairs; p; p = p->next)
+      if (p->key == k) { if (key) *key = p->key; if (value) *value = p->value; return True; }
+   return False;
+}
+Bool VG_(addToFM)(WordFM* fm, UWord k, UWord v)
+{
+   FMPair* p;
+   for (p = fm->pairs; p; p = p->next)
+      if (p->key == k) { p->value = v; return True; }
+   p = malloc(sizeof *p);
+   p->key = k; p->value = v; p->next = fm->pairs; fm->pairs = p;
+   return False;
+}
 /* The options the timeline reads (tool/lh_options.def), at their
    defaults; each case sets what it tests. */
 LH_OptionValues LH_(options) = { .timeline_points = 1024,
