@@ -342,11 +342,10 @@ static void run_mark_bits(const AccessRun* run)
       g = end;
    }
    while (g < end) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < g_end ? end : g_end;
+      Addr stop = LH_(granule_stop)(g, end);
       LH_Granule* granule = &run->granules[(g - first_granule) >> LH_GRANULE_BITS];
       UShort* bits = run->is_write ? &granule->written_bits : &granule->read_bits;
-      UShort mask = (UShort)(((1u << (stop - g)) - 1) << (g & (LH_GRANULE_SIZE - 1)));
+      UShort mask = LH_(granule_mask)(g, stop);
       UShort old = *bits;
       if ((old & mask) != mask) {
          /* a first touch of these bytes (the usual case for a run: a
@@ -546,10 +545,8 @@ void mark_bits(LH_BlockAccess* ba, Addr s, Addr e, Bool is_write,
    Addr g = s;
    UInt newly = 0;
    for (;;) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = e < g_end ? e : g_end;
-      UShort mask = (UShort)(((1u << (stop - g)) - 1)
-                             << (g & (LH_GRANULE_SIZE - 1)));
+      Addr stop = LH_(granule_stop)(g, e);
+      UShort mask = LH_(granule_mask)(g, stop);
       newly += LH_(shadow_mark)(ref, is_write, mask, (UInt)(stop - g));
       if (stop >= e) break;
       g = stop;

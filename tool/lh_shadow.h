@@ -257,6 +257,22 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
    return LH_(popcount16)(mask & ~old);
 }
 
+/* Where the stretch [g, end) leaves g's granule: end, or the granule's end. */
+static inline __attribute__((always_inline))
+Addr LH_(granule_stop)(Addr g, Addr end)
+{
+   Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
+   return end < g_end ? end : g_end;
+}
+
+/* The bits of bytes [g, stop) in their granule's 16-bit set (stop at most
+   the granule's end, LH_(granule_stop)). */
+static inline __attribute__((always_inline))
+UShort LH_(granule_mask)(Addr g, Addr stop)
+{
+   return (UShort)(((1u << (stop - g)) - 1) << (g & (LH_GRANULE_SIZE - 1)));
+}
+
 /* Sets the bits of [a, end) (all in one chunk) whose granules' bit sets
    are at read_base and written_base, 'stride' UShorts apart, the first
    for the granule at 'base'; ref holds the block and its solo chunk.
@@ -270,14 +286,11 @@ UInt LH_(shadow_mark_granules)(LH_GranuleRef* ref, Bool is_write, UShort* read_b
    UInt newly = 0;
    Addr g;
    for (g = a; g < end; ) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < g_end ? end : g_end;
+      Addr stop = LH_(granule_stop)(g, end);
       UWord index = ((g - base) >> LH_GRANULE_BITS) * stride;
       ref->read_bits = read_base + index;
       ref->written_bits = written_base + index;
-      newly += LH_(shadow_mark)(ref, is_write,
-                                (UShort)(((1u << (stop - g)) - 1)
-                                         << (g & (LH_GRANULE_SIZE - 1))),
+      newly += LH_(shadow_mark)(ref, is_write, LH_(granule_mask)(g, stop),
                                 (UInt)(stop - g));
       g = stop;
    }
@@ -299,17 +312,14 @@ UInt LH_(shadow_mark_chunk)(LH_GranuleRef* ref, Bool is_write, LH_SoloChunk* c,
       return LH_(shadow_mark_granules)(ref, is_write, c->array[0], c->array[1], 1, base, a, end);
    }
    for (g = a; g < end; ) {
-      Addr g_end = (g | (LH_GRANULE_SIZE - 1)) + 1;
-      Addr stop = end < g_end ? end : g_end;
+      Addr stop = LH_(granule_stop)(g, end);
       UWord gi = (g - base) >> LH_GRANULE_BITS;
       UShort* bits = LH_(chunk_bits)(c, is_write, gi);
       /* (LH_(shadow_mark) reads the set of its kind only) */
       ref->granule = gi;
       ref->read_bits = bits;
       ref->written_bits = bits;
-      newly += LH_(shadow_mark)(ref, is_write,
-                                (UShort)(((1u << (stop - g)) - 1)
-                                         << (g & (LH_GRANULE_SIZE - 1))),
+      newly += LH_(shadow_mark)(ref, is_write, LH_(granule_mask)(g, stop),
                                 (UInt)(stop - g));
       g = stop;
    }
