@@ -40,7 +40,7 @@ extern UShort LH_(bits_all)[LH_GRANULES_PER_CHUNK];
    time, not a quarter of its size.  A medium chunk (page_shift
    LH_PAGE_SHIFT) has a base per 1 KiB page (lh_shadow_medium.c): the
    same two shared arrays while the page is uniform, else 128 bytes of
-   its own. */
+   its own or a frozen set (below) shared by pages of the same bits. */
 #define LH_SOLO_PAGE_SHIFT 12                  /* gi >> 12 == 0 */
 typedef struct {
    struct LH_Block* block;                      /* the owner, directly */
@@ -79,8 +79,9 @@ typedef struct {
    uniform, else 128 bytes of their own; granules of no block are "don't
    care" in a page at LH_(bits_all) (every owned granule's set is full)
    and clear in a page of its own.  full[w][p] counts the page's own
-   full sets.  About 2 KiB plus 128 bytes per non-uniform page, where a
-   shared chunk takes 32 KiB (lh_shadow_medium.c). */
+   full sets.  About 2 KiB plus 128 bytes per non-uniform page (less
+   where pages share a frozen set), where a shared chunk takes 32 KiB
+   (lh_shadow_medium.c). */
 #define LH_PAGE_SHIFT      6
 #define LH_PAGE_GRANULES   (1 << LH_PAGE_SHIFT) /* 1 KiB of the program's memory */
 #define LH_PAGES_PER_CHUNK (LH_GRANULES_PER_CHUNK / LH_PAGE_GRANULES)
@@ -89,14 +90,25 @@ typedef struct __attribute__((packed)) {        /* 6 bytes, not 8 */
    UChar lo, hi;                                /* granules of the page */
 } LH_PagePart;
 
-typedef struct {
+typedef struct LH_MediumChunk_ {
    LH_SoloChunk bits;                           /* block NULL, owner 0 (first:
                                                    the access path's chunk) */
    UInt   owned;                                /* granules with an owner */
    UShort* page_bits[2][LH_PAGES_PER_CHUNK];    /* read, written: the page bases */
    UChar  full[2][LH_PAGES_PER_CHUNK];          /* own pages' full sets */
    LH_PagePart part[LH_PAGES_PER_CHUNK][2];
+   /* every medium chunk, for the sweep that freezes the pages' sets */
+   struct LH_MediumChunk_* prev;
+   struct LH_MediumChunk_* next;
 } LH_MediumChunk;
+
+/* The frozen page sets (lh_shadow_frozen.c): a medium chunk's page whose
+   set of its own has the same content as other pages' may point to one
+   shared copy of it, which lies in [LH_(frozen_base), LH_(frozen_base) +
+   LH_(frozen_span)) and is never written: a page gets a set of its own
+   again before a bit of it changes (LH_(shadow_mark) below). */
+extern Addr  LH_(frozen_base);
+extern UWord LH_(frozen_span);
 
 /* Granule gi's read (is_write False) or written set in a solo or medium
    chunk: a page's base plus the granule's index. */
@@ -238,6 +250,10 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
       UWord at = (UWord)bits - (UWord)LH_(bits_none);
       if (at < sizeof(LH_(bits_none)))
          bits = LH_(chunk_own_bits)(ref->solo, is_write, at / sizeof(UShort));
+      else if (UNLIKELY((UWord)bits - LH_(frozen_base) < LH_(frozen_span)))
+         /* a medium chunk's page at a frozen set, shared with other
+            pages: a copy of its own first */
+         bits = LH_(chunk_own_bits)(ref->solo, is_write, ref->granule);
       *bits = old | mask;
       if ((UShort)(old | mask) == 0xFFFF) {
          if (ref->solo->page_shift == LH_SOLO_PAGE_SHIFT) {

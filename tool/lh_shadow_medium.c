@@ -63,6 +63,17 @@
    to the arena: a free set is chained through its first word. */
 #define SETS_PER_SLAB 64
 static void* free_sets = NULL;
+static UInt own_sets_in_use = 0;
+
+
+/* A sweep (LH_(medium_sweep)) comes once this many sets of their own are
+   in use: at least SWEEP_MIN_SETS more than the last sweep left, and a
+   quarter of the frozen sets, so that a sweep's work (every medium
+   chunk's page bases, each set of its own hashed) is paid for by the
+   sets made since the last. */
+#define SWEEP_MIN_SETS 480
+static UInt sweep_at = SWEEP_MIN_SETS;
+static LH_MediumChunk* medium_chunks = NULL;
 
 static UShort* set_new(void)
 {
@@ -81,6 +92,7 @@ static UShort* set_new(void)
    }
    set = free_sets;
    free_sets = *(void**)set;
+   own_sets_in_use++;
    return set;
 }
 
@@ -88,6 +100,7 @@ static void set_release(UShort* set)
 {
    *(void**)set = free_sets;
    free_sets = set;
+   own_sets_in_use--;
 }
 
 /*------------------------------------------------------------*/
@@ -110,6 +123,22 @@ static inline void page_set_own(LH_MediumChunk* m, Int w, UWord p, UShort* set)
    m->page_bits[w][p] = set - p * LH_PAGE_GRANULES;
 }
 
+/* Page p's set of kind w is a frozen one (shared by content, never
+   written: lh_shadow_frozen.c). */
+static inline Bool page_is_frozen(const LH_MediumChunk* m, Int w, UWord p)
+{
+   return !base_is_shared(m->page_bits[w][p]) && LH_(set_is_frozen)(page_set(m, w, p));
+}
+
+/* Page p's set of kind w (not a shared array) goes: back to the pool, or
+   one user fewer of a frozen set. */
+static void page_drop_set(LH_MediumChunk* m, Int w, UWord p)
+{
+   UShort* set = page_set(m, w, p);
+   if (LH_(set_is_frozen)(set)) LH_(frozen_release)(set);
+   else set_release(set);
+}
+
 /* Granules of page p with an owner (unused parts are [0, 0)). */
 static inline UInt page_owned(const LH_MediumChunk* m, UWord p)
 {
@@ -130,9 +159,14 @@ static UShort* page_own(LH_MediumChunk* m, Int w, UWord p)
    UShort* base = m->page_bits[w][p];
    UShort* set;
    UInt k;
-   if (!base_is_shared(base)) return page_set(m, w, p);
+   if (!base_is_shared(base) && !page_is_frozen(m, w, p)) return page_set(m, w, p);
    set = set_new();
-   if (base == LH_(bits_none)) {
+   if (!base_is_shared(base)) {
+      /* a frozen set: the same bits (and full count) in a set of its own */
+      UShort* frozen = page_set(m, w, p);
+      VG_(memcpy)(set, frozen, PAGE_SET_BYTES);
+      LH_(frozen_release)(frozen);
+   } else if (base == LH_(bits_none)) {
       VG_(memset)(set, 0, PAGE_SET_BYTES);
       m->full[w][p] = 0;
    } else {
@@ -150,7 +184,8 @@ static UShort* page_own(LH_MediumChunk* m, Int w, UWord p)
 }
 
 /* Page p of kind w goes back to a shared array when it can: all of its
-   owned granules full, or no bit set. */
+   owned granules full, or no bit set (its set of its own, or a frozen
+   one, goes). */
 static void page_settle(LH_MediumChunk* m, Int w, UWord p)
 {
    UShort* set;
@@ -159,14 +194,14 @@ static void page_settle(LH_MediumChunk* m, Int w, UWord p)
    set = page_set(m, w, p);
    owned = page_owned(m, p);
    if (owned != 0 && m->full[w][p] == owned) {
-      set_release(set);
+      page_drop_set(m, w, p);
       m->page_bits[w][p] = LH_(bits_all);
       m->full[w][p] = 0;
       return;
    }
    for (k = 0; k < LH_PAGE_GRANULES && set[k] == 0; k++) {}
    if (k == LH_PAGE_GRANULES) {
-      set_release(set);
+      page_drop_set(m, w, p);
       m->page_bits[w][p] = LH_(bits_none);
       m->full[w][p] = 0;
    }
@@ -194,6 +229,9 @@ LH_MediumChunk* LH_(medium_new)(void)
    UWord p;
    LH_(shadow_bytes) += sizeof(LH_MediumChunk);
    m->bits.page_shift = LH_PAGE_SHIFT;
+   m->next = medium_chunks;
+   if (medium_chunks != NULL) medium_chunks->prev = m;
+   medium_chunks = m;
    m->bits.array[0] = m->bits.array[1] = NULL;
    for (p = 0; p < LH_PAGES_PER_CHUNK; p++)
       m->page_bits[0][p] = m->page_bits[1][p] = LH_(bits_none);
@@ -206,7 +244,10 @@ void LH_(medium_free)(LH_MediumChunk* m)
    Int w;
    for (w = 0; w < 2; w++)
       for (p = 0; p < LH_PAGES_PER_CHUNK; p++)
-         if (!base_is_shared(m->page_bits[w][p])) set_release(page_set(m, w, p));
+         if (!base_is_shared(m->page_bits[w][p])) page_drop_set(m, w, p);
+   if (m->prev != NULL) m->prev->next = m->next;
+   else medium_chunks = m->next;
+   if (m->next != NULL) m->next->prev = m->prev;
    LH_(shadow_bytes) -= sizeof(LH_MediumChunk);
    VG_(free)(m);
 }
@@ -251,7 +292,16 @@ static void medium_clear_bits(LH_MediumChunk* m, UWord lo, UWord hi, Bool leavin
             gi = stop;
             continue;
          }
-         if (base == LH_(bits_all)) page_own(m, w, p);
+         if (page_is_frozen(m, w, p)) {
+            /* (a copy of its own only if there is a bit to clear) */
+            UWord k = gi;
+            while (k < stop && base[k] == 0) k++;
+            if (k == stop) {
+               gi = stop;
+               continue;
+            }
+         }
+         page_own(m, w, p);
          base = m->page_bits[w][p];
          for (; gi < stop; gi++) {
             if (base[gi] == 0xFFFF) m->full[w][p]--;
@@ -323,6 +373,7 @@ Bool LH_(medium_own)(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
 {
    UWord page, first = g_lo / LH_PAGE_GRANULES, last = (g_hi - 1) / LH_PAGE_GRANULES;
    Int pass;
+   if (UNLIKELY(own_sets_in_use >= sweep_at)) LH_(medium_sweep)();
    for (pass = 0; pass < 2; pass++) {
       for (page = first; page <= last; page++) {
          LH_PagePart* p = m->part[page];
@@ -367,6 +418,7 @@ Bool LH_(medium_disown)(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
 {
    UWord page, first = g_lo / LH_PAGE_GRANULES, last = (g_hi - 1) / LH_PAGE_GRANULES;
    Int pass;
+   if (UNLIKELY(own_sets_in_use >= sweep_at)) LH_(medium_sweep)();
    for (pass = 0; pass < 2; pass++) {
       for (page = first; page <= last; page++) {
          LH_PagePart* p = m->part[page];
@@ -396,4 +448,31 @@ Bool LH_(medium_disown)(LH_MediumChunk* m, UInt idx, UWord g_lo, UWord g_hi)
    }
    medium_settle(m, g_lo, g_hi);
    return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- The sweep: sets of their own frozen                  ---*/
+/*------------------------------------------------------------*/
+
+void LH_(medium_sweep)(void)
+{
+   LH_MediumChunk* m;
+   UInt quarter;
+   for (m = medium_chunks; m != NULL; m = m->next) {
+      UWord p;
+      Int w;
+      for (w = 0; w < 2; w++)
+         for (p = 0; p < LH_PAGES_PER_CHUNK; p++) {
+            UShort* set;
+            UShort* frozen;
+            if (base_is_shared(m->page_bits[w][p]) || page_is_frozen(m, w, p)) continue;
+            set = page_set(m, w, p);
+            frozen = LH_(frozen_intern)(set);
+            if (frozen == NULL) continue;        /* the store is full */
+            set_release(set);
+            page_set_own(m, w, p, frozen);
+         }
+   }
+   quarter = LH_(frozen_sets_in_use)() / 4;
+   sweep_at = own_sets_in_use + (quarter > SWEEP_MIN_SETS ? quarter : SWEEP_MIN_SETS);
 }

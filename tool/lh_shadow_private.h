@@ -9,6 +9,7 @@
                        block records, owning and forgetting ranges, the
                        census
    lh_shadow_medium.c  medium chunks: two parts a page, bits per page
+   lh_shadow_frozen.c  medium chunks' page sets shared by content
 */
 #ifndef LH_SHADOW_PRIVATE_H
 #define LH_SHADOW_PRIVATE_H
@@ -42,5 +43,26 @@ void LH_(medium_to_shared)(const LH_MediumChunk* m, LH_SharedChunk* c);
 /* Clears the bits of granule gi of the medium chunk at and above byte
    'keep' (the bytes below it keep theirs). */
 void LH_(medium_clear_granule_from)(LH_MediumChunk* m, UWord gi, UInt keep);
+
+/* Every medium chunk's page sets of their own, frozen: each page then
+   points to the one frozen set of its content (lh_shadow_frozen.c) and
+   its own set goes back to the pool.  Called by LH_(medium_own) and
+   LH_(medium_disown) once enough sets of their own have been made since
+   the last sweep: no caller then holds a pointer into a page's set. */
+void LH_(medium_sweep)(void);
+
+/* The frozen set with the content of the 128-byte page set 'set' (made
+   if there is none), with one user more; NULL when the store is full. */
+UShort* LH_(frozen_intern)(const UShort* set);
+/* One user fewer of the frozen set (freed with its last). */
+void LH_(frozen_release)(const UShort* set);
+/* Frozen sets with users. */
+UInt LH_(frozen_sets_in_use)(void);
+
+/* True for a set in the frozen store (lh_shadow.h). */
+static inline Bool LH_(set_is_frozen)(const UShort* set)
+{
+   return (UWord)set - LH_(frozen_base) < LH_(frozen_span);
+}
 
 #endif

@@ -241,6 +241,27 @@ report("pagesets: 120 page sets in two slabs of 64, no 8 KiB bit array",
        and centres.get("lh.shadow.medium", 0) >= 1,
        "allocations at exit: %s" % {k: v for k, v in centres.items() if k.startswith("lh.shadow")})
 
+# pagedup.c: 1,000 blocks of 4,064 bytes at 1 KiB boundaries, each
+# written in full and read at its first 100 and last 268 bytes before the
+# next is allocated; then bytes 100..199 of each read and the odd ones
+# freed.  The figures are exact.  Every block's first and fourth pages
+# hold the same read bits: a sweep at an allocation or free once 480 sets
+# of their own are in use gives such pages one frozen set, so at most 480
+# + 4 sets are ever in use (8 slabs of 64), where 2,000 would take 32.
+profile = pc.load(out + "/pagedup.json")
+block = "site[total_blocks=1000]"
+for assertion in (block + ".access.bytes_written=4064000",
+                  block + ".access.bytes_read=468000",
+                  block + ".access.never_read_bytes=3596000",
+                  block + ".access.never_written_bytes=0",
+                  block + ".access.written_never_read_bytes=3596000"):
+    report_assertion("pagedup", profile, assertion)
+centres = tool_allocations(out + "/pagedup.log") or {}
+report("pagedup: 2,000 page sets of the same bits in 8 slabs of 64 (32 unshared), one frozen index",
+       centres.get("lh.shadow.page") == 8 and centres.get("lh.shadow.frozen.index") == 1
+       and centres.get("lh.shadow.solo.bits", 0) == 0,
+       "allocations at exit: %s" % {k: v for k, v in centres.items() if k.startswith("lh.shadow")})
+
 # pages.c: 48 blocks of 4,368 bytes (a database's page cache) written in
 # full and read at both ends; the odd ones freed and their places filled
 # with three 400-byte blocks each, so that some 1 KiB stretches hold parts

@@ -13,7 +13,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages pagesets classes stacks; do
+for prog in blocks series sites bigarray pages pagesets pagedup classes stacks; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -34,6 +34,7 @@ profile_heap blocks-20k "$bin/blocks" 20000 \
   && profile_heap bigarray --stats=yes "$bin/bigarray" \
   && profile_heap pages "$bin/pages" \
   && profile_heap pagesets "$bin/pagesets" \
+  && profile_heap pagedup "$bin/pagedup" \
   || fail "profiling the test programs" "see $out/*.log"
 # classes prints its blocks' addresses: kept for the checks
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --profile-heap=yes \
