@@ -30,7 +30,9 @@
             │     └─ lh_shadow.c       address -> block map, read/written
             │                          bits; the block records' pages
             │                          (lh_shadow_medium.c: stretches of
-            │                          blocks of a few KiB, bits per page)
+            │                          blocks of a few KiB, bits per page;
+            │                          lh_shadow_frozen.c: page sets of
+            │                          the same bits kept once)
             ├─ lh_custom_alloc.c  client requests of custom allocators and
             │                   mempools (origins custom and pool): the
             │                   pools, a payload -> record index

@@ -37,7 +37,9 @@
                         │                  block's ends: 64 pages x (2
                         │                  parts { owner, lo, hi } + a read
                         │                  and a written set: none, all
-                        │                  or 128 bytes of its own)
+                        │                  or 128 bytes of its own,
+                        │                  or a frozen set shared by the
+                        │                  pages of the same bits)
                         └─ SharedChunk*    small blocks: 4096 x { owner,
                                            read_bits, written_bits } (32 KiB)
 
@@ -69,7 +71,8 @@
    at most two blocks' parts, and the page's read and written sets, each
    the all-clear or all-set array while uniform over the page's owned
    granules (the bytes between two blocks do not count), else 128 bytes
-   of its own.  A lookup checks the page's two ranges; a part grows or
+   of its own (one frozen copy for all pages of the same bits, once a
+   sweep has found them: lh_shadow_frozen.c).  A lookup checks the page's two ranges; a part grows or
    shrinks in place with its block.  An owning that would put a third part in a page, or
    take granules of another block, and a disowning that would split a
    part in two, turn the chunk into a SharedChunk first (same owners and

@@ -23,6 +23,10 @@
                                           from a pool of 8 KiB slabs),
                                           where granules of no block are
                                           clear
+                         frozen - 64 * p  a frozen set: the same, shared
+                                          by every page of the same bits
+                                          and never written
+                                          (lh_shadow_frozen.c)
       full[w][p]       how many sets of an own page are full
 
    Owned granules change hands only by LH_(medium_own) and
@@ -43,6 +47,23 @@
    clear (LH_(bits_none)) or all of its owned granules full.  A database
    whose 4 KiB pages are written in full and read in part keeps 128 bytes
    for each 1 KiB read in part, not 8 KiB a stretch.
+
+   Frozen sets.  Such a database's pages are read alike (a header, a cell
+   pointer array and cells at the same offsets): sqlite3 inserting
+   200,000 rows had 11,500 sets of their own at once, 4,300 distinct.
+   Every medium chunk is on a list, and a sweep (LH_(medium_sweep)) hands
+   each page's set of its own to LH_(frozen_intern) and points the page
+   to the frozen copy it returns, the set going back to the pool.  A
+   frozen set is never written: before a bit of such a page is set or
+   cleared, the page gets a set of its own again, a copy (page_own: from
+   LH_(shadow_mark) through LH_(medium_own_bits), and from the clearing
+   below), and the frozen set loses a user; settling and freeing drop a
+   frozen set like an own one.  The full counts stay with the page.  A
+   sweep comes at the start of LH_(medium_own) and LH_(medium_disown)
+   (an allocation or a free: no caller then holds a pointer into a
+   page's set, which a sweep may hand back to the pool), once
+   SWEEP_MIN_SETS sets of their own, or a quarter of the frozen sets if
+   more, were made since the last.
 */
 
 #include "pub_tool_basics.h"
