@@ -177,6 +177,16 @@ UShort* LH_(chunk_own_bits)(LH_SoloChunk* c, Bool is_write, UWord gi)
    return LH_(medium_own_bits)((LH_MediumChunk*)c, is_write, gi);
 }
 
+UShort* LH_(granule_own_bits)(const LH_GranuleRef* ref, Bool is_write, UShort* bits)
+{
+   UWord at = (UWord)bits - (UWord)LH_(bits_none);
+   if (at < sizeof(LH_(bits_none)))
+      return LH_(chunk_own_bits)(ref->solo, is_write, at / sizeof(UShort));
+   /* a medium chunk's page at a frozen set, shared with other pages: a
+      copy of its own first */
+   return LH_(chunk_own_bits)(ref->solo, is_write, ref->granule);
+}
+
 void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write)
 {
    UShort** bits = &c->array[is_write];

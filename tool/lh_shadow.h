@@ -210,6 +210,10 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
    chunk: a solo chunk's whole array, a medium chunk's page, made from
    LH_(bits_none) or LH_(bits_all) if it has none. */
 UShort* LH_(chunk_own_bits)(LH_SoloChunk* c, Bool is_write, UWord gi);
+/* The same for the granule of ref whose set is at 'bits', in
+   LH_(bits_none) or (a medium chunk's page) a frozen set (below): the
+   set of its own that replaces it. */
+UShort* LH_(granule_own_bits)(const LH_GranuleRef* ref, Bool is_write, UShort* bits);
 /* Every bit of the solo chunk's read (or written) array is set: the
    array goes, and the chunk points to LH_(bits_all). */
 void LH_(solo_bits_full)(LH_SoloChunk* c, Bool is_write);
@@ -231,8 +235,9 @@ static inline UInt LH_(popcount16)(UInt x)
    (the owner keeps a count of its set bits, lh_access.c).  mask_bits is
    the number of bits in mask when the caller knows it (0 otherwise): a
    first touch then needs no bit count. */
-static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
-                                    UShort mask, UInt mask_bits)
+static inline __attribute__((always_inline))
+UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
+                      UShort mask, UInt mask_bits)
 {
    UShort* bits = is_write ? ref->written_bits : ref->read_bits;
    UShort old;
@@ -247,13 +252,9 @@ static inline UInt LH_(shadow_mark)(const LH_GranuleRef* ref, Bool is_write,
          it gets a set of its own (the caller's pointer may still be into
          LH_(bits_none) after an earlier granule of the same access made
          the array) */
-      UWord at = (UWord)bits - (UWord)LH_(bits_none);
-      if (at < sizeof(LH_(bits_none)))
-         bits = LH_(chunk_own_bits)(ref->solo, is_write, at / sizeof(UShort));
-      else if (UNLIKELY((UWord)bits - LH_(frozen_base) < LH_(frozen_span)))
-         /* a medium chunk's page at a frozen set, shared with other
-            pages: a copy of its own first */
-         bits = LH_(chunk_own_bits)(ref->solo, is_write, ref->granule);
+      if ((UWord)bits - (UWord)LH_(bits_none) < sizeof(LH_(bits_none))
+          || UNLIKELY((UWord)bits - LH_(frozen_base) < LH_(frozen_span)))
+         bits = LH_(granule_own_bits)(ref, is_write, bits);
       *bits = old | mask;
       if ((UShort)(old | mask) == 0xFFFF) {
          if (ref->solo->page_shift == LH_SOLO_PAGE_SHIFT) {
