@@ -76,9 +76,9 @@ check "installed: the tool looks for the helper there" grep -aq "$helper" "$dest
 # preload keeps two symbols: the markers around its string functions, whose
 # instructions the clock does not count (tests/access checks the clock).
 sections() { readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'; }
-check_eq "installed: the tool executable has no symbol table and no DWARF (they are in lifeheap-$platform.debug)" \
+check_eq "installed: the tool executable has no symbol table, no DWARF (they are in lifeheap-$platform.debug) and no unwinding tables" \
   "0|1" \
-  "$(sections "$dest$tooldir/lifeheap-$platform" | grep -c '^\.symtab$\|^\.debug_')|$(sections "$top/tool/lifeheap-$platform.debug" | grep -c '^\.debug_info$')"
+  "$(sections "$dest$tooldir/lifeheap-$platform" | grep -c '^\.symtab$\|^\.debug_\|^\.eh_frame')|$(sections "$top/tool/lifeheap-$platform.debug" | grep -c '^\.debug_info$')"
 check_eq "installed: the preload has no DWARF, and of its own symbols only the markers of its string functions" \
   "0|lh_replace_code_begin lh_replace_code_end|1" \
   "$(sections "$dest$tooldir/vgpreload_lifeheap-$platform.so" | grep -c '^\.debug_')|$(nm "$dest$tooldir/vgpreload_lifeheap-$platform.so" | awk '{ print $NF }' | sort | tr '\n' ' ' | sed 's/ $//')|$(sections "$top/tool/vgpreload_lifeheap-$platform.so.debug" | grep -c '^\.debug_info$')"
