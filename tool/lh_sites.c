@@ -5,9 +5,8 @@
 /*
    lifeheap is free software: GPL-3.0-or-later.
 
-   A site is one allocation stack (an ExeContext).  Sites are found by the
-   ExeContext's unique number (ECU), which the core hands out in steps of
-   4, through a directly indexed array: O(1), no hashing.
+   A site is one allocation stack.  Sites are found by their stack in a
+   hash table (lh_site_stacks.c, which also keeps each site's stack).
 
    Bytes at the global peak, without walking the sites at the peak
    ---------------------------------------------------------------
@@ -66,9 +65,6 @@ LH_HeapCounters LH_(heap);   /* zero: nothing allocated yet */
 
 /* All sites in creation order. */
 static XArray* all_sites = NULL;          /* of LH_Site* */
-/* Site by ECU/4; NULL where the ExeContext is not (yet) a site. */
-static LH_Site** site_by_ecu = NULL;
-static UInt      site_by_ecu_size = 0;
 
 /* peak_seq_seen of a new site: never equal to LH_(heap).peak_seq, so the first
    change copies the site's figures at the peak, which were zero. */
@@ -153,25 +149,22 @@ LH_Site* LH_(site_at)(UInt i)
    return *(LH_Site**)VG_(indexXA)(all_sites, i);
 }
 
-LH_Site* LH_(site_for_stack)(ExeContext* ec)
+LH_Site* LH_(site_for_stack)(LH_UnwoundStack stack)
 {
-   UInt slot = VG_(get_ECU_from_ExeContext)(ec) / 4;
-   LH_Site* site;
-   if (slot < site_by_ecu_size && site_by_ecu[slot]) return site_by_ecu[slot];
-   LH_(grow_zeroed_table)((void***)&site_by_ecu, &site_by_ecu_size, slot,
-                          1024, "lh.sites.index");
+   UInt hash = LH_(stack_hash)(stack.ips, stack.n);
+   LH_Site* site = LH_(site_stacks_find)(stack.ips, stack.n, hash);
+   if (site != NULL) return site;
 
    site = VG_(allocEltPA)(site_pool);
    VG_(memset)(site, 0, sizeof(LH_Site));
-   site->ec = ec;
    site->serial = LH_(n_sites)() + 1;
    site->peak_seq_seen = LH_NEVER_SEEN;
    site->freed.min = (ULong)-1;
    /* the preload frames of the stack just recorded (none for a custom
       allocator's request, made from the program's code) */
    LH_(site_take_allocator_frames)(site);
-   site_by_ecu[slot] = site;
    VG_(addToXA)(all_sites, &site);
+   LH_(site_stacks_add)(site, stack.ips, stack.n, hash);
    return site;
 }
 
