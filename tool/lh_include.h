@@ -49,7 +49,8 @@
             └─ lh_options.c     every option, from lh_options.def
             ▼
      lh_sites.c       per-stack aggregation, live and peak figures
-            │         (lh_histogram.c: lifetime buckets;
+            │         (lh_site_stacks.c: sites by stack, their stacks
+            │          kept compactly; lh_histogram.c: lifetime buckets;
             │          lh_shapes.c: blocks by size, size x lifetime)
      lh_timeline.c    live bytes over time, per-site growth, markers
             │
@@ -73,8 +74,8 @@
             │                 across runs by lh_match_key.c
             └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
-   lh_table.c grows the pointer tables indexed by a number (sites by
-   stack, the block file's side pages).  lh_core.h declares the core
+   lh_table.c grows the pointer tables indexed by a number (the block
+   file's side pages).  lh_core.h declares the core
    functions the tool uses that Valgrind's tool headers do not; lifeheap.h
    is the client-request header programs include (LIFEHEAP_MARK).
 */
