@@ -362,6 +362,12 @@ UInt     LH_(n_sites)(void);
 /* Iterates over all sites in creation order (not a stable order across
    runs: sort before writing).  Returns NULL at the end. */
 LH_Site* LH_(site_at)(UInt i);
+/* The site of a serial (1 .. LH_(n_sites)()), for the lookup by stack. */
+extern LH_Site** LH_(sites_by_serial);
+static inline LH_Site* LH_(site_by_serial)(UInt serial)
+{
+   return LH_(sites_by_serial)[serial - 1];
+}
 
 /* Accounting; each is O(1) and calls LH_(timeline_note_change).  The
    block's fields (req_size, alloc_time, ...) are those before the event

@@ -35,7 +35,8 @@
    hash and its site's serial (0 = empty), 8 bytes; the table doubles
    before it is three quarters full.  A lookup compares hashes in the
    table and decodes a stack only where they match; a hit costs one hash
-   of the unwound addresses (a multiply per address) and one decode.
+   of the unwound addresses (a rotate and an exclusive or per address) and
+   one decode (a byte per address, mostly).
 */
 
 #include "pub_tool_basics.h"
@@ -64,11 +65,17 @@ static inline UChar* put_varint(UChar* p, ULong v)
    return p;
 }
 
-static inline const UChar* get_varint(const UChar* p, ULong* v)
+/* The rest of a number of two bytes or more, after its first byte. */
+static const UChar* get_varint_long(const UChar* p, ULong first, ULong* v)
 {
-   ULong value = 0;
-   UInt shift = 0;
+   ULong value = (first & 0x7f) | ((ULong)(p[0] & 0x7f) << 7);
+   UInt shift = 14;
    UChar byte;
+   if (p[0] < 0x80) {
+      *v = value;
+      return p + 1;
+   }
+   p++;
    do {
       byte = *p++;
       value |= (ULong)(byte & 0x7f) << shift;
@@ -76,6 +83,17 @@ static inline const UChar* get_varint(const UChar* p, ULong* v)
    } while (byte & 0x80);
    *v = value;
    return p;
+}
+
+/* Most numbers of a stack are one byte: that case is inline. */
+static inline const UChar* get_varint(const UChar* p, ULong* v)
+{
+   ULong first = *p++;
+   if (LIKELY(first < 0x80)) {
+      *v = first;
+      return p;
+   }
+   return get_varint_long(p, first, v);
 }
 
 /* Differences of either sign as unsigned numbers: 0, -1, 1, -2, 2 ... ->
@@ -117,40 +135,60 @@ static inline Addr reader_next(LH_StackReader* r)
 /*------------------------------------------------------------*/
 
 #define LH_STACK_CHUNK_FIRST  4096
-#define LH_STACK_CHUNK_LARGEST 65536
+#define LH_STACK_CHUNK_LARGEST 65536    /* offsets in a chunk fit 16 bits */
 
-static UChar* chunk_free = NULL;
-static SizeT  chunk_left = 0;
-static SizeT  next_chunk_size = LH_STACK_CHUNK_FIRST;
+static UChar** chunks = NULL;        /* every chunk, in order */
+static UInt    n_chunks = 0, chunks_size = 0;
+static SizeT   chunk_used = 0, chunk_size = 0;   /* of the last chunk */
 
-static const UChar* store_stack(const Addr* ips, UInt n)
+/* A stored stack is named in the table by 32 bits: its chunk's number + 1
+   (0 = an empty entry) and its offset there. */
+static inline const UChar* stack_record(UInt ref)
 {
-   /* the longest encoding: --num-callers is at most 500 */
-   static UChar encoded[LH_VARINT_MAX * (500 + 1)];
-   UChar* end = encoded;
+   return chunks[(ref >> 16) - 1] + (ref & 0xffff);
+}
+
+/* A record: the site's serial (4 bytes, little-endian, unaligned), then
+   the encoding described at the top, which the site points to. */
+static inline UInt record_serial(const UChar* record)
+{
+   return (UInt)record[0] | ((UInt)record[1] << 8) | ((UInt)record[2] << 16)
+          | ((UInt)record[3] << 24);
+}
+
+static UInt store_stack(UInt serial, const Addr* ips, UInt n)
+{
+   /* the longest record: --num-callers is at most 500 */
+   static UChar record[4 + LH_VARINT_MAX * (500 + 1)];
+   UChar* end = record + 4;
    Addr previous = 0;
    UInt k;
    SizeT length;
-   UChar* stored;
    tl_assert(n <= 500);
+   record[0] = serial & 0xff;
+   record[1] = (serial >> 8) & 0xff;
+   record[2] = (serial >> 16) & 0xff;
+   record[3] = serial >> 24;
    end = put_varint(end, n);
    for (k = 0; k < n; k++) {
       end = put_varint(end, zigzag((ULong)(ips[k] - previous)));
       previous = ips[k];
    }
-   length = end - encoded;
-   if (length > chunk_left) {
-      SizeT size = next_chunk_size;
-      if (size < length) size = length;
-      chunk_free = VG_(malloc)("lh.sites.stacks", size);
-      chunk_left = size;
-      if (next_chunk_size < LH_STACK_CHUNK_LARGEST) next_chunk_size *= 2;
+   length = end - record;
+   if (n_chunks == 0 || chunk_used + length > chunk_size) {
+      if (n_chunks == chunks_size) {
+         chunks_size = chunks_size ? 2 * chunks_size : 16;
+         chunks = VG_(realloc)("lh.sites.stacks", chunks, chunks_size * sizeof(UChar*));
+      }
+      chunk_size = n_chunks == 0 ? LH_STACK_CHUNK_FIRST : 2 * chunk_size;
+      if (chunk_size > LH_STACK_CHUNK_LARGEST) chunk_size = LH_STACK_CHUNK_LARGEST;
+      tl_assert(n_chunks < 0xffff);
+      chunks[n_chunks++] = VG_(malloc)("lh.sites.stacks", chunk_size);
+      chunk_used = 0;
    }
-   stored = chunk_free;
-   VG_(memcpy)(stored, encoded, length);
-   chunk_free += length;
-   chunk_left -= length;
-   return stored;
+   VG_(memcpy)(chunks[n_chunks - 1] + chunk_used, record, length);
+   chunk_used += length;
+   return (n_chunks << 16) | (UInt)(chunk_used - length);
 }
 
 /*------------------------------------------------------------*/
@@ -159,7 +197,7 @@ static const UChar* store_stack(const Addr* ips, UInt n)
 
 typedef struct {
    UInt hash;
-   UInt serial;     /* the site's; 0 = empty */
+   UInt ref;        /* the stored stack (stack_record); 0 = empty */
 } LH_StackSlot;
 
 static LH_StackSlot* slots = NULL;
@@ -168,13 +206,17 @@ static UInt n_used = 0;
 
 #define LH_STACK_TABLE_FIRST 256
 
+/* A rotate and an exclusive or per address (no chain of multiplies: this
+   runs on every allocation), then a multiply to spread the bits that the
+   table's index takes. */
 UInt LH_(stack_hash)(const Addr* ips, UInt n)
 {
    ULong h = n;
    UInt k;
    for (k = 0; k < n; k++)
-      h = (h ^ ips[k]) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)(h ^ (h >> 32));
+      h = ((h << 19) | (h >> 45)) ^ ips[k];
+   h *= 0x9E3779B97F4A7C15ULL;
+   return (UInt)(h >> 32);
 }
 
 static Bool stack_equals(const UChar* stack, const Addr* ips, UInt n)
@@ -187,25 +229,67 @@ static Bool stack_equals(const UChar* stack, const Addr* ips, UInt n)
    return True;
 }
 
+/* The stacks found most recently, their addresses in full, one entry per
+   value of the hash's top bits: a program allocating in a loop finds its
+   few stacks here with one comparison of whole addresses, without
+   decoding.  The comparison is complete: an entry answers only for the
+   very same addresses. */
+#define LH_RECENT_STACKS 16        /* a power of two */
+#define LH_RECENT_DEPTH  16        /* longer stacks are not kept here */
+
+typedef struct {
+   LH_Site* site;                  /* NULL = empty */
+   UInt hash, n;
+   Addr ips[LH_RECENT_DEPTH];
+} LH_RecentStack;
+
+static LH_RecentStack recent[LH_RECENT_STACKS];
+
+static inline LH_RecentStack* recent_entry(UInt hash)
+{
+   return &recent[hash >> 28];
+}
+
+static void remember(LH_RecentStack* entry, LH_Site* site, const Addr* ips,
+                     UInt n, UInt hash)
+{
+   UInt k;
+   if (n > LH_RECENT_DEPTH) return;
+   entry->site = site;
+   entry->hash = hash;
+   entry->n = n;
+   for (k = 0; k < n; k++) entry->ips[k] = ips[k];
+}
+
 LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash)
 {
+   LH_RecentStack* entry = recent_entry(hash);
    UInt mask = n_slots - 1, i;
+   if (entry->site != NULL && entry->hash == hash && entry->n == n) {
+      UInt k;
+      for (k = 0; k < n && entry->ips[k] == ips[k]; k++) {}
+      if (k == n) return entry->site;
+   }
    if (n_slots == 0) return NULL;
-   for (i = hash & mask; slots[i].serial != 0; i = (i + 1) & mask) {
+   for (i = hash & mask; slots[i].ref != 0; i = (i + 1) & mask) {
       if (slots[i].hash == hash) {
-         LH_Site* site = LH_(site_at)(slots[i].serial - 1);
-         if (stack_equals(site->stack, ips, n)) return site;
+         const UChar* record = stack_record(slots[i].ref);
+         if (stack_equals(record + 4, ips, n)) {
+            LH_Site* site = LH_(site_by_serial)(record_serial(record));
+            remember(entry, site, ips, n, hash);
+            return site;
+         }
       }
    }
    return NULL;
 }
 
-static void insert_slot(LH_StackSlot* table, UInt size, UInt hash, UInt serial)
+static void insert_slot(LH_StackSlot* table, UInt size, UInt hash, UInt ref)
 {
    UInt mask = size - 1, i;
-   for (i = hash & mask; table[i].serial != 0; i = (i + 1) & mask) {}
+   for (i = hash & mask; table[i].ref != 0; i = (i + 1) & mask) {}
    table[i].hash = hash;
-   table[i].serial = serial;
+   table[i].ref = ref;
 }
 
 static void grow_table(void)
@@ -215,8 +299,8 @@ static void grow_table(void)
    tl_assert(new_size > n_slots);
    bigger = VG_(calloc)("lh.sites.by_stack", new_size, sizeof(LH_StackSlot));
    for (i = 0; i < n_slots; i++)
-      if (slots[i].serial != 0)
-         insert_slot(bigger, new_size, slots[i].hash, slots[i].serial);
+      if (slots[i].ref != 0)
+         insert_slot(bigger, new_size, slots[i].hash, slots[i].ref);
    if (slots) VG_(free)(slots);
    slots = bigger;
    n_slots = new_size;
@@ -224,11 +308,14 @@ static void grow_table(void)
 
 void LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n, UInt hash)
 {
+   UInt ref;
    tl_assert(site->serial != 0);
-   site->stack = store_stack(ips, n);
+   ref = store_stack(site->serial, ips, n);
+   site->stack = stack_record(ref) + 4;
    if (4 * (n_used + 1) > 3 * n_slots) grow_table();
-   insert_slot(slots, n_slots, hash, site->serial);
+   insert_slot(slots, n_slots, hash, ref);
    n_used++;
+   remember(recent_entry(hash), site, ips, n, hash);
 }
 
 /*------------------------------------------------------------*/
