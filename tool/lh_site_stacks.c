@@ -13,30 +13,39 @@
 
    The encoding (a site's 'stack', never freed)
    --------------------------------------------
-   The number of addresses, then the first address, then each address's
-   difference from the one before it, every number as a variable-length
-   integer (7 bits a byte, low bits first, the top bit set on every byte
-   but the last; differences zigzag-mapped, so small negative ones are
-   small too):
+   A record is the site's serial (4 bytes), then the number of addresses,
+   the first address and each address's difference from the one before
+   it, every number as a variable-length integer (7 bits a byte, low bits
+   first, the top bit set on every byte but the last; differences
+   zigzag-mapped, so small negative ones are small too):
 
-      n=12 | ip0 | ip1-ip0 | ip2-ip1 | ... | ip11-ip10
+      serial (4 bytes) | n=12 | ip0 | ip1-ip0 | ip2-ip1 | ... | ip11-ip10
+                         ^ the site's 'stack'
 
    The frames of one program lie close together: a recursive function's
    return addresses repeat (difference 0, one byte), calls within a
    function differ by tens of bytes (one or two), and only a step into
    another object takes four or five.  bintree's stacks of 12 addresses
    take about 20 bytes (Valgrind's ExeContext held them in 120).  The
-   encodings are packed one after another in chunks (4 KiB doubling to
-   64 KiB, one arena block each), with no header and no alignment.
+   records are packed one after another in chunks of 16 KiB (one arena
+   block each), with no header and no alignment; 32 bits name a record:
+   its chunk's number + 1 and its offset there (up to 65,535 chunks, 1
+   GiB of stacks).
 
    The table
    ---------
    Open addressing with linear probing: an entry is the stack's 32-bit
-   hash and its site's serial (0 = empty), 8 bytes; the table doubles
+   hash and its record's name (0 = empty), 8 bytes; the table doubles
    before it is three quarters full.  A lookup compares hashes in the
-   table and decodes a stack only where they match; a hit costs one hash
-   of the unwound addresses (a rotate and an exclusive or per address) and
-   one decode (a byte per address, mostly).
+   table and decodes a record only where they match, so a hit reads the
+   entry and the record, and the record's serial gives the site.  Before
+   the table, 16 entries keep the stacks found last with their addresses
+   in full (one entry per value of the hash's top four bits, stacks of up
+   to 16 addresses): a loop allocating at a few stacks finds them there
+   with one comparison of whole addresses.  Every answer compares the
+   whole stack, so it is exact.  The hash is a rotate and an exclusive or
+   per address (no chain of multiplies: it runs on every allocation),
+   then one multiply to spread its bits.
 */
 
 #include "pub_tool_basics.h"
@@ -134,12 +143,11 @@ static inline Addr reader_next(LH_StackReader* r)
 /*--- Storage of the encodings                             ---*/
 /*------------------------------------------------------------*/
 
-#define LH_STACK_CHUNK_FIRST  4096
-#define LH_STACK_CHUNK_LARGEST 65536    /* offsets in a chunk fit 16 bits */
+#define LH_STACK_CHUNK 16384     /* offsets in a chunk fit 16 bits */
 
 static UChar** chunks = NULL;        /* every chunk, in order */
 static UInt    n_chunks = 0, chunks_size = 0;
-static SizeT   chunk_used = 0, chunk_size = 0;   /* of the last chunk */
+static SizeT   chunk_used = 0;     /* of the last chunk */
 
 /* A stored stack is named in the table by 32 bits: its chunk's number + 1
    (0 = an empty entry) and its offset there. */
@@ -158,13 +166,17 @@ static inline UInt record_serial(const UChar* record)
 
 static UInt store_stack(UInt serial, const Addr* ips, UInt n)
 {
-   /* the longest record: --num-callers is at most 500 */
-   static UChar record[4 + LH_VARINT_MAX * (500 + 1)];
-   UChar* end = record + 4;
+   /* the longest record: --num-callers is at most 500 (made once, in the
+      arena: the tool's static data keeps its layout) */
+   static UChar* record = NULL;
+   UChar* end;
    Addr previous = 0;
    UInt k;
    SizeT length;
    tl_assert(n <= 500);
+   if (record == NULL)
+      record = VG_(malloc)("lh.sites.stacks", 4 + LH_VARINT_MAX * (500 + 1));
+   end = record + 4;
    record[0] = serial & 0xff;
    record[1] = (serial >> 8) & 0xff;
    record[2] = (serial >> 16) & 0xff;
@@ -175,15 +187,13 @@ static UInt store_stack(UInt serial, const Addr* ips, UInt n)
       previous = ips[k];
    }
    length = end - record;
-   if (n_chunks == 0 || chunk_used + length > chunk_size) {
+   if (n_chunks == 0 || chunk_used + length > LH_STACK_CHUNK) {
       if (n_chunks == chunks_size) {
          chunks_size = chunks_size ? 2 * chunks_size : 16;
          chunks = VG_(realloc)("lh.sites.stacks", chunks, chunks_size * sizeof(UChar*));
       }
-      chunk_size = n_chunks == 0 ? LH_STACK_CHUNK_FIRST : 2 * chunk_size;
-      if (chunk_size > LH_STACK_CHUNK_LARGEST) chunk_size = LH_STACK_CHUNK_LARGEST;
-      tl_assert(n_chunks < 0xffff);
-      chunks[n_chunks++] = VG_(malloc)("lh.sites.stacks", chunk_size);
+      tl_assert2(n_chunks < 0xffff, "lifeheap: more than 1 GiB of stacks");
+      chunks[n_chunks++] = VG_(malloc)("lh.sites.stacks", LH_STACK_CHUNK);
       chunk_used = 0;
    }
    VG_(memcpy)(chunks[n_chunks - 1] + chunk_used, record, length);
@@ -243,7 +253,7 @@ typedef struct {
    Addr ips[LH_RECENT_DEPTH];
 } LH_RecentStack;
 
-static LH_RecentStack recent[LH_RECENT_STACKS];
+static LH_RecentStack* recent = NULL;   /* LH_RECENT_STACKS, made with the table */
 
 static inline LH_RecentStack* recent_entry(UInt hash)
 {
@@ -263,14 +273,15 @@ static void remember(LH_RecentStack* entry, LH_Site* site, const Addr* ips,
 
 LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash)
 {
-   LH_RecentStack* entry = recent_entry(hash);
+   LH_RecentStack* entry;
    UInt mask = n_slots - 1, i;
+   if (n_slots == 0) return NULL;
+   entry = recent_entry(hash);
    if (entry->site != NULL && entry->hash == hash && entry->n == n) {
       UInt k;
       for (k = 0; k < n && entry->ips[k] == ips[k]; k++) {}
       if (k == n) return entry->site;
    }
-   if (n_slots == 0) return NULL;
    for (i = hash & mask; slots[i].ref != 0; i = (i + 1) & mask) {
       if (slots[i].hash == hash) {
          const UChar* record = stack_record(slots[i].ref);
@@ -298,6 +309,9 @@ static void grow_table(void)
    LH_StackSlot* bigger;
    tl_assert(new_size > n_slots);
    bigger = VG_(calloc)("lh.sites.by_stack", new_size, sizeof(LH_StackSlot));
+   if (recent == NULL)
+      recent = VG_(calloc)("lh.sites.by_stack", LH_RECENT_STACKS,
+                           sizeof(LH_RecentStack));
    for (i = 0; i < n_slots; i++)
       if (slots[i].ref != 0)
          insert_slot(bigger, new_size, slots[i].hash, slots[i].ref);
@@ -339,10 +353,11 @@ void LH_(site_stack_apply)(const LH_Site* site,
                                           void* opaque),
                            void* opaque)
 {
-   static Addr ips[500];
+   static Addr* ips = NULL;     /* made once, in the arena */
    LH_StackReader r;
    UInt n = reader_start(&r, site->stack), k;
    tl_assert(n >= 1 && n <= 500);
+   if (ips == NULL) ips = VG_(malloc)("lh.sites.stacks", 500 * sizeof(Addr));
    for (k = 0; k < n; k++) ips[k] = reader_next(&r);
    /* Stops after main() unless --show-below-main=yes, as Valgrind's own
       stack traces do. */
