@@ -175,7 +175,7 @@ static UInt store_stack(UInt serial, const Addr* ips, UInt n)
    SizeT length;
    tl_assert(n <= 500);
    if (record == NULL)
-      record = VG_(malloc)("lh.sites.stacks", 4 + LH_VARINT_MAX * (500 + 1));
+      record = VG_(malloc)("lh.sites.stack_buffers", 4 + LH_VARINT_MAX * (500 + 1));
    end = record + 4;
    record[0] = serial & 0xff;
    record[1] = (serial >> 8) & 0xff;
@@ -310,7 +310,7 @@ static void grow_table(void)
    tl_assert(new_size > n_slots);
    bigger = VG_(calloc)("lh.sites.by_stack", new_size, sizeof(LH_StackSlot));
    if (recent == NULL)
-      recent = VG_(calloc)("lh.sites.by_stack", LH_RECENT_STACKS,
+      recent = VG_(calloc)("lh.sites.recent_stacks", LH_RECENT_STACKS,
                            sizeof(LH_RecentStack));
    for (i = 0; i < n_slots; i++)
       if (slots[i].ref != 0)
@@ -357,7 +357,7 @@ void LH_(site_stack_apply)(const LH_Site* site,
    LH_StackReader r;
    UInt n = reader_start(&r, site->stack), k;
    tl_assert(n >= 1 && n <= 500);
-   if (ips == NULL) ips = VG_(malloc)("lh.sites.stacks", 500 * sizeof(Addr));
+   if (ips == NULL) ips = VG_(malloc)("lh.sites.stack_buffers", 500 * sizeof(Addr));
    for (k = 0; k < n; k++) ips[k] = reader_next(&r);
    /* Stops after main() unless --show-below-main=yes, as Valgrind's own
       stack traces do. */
