@@ -626,6 +626,8 @@ LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash);
    the site in the table. */
 void     LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n,
                               UInt hash);
+/* Frees the table (at the end of the run: no lookup may follow). */
+void     LH_(site_stacks_release)(void);
 /* Compares two sites' stacks by code address (for the stable sort). */
 Int      LH_(stack_compare)(const UChar* a, const UChar* b);
 /* action on each address of the site's stack, innermost first, stopping

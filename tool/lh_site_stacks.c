@@ -211,6 +211,7 @@ typedef struct {
 } LH_StackSlot;
 
 static LH_StackSlot* slots = NULL;
+static Bool stacks_released = False;     /* LH_(site_stacks_release) */
 static UInt n_slots = 0;          /* a power of two */
 static UInt n_used = 0;
 
@@ -324,12 +325,26 @@ void LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n, UInt hash)
 {
    UInt ref;
    tl_assert(site->serial != 0);
+   tl_assert2(!stacks_released, "lifeheap: an allocation after the run's end");
    ref = store_stack(site->serial, ips, n);
    site->stack = stack_record(ref) + 4;
    if (4 * (n_used + 1) > 3 * n_slots) grow_table();
    insert_slot(slots, n_slots, hash, ref);
    n_used++;
    remember(recent_entry(hash), site, ips, n, hash);
+}
+
+/* At the end of the run no stack is looked up again: the table and the
+   recent entries go, so the report's memory reuses theirs (the records
+   stay: the output reads the sites' stacks). */
+void LH_(site_stacks_release)(void)
+{
+   if (slots != NULL) VG_(free)(slots);
+   if (recent != NULL) VG_(free)(recent);
+   slots = NULL;
+   recent = NULL;
+   n_slots = n_used = 0;
+   stacks_released = True;
 }
 
 /*------------------------------------------------------------*/
