@@ -22,6 +22,13 @@
       serial (4 bytes) | n=12 | ip0 | ip1-ip0 | ip2-ip1 | ... | ip11-ip10
                          ^ the site's 'stack'
 
+   With --keep-debuginfo=yes the record ends with the debug-information
+   epoch it was made in (a variable-length integer), and the output names
+   its frames in that epoch, so a library the program unloaded since
+   still names them (Valgrind's ExeContexts were archived with the epoch
+   for the same reason); otherwise frames are named in the current epoch,
+   as Valgrind does for a stack never archived.
+
    The frames of one program lie close together: a recursive function's
    return addresses repeat (difference 0, one byte), calls within a
    function differ by tens of bytes (one or two), and only a step into
@@ -175,7 +182,7 @@ static UInt store_stack(UInt serial, const Addr* ips, UInt n)
    SizeT length;
    tl_assert(n <= 500);
    if (record == NULL)
-      record = VG_(malloc)("lh.sites.stack_buffers", 4 + LH_VARINT_MAX * (500 + 1));
+      record = VG_(malloc)("lh.sites.stack_buffers", 4 + LH_VARINT_MAX * (500 + 2));
    end = record + 4;
    record[0] = serial & 0xff;
    record[1] = (serial >> 8) & 0xff;
@@ -186,6 +193,8 @@ static UInt store_stack(UInt serial, const Addr* ips, UInt n)
       end = put_varint(end, zigzag((ULong)(ips[k] - previous)));
       previous = ips[k];
    }
+   if (VG_(clo_keep_debuginfo))
+      end = put_varint(end, VG_(current_DiEpoch)().n);
    length = end - record;
    if (n_chunks == 0 || chunk_used + length > LH_STACK_CHUNK) {
       if (n_chunks == chunks_size) {
@@ -370,11 +379,19 @@ void LH_(site_stack_apply)(const LH_Site* site,
 {
    static Addr* ips = NULL;     /* made once, in the arena */
    LH_StackReader r;
+   DiEpoch ep;
    UInt n = reader_start(&r, site->stack), k;
    tl_assert(n >= 1 && n <= 500);
    if (ips == NULL) ips = VG_(malloc)("lh.sites.stack_buffers", 500 * sizeof(Addr));
    for (k = 0; k < n; k++) ips[k] = reader_next(&r);
+   if (VG_(clo_keep_debuginfo)) {
+      ULong recorded;
+      (void)get_varint(r.p, &recorded);
+      ep.n = (UInt)recorded;
+   } else {
+      ep = VG_(current_DiEpoch)();
+   }
    /* Stops after main() unless --show-below-main=yes, as Valgrind's own
       stack traces do. */
-   VG_(apply_StackTrace)(action, opaque, VG_(current_DiEpoch)(), ips, n);
+   VG_(apply_StackTrace)(action, opaque, ep, ips, n);
 }
