@@ -174,6 +174,33 @@ if profile grow; then
     never_accessed_bytes=50000 site.reallocs=2
 fi
 
+# Per-offset counts past 65,535 (2-byte counts moved to 4-byte ones), by
+# the access path's own adds and its pending repeats; progs/counts.c.
+if profile counts; then
+  zeros_but() {   # zeros_but KIND OFFSET...: map.KIND[j]=0 for the other j < 16
+    local kind=$1 j; shift
+    for j in $(seq 0 15); do
+      case " $* " in *" $j "*) ;; *) echo "map.$kind[$j]=0" ;; esac
+    done
+  }
+  expect counts one_offset_65535 map.kind=bytes map.block_size=16 bytes_read=65535 \
+    bytes_written=0 "map.reads[5]=65535" $(zeros_but reads 5)
+  expect counts one_offset_65536 map.kind=bytes bytes_read=65536 "map.reads[5]=65536" \
+    $(zeros_but reads 5)
+  expect counts two_offsets bytes_read=140000 bytes_written=70000 "map.reads[5]=70000" \
+    "map.reads[6]=70000" "map.writes[0]=70000" $(zeros_but reads 5 6) \
+    $(zeros_but writes 0)
+  word_reads=(); word_writes=()
+  for j in $(seq 0 7); do
+    word_reads+=("map.reads[$j]=70000" "map.writes[$j]=0")
+    word_writes+=("map.writes[$((j + 8))]=70000" "map.reads[$((j + 8))]=0")
+  done
+  expect counts words bytes_read=560000 bytes_written=560000 "${word_reads[@]}" \
+    "${word_writes[@]}"
+  expect counts across bytes_read=65547 "map.reads[0]=3" "map.reads[1]=3" \
+    "map.reads[2]=65538" "map.reads[3]=3" $(zeros_but reads 0 1 2 3)
+fi
+
 if profile hot; then
   expect hot make_buffer measured_bytes=8192 bytes_written=8192 bytes_read=28672 \
     never_read_bytes=4096 never_written_bytes=7192 never_accessed_bytes=4096 \
