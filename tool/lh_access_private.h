@@ -96,29 +96,31 @@ static inline __attribute__((always_inline)) Bool add_one_to_8_of_4(UInt* c)
    return True;
 }
 
-/* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
+/* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed.
+   4-byte counts are tried first: a site's accesses at 2 bytes are
+   bounded (65,535 an offset), a hot site's are all at 4. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
              UWord n, SizeT size, Bool is_write)
 {
    if (m->kind == LH_MAP_BYTES) {
       UWord i;
-      if (LIKELY(m->width == 2)) {
-         UShort* c = LH_(map_counts2)(m, is_write) + offset;
-         if (n == 8) {
-            if (LIKELY(add_one_to_8_of_2(c))) return;
-         } else {
-            for (i = 0; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
-            if (LIKELY(i == n)) return;
-            offset += i;
-            n -= i;
-         }
-      } else if (m->width == 4) {
+      if (LIKELY(m->width == 4)) {
          UInt* c = LH_(map_counts4)(m, is_write) + offset;
          if (n == 8) {
             if (LIKELY(add_one_to_8_of_4(c))) return;
          } else {
             for (i = 0; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
+            if (LIKELY(i == n)) return;
+            offset += i;
+            n -= i;
+         }
+      } else if (m->width == 2) {
+         UShort* c = LH_(map_counts2)(m, is_write) + offset;
+         if (n == 8) {
+            if (LIKELY(add_one_to_8_of_2(c))) return;
+         } else {
+            for (i = 0; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
             if (LIKELY(i == n)) return;
             offset += i;
             n -= i;
