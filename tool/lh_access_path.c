@@ -842,10 +842,14 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
    if (slot->saturated || slot_mark_bits(slot, a, n, is_write)) {
       LH_Block* b = slot->block;
       LH_BlockAccess* ba = &b->access;
+      SizeT set_after = is_write ? ba->written_bytes_set : ba->read_bytes_set;
       /* no bit newly set: the access comes again (a field reread), and
          becomes the slot's repeatable one */
-      Bool again = (is_write ? ba->written_bytes_set : ba->read_bytes_set)
-                   == set_before;
+      Bool again = set_after == set_before;
+      /* every bit of its kind set, maybe through another slot (two loads
+         of one array, each with its own slot, share the reading of it):
+         the slot arms itself below instead of coming here at each access */
+      if (set_after == slot->size) slot->saturated = True;
       ba->last_access_time = LH_(now);
       run_start(&runs[is_write], slot, a + n);
       if (is_write && offset + n > ba->written_high_water)
