@@ -164,6 +164,9 @@ ULong LH_(access_total_written)(void);
    all there now.  Called before anything outside the access path reads a
    live block's access state, and before a block's payload moves. */
 void  LH_(access_settle)(void);
+/* --stats=yes: how many of the program's accesses went past the fast
+   checks (lh_access_path.c, "Order of the checks"), and which way. */
+void  LH_(access_path_print_stats)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/
 

@@ -21,6 +21,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
@@ -105,6 +106,13 @@
    two compares and two stores per access, before every access) made
    steady and handoff 20-30% slower, because most calls carry two
    accesses and a call is still made when either one misses. */
+
+/* The accesses that missed the fast checks, by the way they took (the
+   program's, not the kernel's), for --stats=yes: tests/access checks
+   through them that a mechanism keeps a pattern on the fast checks. */
+static ULong accesses_in_slot_block = 0;  /* note_access_in_slot_block */
+static ULong accesses_slow = 0;           /* note_access_slow, with a slot */
+static ULong accesses_queued = 0;         /* of those, counted later */
 
 #define MAX_ARMED_SLOTS 1024
 /* The fields of the fast checks (the repeatable access, the armed
@@ -700,6 +708,7 @@ static __attribute__((noinline))
 void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
 {
    Addr end = a + size;
+   if (slot != NULL) accesses_slow++;
    while (a < end) {
       Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
       LH_GranuleRef ref;
@@ -715,6 +724,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
          if (slot != NULL && end <= granule_end
              && deferrable(a, end - a, is_write, &ref, slot, &newly)) {
             deferred_add(a, end - a, is_write, b, newly);
+            accesses_queued++;
             return;
          }
          block_end = b->payload + b->req_size;
@@ -839,6 +849,7 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
    UWord offset = a - slot->lo;
    const LH_BlockAccess* before = &slot->block->access;
    SizeT set_before = is_write ? before->written_bytes_set : before->read_bytes_set;
+   accesses_in_slot_block++;
    if (slot->saturated || slot_mark_bits(slot, a, n, is_write)) {
       LH_Block* b = slot->block;
       LH_BlockAccess* ba = &b->access;
@@ -1100,6 +1111,13 @@ static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
 static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
    if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL);
+}
+
+void LH_(access_path_print_stats)(void)
+{
+   VG_(dmsg)("lifeheap: access path: %'llu accesses in a slot's block, "
+             "%'llu the slow way (%'llu of them counted later)\n",
+             accesses_in_slot_block, accesses_slow, accesses_queued);
 }
 
 void LH_(access_path_init)(void)
