@@ -69,9 +69,10 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
       program: it is not a write (no written bit, no count).  But the
       block is initialised to its end, as the program asked, so its
       initialised high-water mark, which unused capacity is measured from,
-      is its size (docs/metrics.md). */
+      is its size (docs/metrics.md).  The record is new
+      (LH_(block_record_new) zeroes it, lh_registry.c): its access state
+      is all zero already. */
    LH_BlockAccess* ba = &b->access;
-   VG_(memset)(ba, 0, sizeof(*ba));
    if (zeroed)
       ba->written_high_water = b->req_size;
    LH_(shadow_own)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));

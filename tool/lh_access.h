@@ -141,6 +141,8 @@ typedef struct {
 /*--- Hooks the block registry and the output call (lh_access.c) ---*/
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
+/* b: a record just made by LH_(block_record_new), its access state all
+   zero */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
 void  LH_(access_block_before_resize)(struct LH_Block* b);
 void  LH_(access_unmeasured_at_peak)(struct LH_Site* site, SizeT size, Bool live);
