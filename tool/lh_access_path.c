@@ -64,15 +64,17 @@
    epoch check.
 
    A slot also keeps a repeat key: the last access it counted the
-   ordinary way that set no new bit (address and size, inside one map
-   part or in a per-offset map).  The same access again, while the epoch
+   ordinary way that set no new bit (address and size, in a map of
+   parts or a per-offset map).  The same access again, while the epoch
    is good, has its bits set already and falls in the same counters, so
    it only adds one to the slot's pending repeats and sets the block's
    last-access time.  A loop that rereads a field of a block it does not
-   read whole (a message's length, a node's key) takes this path instead
-   of marking bits and adding to a count per byte.  The pending repeats
-   are added to the counters (n per-offset counts, or one part's count by
-   n) when the key changes, when the slot takes another block, and
+   read whole (a message's length, a node's key), or reloads a pointer
+   from an array after each store through it, takes this path instead
+   of marking bits and adding to a count per byte or a call per access.
+   The pending repeats are added to the counters (n per-offset counts,
+   or the count of each part the access covers by its bytes in it times
+   the repeats) when the key changes, when the slot takes another block, and
    before anything reads the maps or changes their layout
    (LH_(slots_flush_repeats)): the sums are the same as if each repeat
    had been counted when it happened.
@@ -193,7 +195,7 @@ static inline AccessSlot* slot_at(UWord index, Bool is_write)
 }
 
 /* Adds the slot's pending repeats to the counters of its repeatable
-   access: its part's (the access lies in one part) or its bytes'.  The
+   access: its parts' (each by its bytes in the part) or its bytes'.  The
    slot still describes the block of that access: a slot takes another
    block only after a flush (slot_fill). */
 static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
@@ -202,7 +204,19 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    UWord n = (UWord)(slot->repeat_key >> 48);
    SizeT offset = a - slot->lo;
    if (slot->by_parts) {
-      slot->counts[bucket_of(offset, slot->size)] += slot->repeats * n;
+      SizeT size = slot->size, end = offset + n;
+      UWord j = bucket_of(offset, size);
+      SizeT hi = (SizeT)(((ULong)(j + 1) * size) / K);
+      /* an access across parts gives each part its own bytes, as
+         LH_(map_add_part) does */
+      for (;;) {
+         SizeT stop = hi < end ? hi : end;
+         slot->counts[j] += slot->repeats * (stop - offset);
+         if (stop == end) break;
+         offset = stop;
+         j++;
+         hi = (SizeT)(((ULong)(j + 1) * size) / K);
+      }
    } else {
       Bool is_write = (Addr)slot - (Addr)write_slots < sizeof(write_slots);
       LH_(map_bytes_add)(slot->bytes_map, is_write, offset, n, slot->repeats);
@@ -886,8 +900,12 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
             if (again) slot_repeat_set(slot, repeat_key_of(a, n));
             return;
          }
-         /* across parts: not repeatable (a repeat key the slot has stays
-            good: its bits are set and its counters are the same) */
+         /* across parts (a word on a part's boundary): map_add counts
+            it below, and it is repeatable all the same (slot_repeats_flush
+            splits the repeats among the parts): a loop that reloads such
+            a word (a pointer in an array, reread after each store through
+            it) counts the rereads with no call */
+         if (again) slot_repeat_set(slot, repeat_key_of(a, n));
       } else if (again) {
          slot_repeat_set(slot, repeat_key_of(a, n));
       }
