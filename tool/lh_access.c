@@ -58,6 +58,16 @@ static ULong block_events = 0;
 /*--- Block events                                         ---*/
 /*------------------------------------------------------------*/
 
+LH_AccessPathStats LH_(access_path_stats);
+
+void LH_(access_path_print_stats)(void)
+{
+   const LH_AccessPathStats* st = &LH_(access_path_stats);
+   VG_(dmsg)("lifeheap: access path: %'llu accesses in a slot's block, "
+             "%'llu the slow way (%'llu of them counted later)\n",
+             st->in_slot_block, st->slow, st->queued);
+}
+
 void LH_(access_init)(void)
 {
    LH_(access_path_init)();

@@ -21,7 +21,6 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcprint.h"
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
 #include "lh_shadow.h"
@@ -69,12 +68,11 @@
    is good, has its bits set already and falls in the same counters, so
    it only adds one to the slot's pending repeats and sets the block's
    last-access time.  A loop that rereads a field of a block it does not
-   read whole (a message's length, a node's key), or reloads a pointer
-   from an array after each store through it, takes this path instead
-   of marking bits and adding to a count per byte or a call per access.
-   The pending repeats are added to the counters (n per-offset counts,
-   or the count of each part the access covers by its bytes in it times
-   the repeats) when the key changes, when the slot takes another block, and
+   read whole (a message's length, a node's key, a pointer reloaded from
+   an array) takes this path instead of bits and counts per byte.  The
+   pending repeats are added to the counters (n per-offset counts, or
+   each part's bytes of the access times the repeats, to its count)
+   when the key changes, when the slot takes another block, and
    before anything reads the maps or changes their layout
    (LH_(slots_flush_repeats)): the sums are the same as if each repeat
    had been counted when it happened.
@@ -104,17 +102,7 @@
    exactly as the ordinary way would, so the order changes speed, never
    a figure.  Only a miss calls on (note_access_unarmed: the slot's block,
    else the slow way).  These checks are made in the helper, not in the
-   generated code: the inline form of the repeat check alone (six loads,
-   two compares and two stores per access, before every access) made
-   steady and handoff 20-30% slower, because most calls carry two
-   accesses and a call is still made when either one misses. */
-
-/* The accesses that missed the fast checks, by the way they took (the
-   program's, not the kernel's), for --stats=yes: tests/access checks
-   through them that a mechanism keeps a pattern on the fast checks. */
-static ULong accesses_in_slot_block = 0;  /* note_access_in_slot_block */
-static ULong accesses_slow = 0;           /* note_access_slow, with a slot */
-static ULong accesses_queued = 0;         /* of those, counted later */
+   generated code (lh_instrument.c says why). */
 
 #define MAX_ARMED_SLOTS 1024
 /* The fields of the fast checks (the repeatable access, the armed
@@ -204,18 +192,12 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    UWord n = (UWord)(slot->repeat_key >> 48);
    SizeT offset = a - slot->lo;
    if (slot->by_parts) {
-      SizeT size = slot->size, end = offset + n;
-      UWord j = bucket_of(offset, size);
-      SizeT hi = (SizeT)(((ULong)(j + 1) * size) / K);
-      /* an access across parts gives each part its own bytes, as
-         LH_(map_add_part) does */
-      for (;;) {
-         SizeT stop = hi < end ? hi : end;
-         slot->counts[j] += slot->repeats * (stop - offset);
-         if (stop == end) break;
-         offset = stop;
-         j++;
-         hi = (SizeT)(((ULong)(j + 1) * size) / K);
+      SizeT end = offset + n, hi;      /* maybe across parts */
+      UWord j;
+      for (j = bucket_of(offset, slot->size); offset < end; j++, offset = hi) {
+         hi = (SizeT)(((ULong)(j + 1) * slot->size) / K);
+         if (hi > end) hi = end;
+         slot->counts[j] += slot->repeats * (hi - offset);
       }
    } else {
       Bool is_write = (Addr)slot - (Addr)write_slots < sizeof(write_slots);
@@ -722,7 +704,7 @@ static __attribute__((noinline))
 void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
 {
    Addr end = a + size;
-   if (slot != NULL) accesses_slow++;
+   if (slot != NULL) LH_(access_path_stats).slow++;
    while (a < end) {
       Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
       LH_GranuleRef ref;
@@ -738,7 +720,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
          if (slot != NULL && end <= granule_end
              && deferrable(a, end - a, is_write, &ref, slot, &newly)) {
             deferred_add(a, end - a, is_write, b, newly);
-            accesses_queued++;
+            LH_(access_path_stats).queued++;
             return;
          }
          block_end = b->payload + b->req_size;
@@ -863,7 +845,7 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
    UWord offset = a - slot->lo;
    const LH_BlockAccess* before = &slot->block->access;
    SizeT set_before = is_write ? before->written_bytes_set : before->read_bytes_set;
-   accesses_in_slot_block++;
+   LH_(access_path_stats).in_slot_block++;
    if (slot->saturated || slot_mark_bits(slot, a, n, is_write)) {
       LH_Block* b = slot->block;
       LH_BlockAccess* ba = &b->access;
@@ -871,9 +853,8 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
       /* no bit newly set: the access comes again (a field reread), and
          becomes the slot's repeatable one */
       Bool again = set_after == set_before;
-      /* every bit of its kind set, maybe through another slot (two loads
-         of one array, each with its own slot, share the reading of it):
-         the slot arms itself below instead of coming here at each access */
+      /* saturated, maybe by another slot (two loads sharing one array's
+         reading): armed below, no more calls here */
       if (set_after == slot->size) slot->saturated = True;
       ba->last_access_time = LH_(now);
       run_start(&runs[is_write], slot, a + n);
@@ -900,11 +881,7 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
             if (again) slot_repeat_set(slot, repeat_key_of(a, n));
             return;
          }
-         /* across parts (a word on a part's boundary): map_add counts
-            it below, and it is repeatable all the same (slot_repeats_flush
-            splits the repeats among the parts): a loop that reloads such
-            a word (a pointer in an array, reread after each store through
-            it) counts the rereads with no call */
+         /* across parts: repeatable too (slot_repeats_flush splits it) */
          if (again) slot_repeat_set(slot, repeat_key_of(a, n));
       } else if (again) {
          slot_repeat_set(slot, repeat_key_of(a, n));
@@ -1129,13 +1106,6 @@ static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
 static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
    if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL);
-}
-
-void LH_(access_path_print_stats)(void)
-{
-   VG_(dmsg)("lifeheap: access path: %'llu accesses in a slot's block, "
-             "%'llu the slow way (%'llu of them counted later)\n",
-             accesses_in_slot_block, accesses_slow, accesses_queued);
 }
 
 void LH_(access_path_init)(void)
