@@ -38,6 +38,9 @@
    counts as born after that peak from then on: each block contributes
    its size at the peak exactly once, so the sites' at-peak bytes sum to
    peak.bytes.
+
+   --stats=yes adds the access path's counts of the accesses that missed
+   its fast checks (LH_(access_path_print_stats)).
 */
 
 #include "pub_tool_basics.h"
