@@ -61,8 +61,6 @@ static ULong block_events = 0;
 /*--- Block events                                         ---*/
 /*------------------------------------------------------------*/
 
-LH_AccessPathStats LH_(access_path_stats);
-
 void LH_(access_path_print_stats)(void)
 {
    const LH_AccessPathStats* st = &LH_(access_path_stats);

@@ -104,6 +104,7 @@
    else the slow way).  These checks are made in the helper, not in the
    generated code (lh_instrument.c says why). */
 
+LH_AccessPathStats LH_(access_path_stats);   /* --stats=yes */
 #define MAX_ARMED_SLOTS 1024
 /* The fields of the fast checks (the repeatable access, the armed
    part) fill the first cache line; the rest is read only inside the
@@ -192,12 +193,16 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    UWord n = (UWord)(slot->repeat_key >> 48);
    SizeT offset = a - slot->lo;
    if (slot->by_parts) {
-      SizeT end = offset + n, hi;      /* maybe across parts */
-      UWord j;
-      for (j = bucket_of(offset, slot->size); offset < end; j++, offset = hi) {
-         hi = (SizeT)(((ULong)(j + 1) * slot->size) / K);
-         if (hi > end) hi = end;
-         slot->counts[j] += slot->repeats * (hi - offset);
+      SizeT size = slot->size, end = offset + n;
+      UWord j = bucket_of(offset, size);
+      SizeT hi = (SizeT)(((ULong)(j + 1) * size) / K);
+      for (;;) {      /* across parts: each its bytes, as LH_(map_add_part) */
+         SizeT stop = hi < end ? hi : end;
+         slot->counts[j] += slot->repeats * (stop - offset);
+         if (stop == end) break;
+         offset = stop;
+         j++;
+         hi = (SizeT)(((ULong)(j + 1) * size) / K);
       }
    } else {
       Bool is_write = (Addr)slot - (Addr)write_slots < sizeof(write_slots);
