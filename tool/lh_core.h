@@ -17,7 +17,6 @@
 #define LH_CORE_H
 
 #include "pub_tool_basics.h"
-#include "pub_tool_execontext.h"
 
 /* m_demangle: undoes C++ and Rust (legacy and v0) mangling; *result is
    valid until the next call. */
@@ -40,9 +39,6 @@ extern Bool VG_(clo_read_inline_info);
 /* m_options: --valgrind-stacksize, the bytes of Valgrind's own stack for
    each thread (read when a thread's stack is made). */
 extern Word VG_(clo_valgrind_stacksize);
-
-/* m_execontext: the code addresses of a stack. */
-extern Addr* VG_(get_ExeContext_StackTrace)(ExeContext* e);
 
 /* m_debuginfo: the symbols Valgrind read for an object, by index
    (0 .. howmany-1); SymAVMAs is one address on amd64 and x86. */

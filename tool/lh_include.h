@@ -49,7 +49,8 @@
             └─ lh_options.c     every option, from lh_options.def
             ▼
      lh_sites.c       per-stack aggregation, live and peak figures
-            │         (lh_histogram.c: lifetime buckets;
+            │         (lh_site_stacks.c: sites by stack, their stacks
+            │          kept compactly; lh_histogram.c: lifetime buckets;
             │          lh_shapes.c: blocks by size, size x lifetime)
      lh_timeline.c    live bytes over time, per-site growth, markers
             │
@@ -73,8 +74,8 @@
             │                 across runs by lh_match_key.c
             └─ lh_summary.c   the summary on stderr (numbers: lh_text.c)
 
-   lh_table.c grows the pointer tables indexed by a number (sites by
-   stack, the block file's side pages).  lh_core.h declares the core
+   lh_table.c grows the pointer tables indexed by a number (the block
+   file's side pages).  lh_core.h declares the core
    functions the tool uses that Valgrind's tool headers do not; lifeheap.h
    is the client-request header programs include (LIFEHEAP_MARK).
 */
@@ -219,7 +220,8 @@ struct LH_Site {
       that they share a few cache lines (a program with thousands of sites
       misses the cache on each site it touches); the figures only a
       profile reads are apart, in 'out'. */
-   ExeContext* ec;              /* the allocation stack (preload frames dropped) */
+   const UChar* stack;          /* the allocation stack (preload frames
+                                   dropped), encoded: lh_site_stacks.c */
    UInt  id;                    /* position in the sorted output; set at output */
    UInt  serial;                /* 1, 2, ... in order of first use: the
                                    block file's name for the site */
@@ -344,15 +346,28 @@ static inline Int LH_(compare_u64)(ULong a, ULong b)
 void LH_(grow_zeroed_table)(void*** table, UInt* size, UInt index,
                             UInt first_size, const HChar* cost_centre);
 
+/* An allocation stack as unwound: code addresses, innermost first, in
+   a buffer the next unwind reuses. */
+typedef struct {
+   const Addr* ips;
+   UInt n;               /* 1 .. --num-callers */
+} LH_UnwoundStack;
+
 /* Sites are created on first use (a new site takes the allocator frames
    of the stack LH_(record_allocation_stack) just recorded); lookup is
-   O(1) on average. */
+   O(1) on average (lh_site_stacks.c). */
 void     LH_(sites_init)(void);
-LH_Site* LH_(site_for_stack)(ExeContext* ec);
+LH_Site* LH_(site_for_stack)(LH_UnwoundStack stack);
 UInt     LH_(n_sites)(void);
 /* Iterates over all sites in creation order (not a stable order across
    runs: sort before writing).  Returns NULL at the end. */
 LH_Site* LH_(site_at)(UInt i);
+/* The site of a serial (1 .. LH_(n_sites)()), for the lookup by stack. */
+extern LH_Site** LH_(sites_by_serial);
+static inline LH_Site* LH_(site_by_serial)(UInt serial)
+{
+   return LH_(sites_by_serial)[serial - 1];
+}
 
 /* Accounting; each is O(1) and calls LH_(timeline_note_change).  The
    block's fields (req_size, alloc_time, ...) are those before the event
@@ -550,9 +565,10 @@ void LH_(findings_print_summary)(UInt max);
 /*--- Symbols (lh_symbols.c)                               ---*/
 /*------------------------------------------------------------*/
 
-/* Drops the leading frames that lie in lifeheap's own malloc replacement
-   and records the rest as an ExeContext (at most --num-callers frames). */
-ExeContext* LH_(record_allocation_stack)(ThreadId tid);
+/* Unwinds tid's stack, drops the leading frames that lie in lifeheap's
+   own malloc replacement and returns the rest (at most --num-callers
+   frames). */
+LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid);
 /* ip lies in the preload's string and memory functions (lh_replace_*.c,
    between the markers of lh_replace_begin.c and lh_replace_end.c), which
    the clock does not count. */
@@ -598,8 +614,28 @@ void LH_(frame_describe)(UInt frame_id, HChar* buf, SizeT buf_size);
    "???" for an unknown frame id. */
 void LH_(frame_name_place)(UInt frame_id, const HChar* name, HChar* buf,
                            SizeT buf_size);
+/*------------------------------------------------------------*/
+/*--- Sites by stack (lh_site_stacks.c)                    ---*/
+/*------------------------------------------------------------*/
+
+/* A hash of the code addresses. */
+UInt     LH_(stack_hash)(const Addr* ips, UInt n);
+/* The site whose stack is ips[0..n-1] (hash: theirs); NULL if none. */
+LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash);
+/* Keeps ips[0..n-1] as the new site's stack (its serial set) and enters
+   the site in the table. */
+void     LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n,
+                              UInt hash);
+/* Frees the table (at the end of the run: no lookup may follow). */
+void     LH_(site_stacks_release)(void);
 /* Compares two sites' stacks by code address (for the stable sort). */
-Int  LH_(stack_compare)(ExeContext* a, ExeContext* b);
+Int      LH_(stack_compare)(const UChar* a, const UChar* b);
+/* action on each address of the site's stack, innermost first, stopping
+   after main() unless --show-below-main=yes (VG_(apply_StackTrace)). */
+void     LH_(site_stack_apply)(const LH_Site* site,
+                               void (*action)(UInt n, DiEpoch ep, Addr ip,
+                                              void* opaque),
+                               void* opaque);
 
 /*------------------------------------------------------------*/
 /*--- Options and output (lh_main.c, lh_output.c)          ---*/

@@ -276,6 +276,8 @@ static void lh_fini(Int exitcode_from_core)
       the report's labels and sorted sites reuse their memory instead of
       adding to the run's peak (nothing is released while a block is live). */
    (void)LH_(block_records_release)();
+   /* Nor the table finding sites by their stack. */
+   LH_(site_stacks_release)();
    report = LH_(report_build)(&end);
    written = LH_(report_write_json)(report, path);
    /* -q silences the summary, as it silences Valgrind's own tools' output

@@ -33,7 +33,7 @@ static Int compare_sites(const void* pa, const void* pb)
       return a->bytes_at_peak > b->bytes_at_peak ? -1 : 1;
    if (a->total_bytes != b->total_bytes)
       return a->total_bytes > b->total_bytes ? -1 : 1;
-   return LH_(stack_compare)(a->ec, b->ec);
+   return LH_(stack_compare)(a->stack, b->stack);
 }
 
 /* The run's counters as they are now. */

@@ -5,9 +5,8 @@
 /*
    lifeheap is free software: GPL-3.0-or-later.
 
-   A site is one allocation stack (an ExeContext).  Sites are found by the
-   ExeContext's unique number (ECU), which the core hands out in steps of
-   4, through a directly indexed array: O(1), no hashing.
+   A site is one allocation stack.  Sites are found by their stack in a
+   hash table (lh_site_stacks.c, which also keeps each site's stack).
 
    Bytes at the global peak, without walking the sites at the peak
    ---------------------------------------------------------------
@@ -54,7 +53,6 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_poolalloc.h"
-#include "pub_tool_xarray.h"
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
 
@@ -64,11 +62,10 @@
 
 LH_HeapCounters LH_(heap);   /* zero: nothing allocated yet */
 
-/* All sites in creation order. */
-static XArray* all_sites = NULL;          /* of LH_Site* */
-/* Site by ECU/4; NULL where the ExeContext is not (yet) a site. */
-static LH_Site** site_by_ecu = NULL;
-static UInt      site_by_ecu_size = 0;
+/* All sites in creation order (by serial - 1), an array doubling from
+   256. */
+LH_Site** LH_(sites_by_serial) = NULL;
+static UInt n_sites = 0, sites_size = 0;
 
 /* peak_seq_seen of a new site: never equal to LH_(heap).peak_seq, so the first
    change copies the site's figures at the peak, which were zero. */
@@ -91,8 +88,6 @@ const LH_SiteRare LH_(no_rare_figures);   /* all zero */
 
 void LH_(sites_init)(void)
 {
-   all_sites = VG_(newXA)(VG_(malloc), "lh.sites.all", VG_(free),
-                          sizeof(LH_Site*));
    site_pool = VG_(newPA)(sizeof(LH_Site), SITES_PER_POOL, VG_(malloc),
                           "lh.sites.site", VG_(free));
    site_output_pool = VG_(newPA)(sizeof(LH_SiteOutput), SITES_PER_POOL,
@@ -144,34 +139,36 @@ LH_SiteRare* LH_(site_rare_make)(LH_Site* site)
 
 UInt LH_(n_sites)(void)
 {
-   return all_sites ? (UInt)VG_(sizeXA)(all_sites) : 0;
+   return n_sites;
 }
 
 LH_Site* LH_(site_at)(UInt i)
 {
    if (i >= LH_(n_sites)()) return NULL;
-   return *(LH_Site**)VG_(indexXA)(all_sites, i);
+   return LH_(sites_by_serial)[i];
 }
 
-LH_Site* LH_(site_for_stack)(ExeContext* ec)
+LH_Site* LH_(site_for_stack)(LH_UnwoundStack stack)
 {
-   UInt slot = VG_(get_ECU_from_ExeContext)(ec) / 4;
-   LH_Site* site;
-   if (slot < site_by_ecu_size && site_by_ecu[slot]) return site_by_ecu[slot];
-   LH_(grow_zeroed_table)((void***)&site_by_ecu, &site_by_ecu_size, slot,
-                          1024, "lh.sites.index");
+   UInt hash = LH_(stack_hash)(stack.ips, stack.n);
+   LH_Site* site = LH_(site_stacks_find)(stack.ips, stack.n, hash);
+   if (site != NULL) return site;
 
    site = VG_(allocEltPA)(site_pool);
    VG_(memset)(site, 0, sizeof(LH_Site));
-   site->ec = ec;
    site->serial = LH_(n_sites)() + 1;
    site->peak_seq_seen = LH_NEVER_SEEN;
    site->freed.min = (ULong)-1;
    /* the preload frames of the stack just recorded (none for a custom
       allocator's request, made from the program's code) */
    LH_(site_take_allocator_frames)(site);
-   site_by_ecu[slot] = site;
-   VG_(addToXA)(all_sites, &site);
+   if (n_sites == sites_size) {
+      sites_size = sites_size ? 2 * sites_size : 256;
+      LH_(sites_by_serial) = VG_(realloc)("lh.sites.all", LH_(sites_by_serial),
+                                          sites_size * sizeof(LH_Site*));
+   }
+   LH_(sites_by_serial)[n_sites++] = site;
+   LH_(site_stacks_add)(site, stack.ips, stack.n, hash);
    return site;
 }
 

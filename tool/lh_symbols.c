@@ -55,7 +55,6 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_debuginfo.h"
-#include "pub_tool_execontext.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_options.h"
 #include "pub_tool_xarray.h"
@@ -65,7 +64,7 @@
 #include "lh_labels.h"
 #include "lh_match_key.h"
 
-#include "lh_core.h"   /* VG_(clo_read_inline_info), VG_(get_ExeContext_StackTrace) */
+#include "lh_core.h"   /* VG_(clo_read_inline_info) */
 
 /*------------------------------------------------------------*/
 /*--- Recording allocation stacks                          ---*/
@@ -141,8 +140,9 @@ Bool LH_(in_replacement_code)(Addr ip)
 static Addr last_allocator_ips[LH_ALLOCATOR_FRAMES];
 static UInt last_allocator_frames = 0;
 
-ExeContext* LH_(record_allocation_stack)(ThreadId tid)
+LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid)
 {
+   LH_UnwoundStack stack;
    static Addr ips[LH_MAX_UNWIND];
    /* The preload's own frames (malloc, or a second replacement that
       forwards to it: at most LH_ALLOCATOR_FRAMES) and --num-callers of
@@ -157,7 +157,9 @@ ExeContext* LH_(record_allocation_stack)(ThreadId tid)
    for (k = 0; k < last_allocator_frames; k++) last_allocator_ips[k] = ips[k];
    n -= skip;
    if (n > (UInt)VG_(clo_backtrace_size)) n = VG_(clo_backtrace_size);
-   return VG_(make_ExeContext_from_StackTrace)(ips + skip, n);
+   stack.ips = ips + skip;
+   stack.n = n;
+   return stack;
 }
 
 void LH_(site_take_allocator_frames)(LH_Site* site)
@@ -191,19 +193,6 @@ void LH_(allocator_frames_write_json)(LH_Json* j, const HChar* key,
       LH_(json_object_end)(j);
    }
    LH_(json_array_end)(j);
-}
-
-Int LH_(stack_compare)(ExeContext* a, ExeContext* b)
-{
-   Addr* ia = VG_(get_ExeContext_StackTrace)(a);
-   Addr* ib = VG_(get_ExeContext_StackTrace)(b);
-   Int na = VG_(get_ExeContext_n_ips)(a), nb = VG_(get_ExeContext_n_ips)(b);
-   Int i;
-   for (i = 0; i < na && i < nb; i++) {
-      if (ia[i] < ib[i]) return -1;
-      if (ia[i] > ib[i]) return 1;
-   }
-   return LH_(compare_u64)(na, nb);
 }
 
 /*------------------------------------------------------------*/
@@ -736,12 +725,10 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
       frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
                                 NULL);
    }
-   /* Stops after main() unless --show-below-main=yes, as Valgrind's own
-      stack traces do. */
    walk.pending = VG_(newXA)(VG_(malloc), "lh.symbols.pending", VG_(free),
                              sizeof(Addr));
    for (i = 0; i < n_sites; i++)
-      VG_(apply_ExeContext)(note_ip, &walk, sites[i]->ec);
+      LH_(site_stack_apply)(sites[i], note_ip, &walk);
    improve_from_dwarf(walk.pending);
    VG_(deleteXA)(walk.pending);
 
@@ -751,7 +738,7 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
       UInt k;
       walk.ids = VG_(newXA)(VG_(malloc), "lh.symbols.walk", VG_(free),
                             sizeof(UInt));
-      VG_(apply_ExeContext)(add_ip_frames, &walk, site->ec);
+      LH_(site_stack_apply)(site, add_ip_frames, &walk);
 
       site->out->n_frames  = (UInt)VG_(sizeXA)(walk.ids);
       site->out->frame_ids = frame_list_carve(site->out->n_frames + 1);

@@ -5,11 +5,10 @@
 /*
    lifeheap is free software: GPL-3.0-or-later.
 
-   The sites' index by stack number (lh_sites.c) and the block file's
-   side pages by record number (lh_blocks.c) are arrays of pointers, NULL
-   where nothing is yet, that must reach a given index: the array doubles
-   (from first_size) until it does, keeping its entries, so reaching n
-   costs O(n) copies over the run.
+   The block file's side pages by record number (lh_blocks.c) are an
+   array of pointers, NULL where nothing is yet, that must reach a given
+   index: the array doubles (from first_size) until it does, keeping its
+   entries, so reaching n costs O(n) copies over the run.
 */
 
 #include "pub_tool_basics.h"

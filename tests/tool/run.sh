@@ -323,6 +323,29 @@ helper FAIL "the tables contract on totals that are not the sums" "$out/helper-s
 # (broken on purpose: not for the sweep over every profile the suite wrote)
 rm -f "$out/helper-nosites.json" "$out/helper-invalid.json" "$out/helper-sums.json"
 
+# --- a site in a library the program unloaded (progs/dlclosed.c loads
+# progs/plugin.c's library, which allocates three 100-byte blocks at
+# plugin.c:7, then unloads it).  With --keep-debuginfo=yes Valgrind keeps
+# the library's debug information, and the site's innermost frame is named
+# in the epoch its stack was recorded in; without it the library's frame
+# has no name left at output.
+if gcc -O0 -g -fno-builtin -shared -fPIC -o "$bin/plugin.so" "$progs/plugin.c" \
+   && compile_c "$bin/dlclosed" "$progs/dlclosed.c"; then
+  profile dlclosed_kept "$bin/dlclosed" --opts --keep-debuginfo=yes -- "$bin/plugin.so" \
+    || fail "dlclosed: run with --keep-debuginfo=yes" "see $out/dlclosed_kept.log"
+  feed_checks "$pc" dlclosed_kept "$out/dlclosed_kept.json" \
+    "site[top=plugin_make].total_blocks=3" "site[top=plugin_make].total_bytes=300" \
+    'site[top=plugin_make].$top.file=plugin.c' 'site[top=plugin_make].$top.line=7' \
+    "site[top=plugin_make].stack.#=2"
+  profile dlclosed_gone "$bin/dlclosed" "$bin/plugin.so" \
+    || fail "dlclosed: run" "see $out/dlclosed_gone.log"
+  feed_checks "$pc" dlclosed_gone "$out/dlclosed_gone.json" \
+    "site[frame=main,total_blocks=3].total_bytes=300" \
+    'site[frame=main,total_blocks=3].$top.function=null'
+else
+  fail "dlclosed: build" "gcc failed"
+fi
+
 # --- determinism (single-threaded programs: with threads, event times
 # depend on how Valgrind's scheduler interleaved them)
 profile depths2 "$bin/depths"
