@@ -156,6 +156,8 @@ typedef struct {
 /*--- Hooks the block registry and the output call (lh_access.c) ---*/
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
+/* b: a record just made by LH_(block_record_new), its access state all
+   zero */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
 void  LH_(access_block_before_resize)(struct LH_Block* b);
 void  LH_(access_unmeasured_at_peak)(struct LH_Site* site, SizeT size, Bool live);
@@ -179,6 +181,9 @@ ULong LH_(access_total_written)(void);
    all there now.  Called before anything outside the access path reads a
    live block's access state, and before a block's payload moves. */
 void  LH_(access_settle)(void);
+/* --stats=yes: how many of the program's accesses went past the fast
+   checks (lh_access_path.c, "Order of the checks"), and which way. */
+void  LH_(access_path_print_stats)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/
 

@@ -150,5 +150,14 @@ void LH_(slots_check_overlap)(void);
 void LH_(slots_flush_repeats)(void);
 /* Registers the kernel's accesses during syscalls (pre/post mem). */
 void LH_(access_path_init)(void);
+/* The program's accesses that missed the fast checks, by the way they
+   took (--stats=yes, LH_(access_path_print_stats) in lh_access.c: the
+   tests of the access path's mechanisms read them). */
+typedef struct {
+   ULong in_slot_block;      /* note_access_in_slot_block */
+   ULong slow;               /* note_access_slow, with a slot */
+   ULong queued;             /* of those, counted later */
+} LH_AccessPathStats;
+extern LH_AccessPathStats LH_(access_path_stats);
 
 #endif
