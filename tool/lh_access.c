@@ -38,6 +38,9 @@
    counts as born after that peak from then on: each block contributes
    its size at the peak exactly once, so the sites' at-peak bytes sum to
    peak.bytes.
+
+   --stats=yes adds the access path's counts of the accesses that missed
+   its fast checks (LH_(access_path_print_stats)).
 */
 
 #include "pub_tool_basics.h"
@@ -58,6 +61,14 @@ static ULong block_events = 0;
 /*--- Block events                                         ---*/
 /*------------------------------------------------------------*/
 
+void LH_(access_path_print_stats)(void)
+{
+   const LH_AccessPathStats* st = &LH_(access_path_stats);
+   VG_(dmsg)("lifeheap: access path: %'llu accesses in a slot's block, "
+             "%'llu the slow way (%'llu of them counted later)\n",
+             st->in_slot_block, st->slow, st->queued);
+}
+
 void LH_(access_init)(void)
 {
    LH_(access_path_init)();
@@ -69,9 +80,10 @@ void LH_(access_block_new)(LH_Block* b, Bool zeroed)
       program: it is not a write (no written bit, no count).  But the
       block is initialised to its end, as the program asked, so its
       initialised high-water mark, which unused capacity is measured from,
-      is its size (docs/metrics.md). */
+      is its size (docs/metrics.md).  The record is new
+      (LH_(block_record_new) zeroes it, lh_registry.c): its access state
+      is all zero already. */
    LH_BlockAccess* ba = &b->access;
-   VG_(memset)(ba, 0, sizeof(*ba));
    if (zeroed)
       ba->written_high_water = b->req_size;
    LH_(shadow_own)(b->shadow_index, b->payload, LH_(owned_end)(b->payload, b->req_size));

@@ -64,26 +64,34 @@ typedef struct {
    lines (a per-offset map has room for just its block size's counts).
    The header never moves (live blocks keep a pointer to it).
 
-   A per-offset map's counts are 4 bytes each, in 'counts' (its reads,
-   then its writes: LH_(map_narrow_counts)), until an add would take one
-   past 2^32 - 1: then all its counts move, exactly, to 8-byte counts
-   allocated apart ('wide', in 'reads'; lh_access_map.c).  A map of parts
-   begins its 'counts' with its part cache (LH_(map_part_cache)) and has
-   8-byte counts from the start, after the cache when made as one, else
-   apart: a per-offset map turns into parts in place when its room
-   allows.  Every 8-byte form has its reads at 'reads' and its writes
-   'capacity' entries further, at 'writes' (LH_(map_counts)). */
+   A per-offset map's counts are 2 bytes each, in 'counts' (its reads,
+   then its writes: LH_(map_counts2)), until an add would take one past
+   65,535: then all its counts move, exactly, to 4-byte counts allocated
+   apart (at 'reads4' and 'writes4'), and from those, when one would pass
+   2^32 - 1, to 8-byte counts allocated apart (at 'reads' and 'writes');
+   'width' says which (lh_access_map.c).  A map of parts begins its
+   'counts' with its part cache (LH_(map_part_cache)) and has 8-byte
+   counts from the start, after the cache when made as one, else apart: a
+   per-offset map turns into parts in place when its room allows.  Every
+   form apart has its reads at 'reads' and its writes 'capacity' entries
+   further, at 'writes' (LH_(map_counts), LH_(map_counts4)). */
 typedef struct LH_SiteMap {
    UChar  kind;                        /* LH_MapKind */
-   Bool   wide;                        /* LH_MAP_BYTES: 8-byte counts at reads */
+   UChar  width;                       /* LH_MAP_BYTES: bytes a count, 2 (in
+                                          counts[]), 4 or 8 (apart) */
    UInt   room;                        /* bytes of counts[], at least those
                                           of an LH_PartCache */
    UInt   capacity;                    /* entries in each of reads, writes */
    UInt   block_size;                  /* LH_MAP_BYTES: the one block size */
-   ULong* reads;                       /* 8-byte counts: parts, or wide
-                                          per-offset ones; NULL while narrow */
-   ULong* writes;                      /* = reads + capacity (the ordinary
+   union {                             /* NULL while the counts are 2 bytes */
+      ULong* reads;                    /* 8-byte counts: parts, or per offset */
+      UInt*  reads4;                   /* 4-byte counts per offset */
+   };
+   union {                             /* = reads + capacity (the ordinary
                                           way's add loads one pointer) */
+      ULong* writes;
+      UInt*  writes4;
+   };
    ULong  counts[];                    /* room bytes */
 } LH_SiteMap;
 
@@ -109,16 +117,23 @@ static inline void LH_(map_forget_block)(LH_SiteMap* m, const struct LH_Block* b
       LH_(map_part_cache)(m)->block = NULL;
 }
 
-/* The 8-byte reads or writes of a map of parts or a wide per-offset map. */
+/* The 8-byte reads or writes of a map of parts or a per-offset map of
+   width 8. */
 static inline ULong* LH_(map_counts)(const LH_SiteMap* m, Bool is_write)
 {
    return is_write ? m->writes : m->reads;
 }
 
-/* The 4-byte reads or writes of a per-offset map that is not wide. */
-static inline UInt* LH_(map_narrow_counts)(LH_SiteMap* m, Bool is_write)
+/* The 4-byte reads or writes of a per-offset map of width 4. */
+static inline UInt* LH_(map_counts4)(const LH_SiteMap* m, Bool is_write)
 {
-   return (UInt*)m->counts + (is_write ? m->capacity : 0);
+   return is_write ? m->writes4 : m->reads4;
+}
+
+/* The 2-byte reads or writes of a per-offset map of width 2. */
+static inline UShort* LH_(map_counts2)(LH_SiteMap* m, Bool is_write)
+{
+   return (UShort*)m->counts + (is_write ? m->capacity : 0);
 }
 
 /* What all blocks of one site did.  'retired' holds the blocks already
@@ -141,6 +156,8 @@ typedef struct {
 /*--- Hooks the block registry and the output call (lh_access.c) ---*/
 
 void  LH_(access_init)(void);                        /* in post_clo_init */
+/* b: a record just made by LH_(block_record_new), its access state all
+   zero */
 void  LH_(access_block_new)(struct LH_Block* b, Bool zeroed);
 void  LH_(access_block_before_resize)(struct LH_Block* b);
 void  LH_(access_unmeasured_at_peak)(struct LH_Site* site, SizeT size, Bool live);
@@ -164,6 +181,9 @@ ULong LH_(access_total_written)(void);
    all there now.  Called before anything outside the access path reads a
    live block's access state, and before a block's payload moves. */
 void  LH_(access_settle)(void);
+/* --stats=yes: how many of the program's accesses went past the fast
+   checks (lh_access_path.c, "Order of the checks"), and which way. */
+void  LH_(access_path_print_stats)(void);
 
 /*--- The instrumentation's helpers (called from generated code) ---*/
 

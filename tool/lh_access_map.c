@@ -18,25 +18,31 @@
    parts of that size, so both kinds stay exact sums.  Each access is
    placed by the block's size at the time of the access.
 
-   Per-offset counts are 4 bytes (a site of 16-byte blocks: 128 bytes of
-   counts instead of 256; programs with thousands of sites of small blocks
-   keep one map each).  Every add to them checks that the count stays
-   below 2^32 (map_add: one compare per count, or per 8-byte access a
-   vector compare; LH_(map_bytes_add) for any amount); an add that would
-   pass it first moves the whole map to 8-byte counts allocated apart
-   (map_widen), then adds there, so no count is ever lost.  A map of parts
-   has 8-byte counts from the start: a part of a big block gathers bytes
-   by the billion, and the access path's fastest adds (an armed part)
-   carry no check.
+   Per-offset counts start at 2 bytes (a site of 16-byte blocks: 64 bytes
+   of counts; programs with thousands of sites of small blocks keep one
+   map each, and most of those sites' counts stay small).  Every add to
+   them checks that the count stays within its width (map_add: one compare
+   per count, or per 8-byte access a vector compare; LH_(map_bytes_add)
+   for any amount); an add that would pass 65,535 first moves the whole
+   map to 4-byte counts allocated apart, one that would pass 2^32 - 1 from
+   those to 8-byte counts (map_widen), then adds there, so no count is
+   ever lost.  map_add adds to 2- and 4-byte counts itself (a hot site's
+   counts pass 65,535 early); 8-byte ones take LH_(map_bytes_add).  A map
+   of parts has 8-byte counts from the start: a part of a big block
+   gathers bytes by the billion, and the access path's fastest adds (an
+   armed part) carry no check.
 
-     narrow, per offset:  [header | reads: N x 4 | writes: N x 4]
-     wide, per offset:    [header | (unused)]  ->  reads: N x 8 | writes: N x 8
-     parts:               [header | part cache | reads: K x 8 | writes: K x 8],
-                          the counts apart when the per-offset map it was
-                          made from had no room for them
+     width 2, per offset:  [header | reads: N x 2 | writes: N x 2]
+     width 4, per offset:  [header | (unused)]  ->  reads: N x 4 | writes: N x 4
+     width 8, per offset:  [header | (unused)]  ->  reads: N x 8 | writes: N x 8
+     parts:                [header | part cache | reads: K x 8 | writes: K x 8],
+                           the counts apart when the per-offset map it was
+                           made from had no room for them
 
-   (The header is 32 bytes, a 16-byte block's narrow map 160; a per-offset
-   map has room for a part cache at least.)
+   (The header is 32 bytes, a 16-byte block's map of width 2 96; a
+   per-offset map has room for a part cache at least.  Counts apart are
+   carved as the maps are, below; those of a map that moves on are given
+   back when they were an arena block of their own, else left.)
 
    Every access adds its bytes to the map, so the map's sums are the
    site's read and written bytes.
@@ -54,37 +60,61 @@
    8-byte counts. */
 #define PARTS_ROOM (sizeof(LH_PartCache) + 2 * K * sizeof(ULong))
 
+static LH_SiteMap* map_alloc(SizeT bytes);
+static void map_counts_release(void* counts, SizeT bytes);
+
 /* A per-offset count of m: offset o of the reads or the writes. */
 static inline ULong bytes_count(LH_SiteMap* m, Bool is_write, SizeT o)
 {
-   return m->wide ? LH_(map_counts)(m, is_write)[o]
-                  : LH_(map_narrow_counts)(m, is_write)[o];
+   switch (m->width) {
+      case 2:  return LH_(map_counts2)(m, is_write)[o];
+      case 4:  return LH_(map_counts4)(m, is_write)[o];
+      default: return LH_(map_counts)(m, is_write)[o];
+   }
 }
 
-/* Moves a per-offset map's counts to 8-byte ones allocated apart (a count
-   is about to pass 2^32 - 1); the header stays where the blocks point to
-   it, its 4-byte counts unused from then on. */
+/* Moves a per-offset map's counts to ones twice as wide allocated apart
+   (a count is about to pass its width's largest value); the header stays
+   where the blocks point to it, its 2-byte counts unused from then on. */
 static __attribute__((noinline)) void map_widen(LH_SiteMap* m)
 {
-   ULong* wide;
-   UInt* narrow = LH_(map_narrow_counts)(m, False);
-   UWord i;
-   tl_assert(m->kind == LH_MAP_BYTES && !m->wide);
-   wide = VG_(malloc)("lh.access.map.wide", 2 * m->capacity * sizeof(ULong));
-   /* reads then writes, in both forms */
-   for (i = 0; i < 2 * (UWord)m->capacity; i++) wide[i] = narrow[i];
-   m->reads = wide;
-   m->writes = wide + m->capacity;
-   m->wide = True;
+   UWord i, n = 2 * (UWord)m->capacity;   /* reads then writes, in every form */
+   tl_assert(m->kind == LH_MAP_BYTES && m->width < 8);
+   if (m->width == 2) {
+      const UShort* from = LH_(map_counts2)(m, False);
+      UInt* to = (UInt*)map_alloc(n * sizeof(UInt));
+      for (i = 0; i < n; i++) to[i] = from[i];
+      m->reads4 = to;
+      m->writes4 = to + m->capacity;
+      m->width = 4;
+   } else {
+      UInt* from = m->reads4;
+      ULong* to = (ULong*)map_alloc(n * sizeof(ULong));
+      for (i = 0; i < n; i++) to[i] = from[i];
+      map_counts_release(from, n * sizeof(UInt));
+      m->reads = to;
+      m->writes = to + m->capacity;
+      m->width = 8;
+   }
 }
 
 void LH_(map_bytes_add)(LH_SiteMap* m, Bool is_write, SizeT offset, UWord n,
                         ULong amount)
 {
-   ULong* wide;
+   ULong* c8;
    UWord i = 0;
-   if (!m->wide) {
-      UInt* c = LH_(map_narrow_counts)(m, is_write) + offset;
+   if (m->width == 2) {
+      UShort* c = LH_(map_counts2)(m, is_write) + offset;
+      for (; i < n; i++) {
+         if (amount > 0xFFFFu - c[i]) {
+            map_widen(m);
+            break;
+         }
+         c[i] += (UShort)amount;
+      }
+   }
+   if (m->width == 4) {
+      UInt* c = LH_(map_counts4)(m, is_write) + offset;
       for (; i < n; i++) {
          if (amount > 0xFFFFFFFFu - c[i]) {
             map_widen(m);
@@ -93,8 +123,8 @@ void LH_(map_bytes_add)(LH_SiteMap* m, Bool is_write, SizeT offset, UWord n,
          c[i] += (UInt)amount;
       }
    }
-   wide = LH_(map_counts)(m, is_write) + offset;
-   for (; i < n; i++) wide[i] += amount;
+   c8 = LH_(map_counts)(m, is_write) + offset;
+   for (; i < n; i++) c8[i] += amount;
 }
 
 /* Turns a per-offset map into parts of its block size, in place when its
@@ -102,7 +132,8 @@ void LH_(map_bytes_add)(LH_SiteMap* m, Bool is_write, SizeT offset, UWord n,
 static void map_to_buckets(LH_SiteMap* m)
 {
    ULong reads[K], writes[K];
-   SizeT o;
+   void* apart;
+   SizeT o, apart_bytes;
    UWord j;
    tl_assert(m->kind == LH_MAP_BYTES);
    VG_(memset)(reads, 0, sizeof(reads));
@@ -112,24 +143,27 @@ static void map_to_buckets(LH_SiteMap* m)
       reads[j] += bytes_count(m, False, o);
       writes[j] += bytes_count(m, True, o);
    }
-   if (m->wide && m->capacity >= K) {
-      /* the 8-byte counts apart have room for the parts */
+   /* the counts apart, if any, and their bytes */
+   apart = m->width == 2 ? NULL : (void*)m->reads;
+   apart_bytes = 2 * (SizeT)m->capacity * m->width;
+   if (apart != NULL && apart_bytes >= 2 * K * sizeof(ULong)) {
+      /* the counts apart have room for the parts */
    } else if (m->room >= PARTS_ROOM) {
-      if (m->wide) VG_(free)(m->reads);
+      if (apart != NULL) map_counts_release(apart, apart_bytes);
       m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
    } else {
       /* a map of small blocks: the parts need more room than its counts
          had */
-      if (m->wide) VG_(free)(m->reads);
-      m->reads = VG_(malloc)("lh.access.map.parts", 2 * K * sizeof(ULong));
+      if (apart != NULL) map_counts_release(apart, apart_bytes);
+      m->reads = (ULong*)map_alloc(2 * K * sizeof(ULong));
    }
    m->capacity = K;
    m->writes = m->reads + K;
    VG_(memcpy)(m->reads, reads, sizeof(reads));
    VG_(memcpy)(m->reads + K, writes, sizeof(writes));
    m->kind = LH_MAP_BUCKETS;
-   m->wide = False;
-   LH_(map_part_cache)(m)->block = NULL;   /* over 4-byte counts of before */
+   m->width = 8;
+   LH_(map_part_cache)(m)->block = NULL;   /* over 2-byte counts of before */
 }
 
 void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
@@ -161,8 +195,11 @@ void LH_(map_note_block_size)(LH_SiteAccess* sa, SizeT size)
    no arena header and red zones (32 bytes) and no rounding to 16 for
    each, a few per cache line.  A chunk's tail that a map does not fit in
    is left (at most MAP_CARVED_MAX bytes, 1/16 of a chunk); larger maps
-   (per-offset counts of blocks over 2 KiB) are arena blocks of their
-   own. */
+   (per-offset counts of blocks over 1 KiB at width 2, and counts apart of
+   width 4 or 8 over 512 or 256 bytes) are arena blocks of their own.
+   Counts apart come from here too: a map that moves them on (wider, or
+   into parts) gives back those that were an arena block and leaves
+   carved ones (a small map's, once in its life or twice). */
 #define MAP_CHUNK_BYTES (64 * 1024)
 #define MAP_CARVED_MAX  (MAP_CHUNK_BYTES / 16)
 static UChar* map_chunk_next = NULL;
@@ -183,16 +220,23 @@ static LH_SiteMap* map_alloc(SizeT bytes)
    return m;
 }
 
+/* Counts apart of 'bytes' (as asked of map_alloc) are no longer used. */
+static void map_counts_release(void* counts, SizeT bytes)
+{
+   bytes = (bytes + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
+   if (bytes > MAP_CARVED_MAX) VG_(free)(counts);
+}
+
 LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
 {
    LH_SiteMap* m = sa->map;
    UInt capacity, room;
    if (m != NULL) return m;
-   /* a per-offset map holds just its block size's counts, 4 bytes each,
+   /* a per-offset map holds just its block size's counts, 2 bytes each,
       so that a site of small blocks has its counts on a few cache lines */
    if (sa->map_kind == LH_MAP_BYTES) {
       capacity = sa->map_block_size > 0 ? (UInt)sa->map_block_size : 1;
-      room = (2 * capacity * sizeof(UInt) + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
+      room = (2 * capacity * sizeof(UShort) + sizeof(ULong) - 1) & ~(sizeof(ULong) - 1);
       /* room for the part cache, should the map turn into parts */
       if (room < sizeof(LH_PartCache)) room = sizeof(LH_PartCache);
    } else {
@@ -206,8 +250,10 @@ LH_SiteMap* LH_(site_map)(LH_SiteAccess* sa)
    m->capacity = capacity;
    if (sa->map_kind == LH_MAP_BYTES) {
       m->block_size = (UInt)sa->map_block_size;
+      m->width = 2;
       m->reads = m->writes = NULL;
    } else {
+      m->width = 8;
       m->reads = m->counts + sizeof(LH_PartCache) / sizeof(ULong);
       m->writes = m->reads + K;
    }
@@ -277,11 +323,14 @@ static void write_counts(LH_Json* j, const HChar* key, const ULong* c, UWord n)
    LH_(json_array_end)(j);
 }
 
-static void write_narrow_counts(LH_Json* j, const HChar* key, const UInt* c, UWord n)
+/* A per-offset map's reads or writes, at any width. */
+static void write_bytes_counts(LH_Json* j, const HChar* key, LH_SiteMap* m,
+                               Bool is_write)
 {
    UWord i;
    LH_(json_array_begin)(j, key);
-   for (i = 0; i < n; i++) LH_(json_u64)(j, NULL, c[i]);
+   for (i = 0; i < m->block_size; i++)
+      LH_(json_u64)(j, NULL, bytes_count(m, is_write, i));
    LH_(json_array_end)(j);
 }
 
@@ -297,8 +346,11 @@ ULong LH_(access_site_bytes)(const LH_Site* site, Bool written)
    if (m == NULL) return 0;
    LH_(slots_flush_repeats)();
    n = m->kind == LH_MAP_BYTES ? m->block_size : K;
-   if (m->kind == LH_MAP_BYTES && !m->wide) {
-      const UInt* counts = LH_(map_narrow_counts)(m, written);
+   if (m->kind == LH_MAP_BYTES && m->width == 2) {
+      const UShort* counts = LH_(map_counts2)(m, written);
+      for (i = 0; i < n; i++) total += counts[i];
+   } else if (m->kind == LH_MAP_BYTES && m->width == 4) {
+      const UInt* counts = LH_(map_counts4)(m, written);
       for (i = 0; i < n; i++) total += counts[i];
    } else {
       const ULong* counts = LH_(map_counts)(m, written);
@@ -319,13 +371,8 @@ void LH_(access_write_map)(LH_Json* j, const LH_SiteAccess* sa)
    if (m->kind == LH_MAP_BYTES) {
       LH_(json_string)(j, "kind", "bytes");
       LH_(json_u64)(j, "block_size", m->block_size);
-      if (m->wide) {
-         write_counts(j, "reads", LH_(map_counts)(m, False), m->block_size);
-         write_counts(j, "writes", LH_(map_counts)(m, True), m->block_size);
-      } else {
-         write_narrow_counts(j, "reads", LH_(map_narrow_counts)(m, False), m->block_size);
-         write_narrow_counts(j, "writes", LH_(map_narrow_counts)(m, True), m->block_size);
-      }
+      write_bytes_counts(j, "reads", m, False);
+      write_bytes_counts(j, "writes", m, True);
    } else {
       LH_(json_string)(j, "kind", "buckets");
       LH_(json_u64)(j, "buckets", K);

@@ -63,15 +63,16 @@
    epoch check.
 
    A slot also keeps a repeat key: the last access it counted the
-   ordinary way that set no new bit (address and size, inside one map
-   part or in a per-offset map).  The same access again, while the epoch
+   ordinary way that set no new bit (address and size, in a map of
+   parts or a per-offset map).  The same access again, while the epoch
    is good, has its bits set already and falls in the same counters, so
    it only adds one to the slot's pending repeats and sets the block's
    last-access time.  A loop that rereads a field of a block it does not
-   read whole (a message's length, a node's key) takes this path instead
-   of marking bits and adding to a count per byte.  The pending repeats
-   are added to the counters (n per-offset counts, or one part's count by
-   n) when the key changes, when the slot takes another block, and
+   read whole (a message's length, a node's key, a pointer reloaded from
+   an array) takes this path instead of bits and counts per byte.  The
+   pending repeats are added to the counters (n per-offset counts, or
+   each part's bytes of the access times the repeats, to its count)
+   when the key changes, when the slot takes another block, and
    before anything reads the maps or changes their layout
    (LH_(slots_flush_repeats)): the sums are the same as if each repeat
    had been counted when it happened.
@@ -101,11 +102,9 @@
    exactly as the ordinary way would, so the order changes speed, never
    a figure.  Only a miss calls on (note_access_unarmed: the slot's block,
    else the slow way).  These checks are made in the helper, not in the
-   generated code: the inline form of the repeat check alone (six loads,
-   two compares and two stores per access, before every access) made
-   steady and handoff 20-30% slower, because most calls carry two
-   accesses and a call is still made when either one misses. */
+   generated code (lh_instrument.c says why). */
 
+LH_AccessPathStats LH_(access_path_stats);   /* --stats=yes */
 #define MAX_ARMED_SLOTS 1024
 /* The fields of the fast checks (the repeatable access, the armed
    part) fill the first cache line; the rest is read only inside the
@@ -185,7 +184,7 @@ static inline AccessSlot* slot_at(UWord index, Bool is_write)
 }
 
 /* Adds the slot's pending repeats to the counters of its repeatable
-   access: its part's (the access lies in one part) or its bytes'.  The
+   access: its parts' (each by its bytes in the part) or its bytes'.  The
    slot still describes the block of that access: a slot takes another
    block only after a flush (slot_fill). */
 static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
@@ -194,7 +193,17 @@ static __attribute__((noinline)) void slot_repeats_flush(AccessSlot* slot)
    UWord n = (UWord)(slot->repeat_key >> 48);
    SizeT offset = a - slot->lo;
    if (slot->by_parts) {
-      slot->counts[bucket_of(offset, slot->size)] += slot->repeats * n;
+      SizeT size = slot->size, end = offset + n;
+      UWord j = bucket_of(offset, size);
+      SizeT hi = (SizeT)(((ULong)(j + 1) * size) / K);
+      for (;;) {      /* across parts: each its bytes, as LH_(map_add_part) */
+         SizeT stop = hi < end ? hi : end;
+         slot->counts[j] += slot->repeats * (stop - offset);
+         if (stop == end) break;
+         offset = stop;
+         j++;
+         hi = (SizeT)(((ULong)(j + 1) * size) / K);
+      }
    } else {
       Bool is_write = (Addr)slot - (Addr)write_slots < sizeof(write_slots);
       LH_(map_bytes_add)(slot->bytes_map, is_write, offset, n, slot->repeats);
@@ -700,6 +709,7 @@ static __attribute__((noinline))
 void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
 {
    Addr end = a + size;
+   if (slot != NULL) LH_(access_path_stats).slow++;
    while (a < end) {
       Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
       LH_GranuleRef ref;
@@ -715,6 +725,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
          if (slot != NULL && end <= granule_end
              && deferrable(a, end - a, is_write, &ref, slot, &newly)) {
             deferred_add(a, end - a, is_write, b, newly);
+            LH_(access_path_stats).queued++;
             return;
          }
          block_end = b->payload + b->req_size;
@@ -839,13 +850,17 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
    UWord offset = a - slot->lo;
    const LH_BlockAccess* before = &slot->block->access;
    SizeT set_before = is_write ? before->written_bytes_set : before->read_bytes_set;
+   LH_(access_path_stats).in_slot_block++;
    if (slot->saturated || slot_mark_bits(slot, a, n, is_write)) {
       LH_Block* b = slot->block;
       LH_BlockAccess* ba = &b->access;
+      SizeT set_after = is_write ? ba->written_bytes_set : ba->read_bytes_set;
       /* no bit newly set: the access comes again (a field reread), and
          becomes the slot's repeatable one */
-      Bool again = (is_write ? ba->written_bytes_set : ba->read_bytes_set)
-                   == set_before;
+      Bool again = set_after == set_before;
+      /* saturated, maybe by another slot (two loads sharing one array's
+         reading): armed below, no more calls here */
+      if (set_after == slot->size) slot->saturated = True;
       ba->last_access_time = LH_(now);
       run_start(&runs[is_write], slot, a + n);
       if (is_write && offset + n > ba->written_high_water)
@@ -871,8 +886,8 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
             if (again) slot_repeat_set(slot, repeat_key_of(a, n));
             return;
          }
-         /* across parts: not repeatable (a repeat key the slot has stays
-            good: its bits are set and its counters are the same) */
+         /* across parts: repeatable too (slot_repeats_flush splits it) */
+         if (again) slot_repeat_set(slot, repeat_key_of(a, n));
       } else if (again) {
          slot_repeat_set(slot, repeat_key_of(a, n));
       }

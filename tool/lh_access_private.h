@@ -52,20 +52,38 @@ static inline UWord bucket_of_fast(SizeT offset, SizeT size, double inv_size)
 }
 
 /* n per-offset counts of map m from 'offset' on, each plus 'amount':
-   moves the map to 8-byte counts first when one would pass 2^32 - 1.
-   The per-offset adds that map_add does not do itself come here: a
-   count near 2^32, a slot's pending repeats, a run. */
+   moves the map to wider counts first when one would pass its width's
+   largest value (65,535, then 2^32 - 1).  The per-offset adds that map_add
+   does not do itself come here: a count at its width's limit, a map of
+   8-byte counts, a slot's pending repeats, a run. */
 void LH_(map_bytes_add)(LH_SiteMap* m, Bool is_write, SizeT offset, UWord n,
                         ULong amount);
 
-/* Four 4-byte counters at a time, at any 4-byte alignment (a per-offset
-   map's counts for an 8-byte access: two vector adds instead of eight). */
+/* Eight 2-byte or four 4-byte counters at a time, at any alignment of
+   their size (a per-offset map's counts for an 8-byte access: one or two
+   vector adds instead of eight). */
+typedef UShort LH_EightCounts2 __attribute__((vector_size(16), aligned(2), may_alias));
 typedef UInt LH_FourCounts __attribute__((vector_size(16), aligned(4), may_alias));
 typedef ULong LH_TwoCounts __attribute__((vector_size(16), aligned(8), may_alias));
 
+/* Adds one to the 8 counts at c, unless one of them is 65,535 (then
+   False: LH_(map_bytes_add) must widen the map first). */
+static inline __attribute__((always_inline)) Bool add_one_to_8_of_2(UShort* c)
+{
+   const LH_EightCounts2 one = { 1, 1, 1, 1, 1, 1, 1, 1 };
+   const LH_EightCounts2 full = { 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF,
+                                  0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF };
+   LH_EightCounts2* v = (LH_EightCounts2*)c;
+   LH_EightCounts2 all = *v;
+   LH_TwoCounts any_full = (LH_TwoCounts)(all == full);
+   if (UNLIKELY((any_full[0] | any_full[1]) != 0)) return False;
+   *v = all + one;
+   return True;
+}
+
 /* Adds one to the 8 counts at c, unless one of them is 2^32 - 1 (then
    False: LH_(map_bytes_add) must widen the map first). */
-static inline __attribute__((always_inline)) Bool add_one_to_8_narrow(UInt* c)
+static inline __attribute__((always_inline)) Bool add_one_to_8_of_4(UInt* c)
 {
    const LH_FourCounts one = { 1, 1, 1, 1 };
    const LH_FourCounts full = { 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu };
@@ -78,19 +96,31 @@ static inline __attribute__((always_inline)) Bool add_one_to_8_narrow(UInt* c)
    return True;
 }
 
-/* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed. */
+/* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed.
+   4-byte counts are tried first: a site's accesses at 2 bytes are
+   bounded (65,535 an offset), a hot site's are all at 4. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
              UWord n, SizeT size, Bool is_write)
 {
    if (m->kind == LH_MAP_BYTES) {
-      if (LIKELY(!m->wide)) {
-         UInt* c = LH_(map_narrow_counts)(m, is_write) + offset;
-         UWord i;
+      UWord i;
+      if (LIKELY(m->width == 4)) {
+         UInt* c = LH_(map_counts4)(m, is_write) + offset;
          if (n == 8) {
-            if (LIKELY(add_one_to_8_narrow(c))) return;
+            if (LIKELY(add_one_to_8_of_4(c))) return;
          } else {
             for (i = 0; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
+            if (LIKELY(i == n)) return;
+            offset += i;
+            n -= i;
+         }
+      } else if (m->width == 2) {
+         UShort* c = LH_(map_counts2)(m, is_write) + offset;
+         if (n == 8) {
+            if (LIKELY(add_one_to_8_of_2(c))) return;
+         } else {
+            for (i = 0; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
             if (LIKELY(i == n)) return;
             offset += i;
             n -= i;
@@ -120,5 +150,14 @@ void LH_(slots_check_overlap)(void);
 void LH_(slots_flush_repeats)(void);
 /* Registers the kernel's accesses during syscalls (pre/post mem). */
 void LH_(access_path_init)(void);
+/* The program's accesses that missed the fast checks, by the way they
+   took (--stats=yes, LH_(access_path_print_stats) in lh_access.c: the
+   tests of the access path's mechanisms read them). */
+typedef struct {
+   ULong in_slot_block;      /* note_access_in_slot_block */
+   ULong slow;               /* note_access_slow, with a slot */
+   ULong queued;             /* of those, counted later */
+} LH_AccessPathStats;
+extern LH_AccessPathStats LH_(access_path_stats);
 
 #endif

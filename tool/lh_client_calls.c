@@ -24,9 +24,11 @@
       ...                                (the block, its clock update)
       PUT(RIP) = next                    the address after the request,
                                          as the scheduler would see it
-      t = DIRTY lh_client_call(GET(RAX)) reads RIP, RSP, RBP (the unwind
-                                         of an allocation's stack);
-                                         RDX: the result, when handled
+      t = DIRTY lh_client_call(GET(RAX), reads RIP, RSP, RBP (the unwind
+                               GSPTR)    of an allocation's stack);
+                                         RDX: the result, when handled,
+                                         written through the guest state
+                                         pointer
       if (t == 0) goto next  Ijk_ClientReq   not one of ours: the scheduler
       goto next  Ijk_Boring
 
@@ -66,17 +68,12 @@
 
 #define GUEST_OFFSET(reg) ((Int)offsetof(VexGuestAMD64State, reg))
 
-/* The result of a call made here, for RDX, as SET_CLCALL_RETVAL puts it. */
-static void set_result(ThreadId tid, UWord result)
-{
-   VG_(set_shadow_regs_area)(tid, 0 /* the real registers */,
-                             GUEST_OFFSET(guest_RDX), sizeof(UWord),
-                             (const UChar*)&result);
-}
-
-/* args: the request array (RAX).  1 when the call was made here, 0 when
-   the scheduler must handle the request. */
-static VG_REGPARM(1) UWord lh_client_call(UWord* args)
+/* args: the request array (RAX); guest: the running thread's guest
+   state (the call's IRExpr_GSPTR()), whose RDX takes the result, as
+   SET_CLCALL_RETVAL puts it (declared modified: VEX reloads it after the
+   call).  1 when the call was made here, 0 when the scheduler must handle
+   the request. */
+static VG_REGPARM(2) UWord lh_client_call(UWord* args, VexGuestAMD64State* guest)
 {
    ThreadId tid;
    switch (args[0]) {
@@ -84,21 +81,21 @@ static VG_REGPARM(1) UWord lh_client_call(UWord* args)
          UWord (*f)(ThreadId, UWord) = (void*)args[1];
          if (!LH_(is_heap_function)((Addr)f)) return 0;
          tid = VG_(get_running_tid)();
-         set_result(tid, f(tid, args[2]));
+         guest->guest_RDX = f(tid, args[2]);
          return 1;
       }
       case VG_USERREQ__CLIENT_CALL2: {
          UWord (*f)(ThreadId, UWord, UWord) = (void*)args[1];
          if (!LH_(is_heap_function)((Addr)f)) return 0;
          tid = VG_(get_running_tid)();
-         set_result(tid, f(tid, args[2], args[3]));
+         guest->guest_RDX = f(tid, args[2], args[3]);
          return 1;
       }
       case VG_USERREQ__CLIENT_CALL3: {
          UWord (*f)(ThreadId, UWord, UWord, UWord) = (void*)args[1];
          if (!LH_(is_heap_function)((Addr)f)) return 0;
          tid = VG_(get_running_tid)();
-         set_result(tid, f(tid, args[2], args[3], args[4]));
+         guest->guest_RDX = f(tid, args[2], args[3], args[4]);
          return 1;
       }
       default:
@@ -122,9 +119,9 @@ void LH_(inline_client_calls)(IRSB* sbOut)
    addStmtToIRSB(sbOut, IRStmt_WrTmp(args,
                     IRExpr_Get(GUEST_OFFSET(guest_RAX), Ity_I64)));
    handled = newIRTemp(sbOut->tyenv, Ity_I64);
-   call = unsafeIRDirty_1_N(handled, 1, "lh_client_call",
+   call = unsafeIRDirty_1_N(handled, 2, "lh_client_call",
                             VG_(fnptr_to_fnentry)(&lh_client_call),
-                            mkIRExprVec_1(IRExpr_RdTmp(args)));
+                            mkIRExprVec_2(IRExpr_RdTmp(args), IRExpr_GSPTR()));
    call->nFxState = 4;
    VG_(memset)(&call->fxState, 0, sizeof(call->fxState));
    call->fxState[0].fx     = Ifx_Read;

@@ -473,7 +473,16 @@ const HChar* LH_(site_label)(const LH_Site* s)
    between them), so each distinct piece's text is made and compared
    once, and the sites are sorted by the rank of their piece's text among
    them, then by site id: on a recursion a dozen callers deep, comparing
-   the whole labels meant hundreds of bytes per comparison. */
+   the whole labels meant hundreds of bytes per comparison.
+
+   A group is a run of the build's array of sites (label_order), and its
+   keys and piece counts are the same run of two arrays beside it
+   (label_keys, label_first_new): a round reads its group's piece counts
+   and ranks before it refines the group's runs, and each run refined
+   writes only its own part, so one array of each serves every depth of
+   the refinement, instead of new ones at each depth while the outer ones
+   wait (on a recursion a dozen callers deep, twice the sites' keys at the
+   output's peak). */
 #define NO_NEW_PIECE 0xFFFFFFFFu   /* no kind has all top bits set */
 
 typedef struct {
@@ -487,6 +496,12 @@ typedef struct {
    UInt   rank;
    HChar* text;
 } PieceText;
+
+/* The build's sites, in the order refinement leaves them, and beside each
+   its key and its piece count before the current round. */
+static LH_Site** label_order = NULL;
+static LabelKey* label_keys = NULL;
+static UInt*     label_first_new = NULL;
 
 static Int compare_by_piece(const void* pa, const void* pb)
 {
@@ -535,8 +550,11 @@ static void rank_new_pieces(LabelKey* keys, UInt n)
    PieceText** by_text;
    UInt i, k, n_distinct = 0, rank = 0;
    VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_piece);
-   distinct = VG_(malloc)("lh.labels.pieces", n * sizeof(PieceText));
-   by_text = VG_(malloc)("lh.labels.pieces_by_text", n * sizeof(PieceText*));
+   for (i = 0; i < n; i++)
+      if (i == 0 || keys[i].piece != keys[i - 1].piece) n_distinct++;
+   distinct = VG_(malloc)("lh.labels.pieces", n_distinct * sizeof(PieceText));
+   by_text = VG_(malloc)("lh.labels.pieces_by_text", n_distinct * sizeof(PieceText*));
+   n_distinct = 0;
    for (i = 0; i < n; i++) {
       if (i > 0 && keys[i].piece == keys[i - 1].piece) continue;
       distinct[n_distinct].piece = keys[i].piece;
@@ -572,16 +590,16 @@ static void append_callee(LH_Site* s, UInt frame_id)
 
 static void refine(LH_Site** group, UInt n, Int up, Int down);
 
-/* Sorts the group by label, then by site id, and refines each run of
-   equal labels.  first_new[i]: group[i]'s piece count before this round,
-   whose labels are alike (see "Sorting a group by label"). */
-static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
-                        const UInt* first_new)
+/* Sorts the group (a run of label_order) by label, then by site id, and
+   refines each run of equal labels.  Its run of label_first_new holds each
+   site's piece count before this round, whose labels are alike (see
+   "Sorting a group by label"). */
+static void refine_runs(LH_Site** group, UInt n, Int up, Int down)
 {
-   LabelKey* keys;
-   UInt i, start = 0, end;
+   LabelKey* keys = label_keys + (group - label_order);
+   const UInt* first_new = label_first_new + (group - label_order);
+   UInt i, start = 0, end, rank;
    if (n == 0) return;
-   keys = VG_(malloc)("lh.labels.keys", n * sizeof(LabelKey));
    for (i = 0; i < n; i++) {
       const LH_SiteOutput* o = group[i]->out;
       tl_assert(o->n_label_pieces <= first_new[i] + 1);
@@ -593,20 +611,22 @@ static void refine_runs(LH_Site** group, UInt n, Int up, Int down,
    VG_(ssort)(keys, n, sizeof(LabelKey), compare_by_rank);
    for (i = 0; i < n; i++) group[i] = keys[i].site;
    while (start < n) {
+      /* the run's end first: refining it rewrites its keys, not those
+         after it */
+      rank = keys[start].rank;
       for (end = start + 1; end < n; end++)
-         if (keys[end].rank != keys[start].rank) break;
+         if (keys[end].rank != rank) break;
       if (end - start > 1) refine(group + start, end - start, up, down);
       start = end;
    }
-   VG_(free)(keys);
 }
-/* Each site's piece count, before a round appends to them. */
-static UInt* pieces_now(LH_Site** group, UInt n)
+/* Each site's piece count, before a round appends to them: the group's
+   run of label_first_new. */
+static void pieces_now(LH_Site** group, UInt n)
 {
-   UInt* first_new = VG_(malloc)("lh.labels.first_new", n * sizeof(UInt));
+   UInt* first_new = label_first_new + (group - label_order);
    UInt i;
    for (i = 0; i < n; i++) first_new[i] = group[i]->out->n_label_pieces;
-   return first_new;
 }
 
 /* Whether the group's frames at distance d do not all read alike;
@@ -667,42 +687,38 @@ static void refine(LH_Site** group, UInt n, Int up, Int down)
    UInt i;
    Int d;
    UInt e;
-   UInt* first_new;
    for (d = up; ; d++) {
       if (differ_at(group, n, d, &any)) {
-         first_new = pieces_now(group, n);
+         pieces_now(group, n);
          for (i = 0; i < n; i++) {
             Int t = named_frame_from(group[i], d, 1);
             if (t >= 0) label_append(group[i], PIECE_VIA, (UInt)t);
          }
-         refine_runs(group, n, d + 1, down, first_new);
-         VG_(free)(first_new);
+         refine_runs(group, n, d + 1, down);
          return;
       }
       if (!any) break;
    }
    if (down == 1 && (e = first_callee_difference(group, n)) > 0) {
-      first_new = pieces_now(group, n);
+      pieces_now(group, n);
       for (i = 0; i < n; i++) {
          if (e <= group[i]->out->name_frame
              && callee_name(group[i], e)[0] != 0)
             append_callee(group[i],
                           group[i]->out->frame_ids[group[i]->out->name_frame - e]);
       }
-      refine_runs(group, n, up + (Int)0x40000000, down + 1, first_new);
-      VG_(free)(first_new);
+      refine_runs(group, n, up + (Int)0x40000000, down + 1);
       return;
    }
    for (d = down; ; d++) {
       if (differ_at(group, n, -d, &any)) {
-         first_new = pieces_now(group, n);
+         pieces_now(group, n);
          for (i = 0; i < n; i++) {
             Int t = named_frame_from(group[i], -d, -1);
             if (t >= 0) append_callee(group[i], (UInt)t);
          }
          /* The callers were all compared already. */
-         refine_runs(group, n, up + (Int)0x40000000, d + 1, first_new);
-         VG_(free)(first_new);
+         refine_runs(group, n, up + (Int)0x40000000, d + 1);
          return;
       }
       if (!any) break;
@@ -730,8 +746,6 @@ static void frame_texts_free(void)
 
 void LH_(labels_build)(LH_Site** sites, UInt n_sites)
 {
-   LH_Site** order;
-   UInt* first_new;
    UInt i, n_frames = 0;
    frame_texts_free();
    for (i = 0; i < n_sites; i++) {
@@ -753,12 +767,17 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
       else
          label_append(s, PIECE_UNKNOWN, 0);
    }
-   order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
-   first_new = VG_(calloc)("lh.labels.first_new", n_sites + 1, sizeof(UInt));
-   for (i = 0; i < n_sites; i++) order[i] = sites[i];
-   refine_runs(order, n_sites, 1, 1, first_new);
-   VG_(free)(first_new);
-   VG_(free)(order);
+   label_order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
+   label_keys = VG_(malloc)("lh.labels.keys", (n_sites + 1) * sizeof(LabelKey));
+   label_first_new = VG_(calloc)("lh.labels.first_new", n_sites + 1, sizeof(UInt));
+   for (i = 0; i < n_sites; i++) label_order[i] = sites[i];
+   refine_runs(label_order, n_sites, 1, 1);
+   VG_(free)(label_first_new);
+   VG_(free)(label_keys);
+   VG_(free)(label_order);
+   label_order = NULL;
+   label_keys = NULL;
+   label_first_new = NULL;
    LH_(label_tree_built)();
    /* The frame texts stay until the next build: the labels' text is made
       from them each time it is read (LH_(site_label)). */

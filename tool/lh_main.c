@@ -286,6 +286,8 @@ static void lh_fini(Int exitcode_from_core)
       LH_(report_print_summary)(report, path, written);
    LH_(report_free)(report);
    LH_(blocks_finish)();             /* its line follows the summary's */
+   /* the tool's part of --stats=yes (Valgrind's own follows) */
+   if (VG_(clo_stats)) LH_(access_path_print_stats)();
    current_out_path = NULL;
    VG_(free)(path);
 }
@@ -336,6 +338,8 @@ static void lh_pre_clo_init(void)
       figures at exit then compare with DHAT's t-end. */
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
+   /* (gdbserver's "v.info stats"; fini prints them for --stats=yes) */
+   VG_(needs_print_stats)(LH_(access_path_print_stats));
 
    LH_(symbols_pre_clo_init)();
    LH_(sites_init)();

@@ -7,8 +7,9 @@
  * time.  Every map is driven next to a model (plain 64-bit counts) and
  * compared exactly: the counts as the profile writes them (through the
  * shim's JSON writer), the sums the profile reports (bytes_read,
- * bytes_written), whether the map moved to 8-byte counts, and the parts
- * after a per-offset map turns into them.
+ * bytes_written), the width its counts have (2 bytes up to 65,535, then
+ * 4, then 8 past 2^32 - 1), and the parts after a per-offset map turns
+ * into them.
  *
  * Prints one "PASS name" or "FAIL name: why" line per check
  * (tests/lib.sh counts them).
@@ -21,7 +22,7 @@
 #include "lh_access_private.h"
 #include "vg_shim.h"
 
-#define MAX_SIZE 256
+#define MAX_SIZE 4096
 
 typedef struct {
    const char* name;
@@ -119,16 +120,16 @@ static void compare(Case* c)
    compare_sums(c, c->reads, c->writes, c->size);
 }
 
-static void check_wide(Case* c, Bool expected)
+static void check_width(Case* c, int expected)
 {
-   char name[128];
-   snprintf(name, sizeof(name), "%s: %s", c->name,
-            expected ? "moved to 8-byte counts" : "still 4-byte counts");
-   check(name, map_of(c)->wide == expected,
-         expected ? "the map kept its 4-byte counts" : "the map moved to 8-byte counts");
+   char name[128], why[64];
+   snprintf(name, sizeof(name), "%s: %d-byte counts", c->name, expected);
+   snprintf(why, sizeof(why), "the map has %d-byte counts", map_of(c)->width);
+   check(name, map_of(c)->kind == LH_MAP_BYTES && map_of(c)->width == expected, why);
 }
 
 #define FULL 0xFFFFFFFFull
+#define FULL2 0xFFFFull
 
 int main(void)
 {
@@ -138,48 +139,107 @@ int main(void)
 
    setvbuf(stdout, NULL, _IOLBF, 0);   /* each line out before a crash */
 
-   /* A new per-offset map of 16-byte blocks: 4-byte counts in place. */
+   /* A new per-offset map of 16-byte blocks: 2-byte counts in place. */
    case_start(&c, "16-byte blocks, small counts", 16);
-   check("16-byte blocks: the map's counts are 4 bytes, in the header's allocation",
-         map_of(&c)->room == 16 * 2 * sizeof(UInt) && !map_of(&c)->wide
+   check("16-byte blocks: the map's counts are 2 bytes, in the header's allocation",
+         map_of(&c)->room == 16 * 2 * sizeof(UShort) && map_of(&c)->width == 2
          && sizeof(LH_SiteMap) == 32,
-         "room is not 128 bytes after a 32-byte header");
+         "room is not 64 bytes after a 32-byte header");
    touch(&c, 0, 8, False);
    touch(&c, 0, 8, False);
    touch(&c, 8, 8, True);
    touch(&c, 3, 2, False);
    touch(&c, 15, 1, True);
    add_amount(&c, 4, 4, False, 1000);
-   check_wide(&c, False);
+   check_width(&c, 2);
    compare(&c);
 
-   /* The 8-byte access's vector add: offset 3 at 2^32 - 1 after one large
-      add and one access, then one access more takes it to 2^32. */
+   /* One offset read 65,535 times, one byte at a time (the access path's
+      own add): the largest 2-byte count.  The next read moves the map. */
+   case_start(&c, "one offset read 65,535 times", 16);
+   for (i = 0; i < 65535; i++) touch(&c, 5, 1, False);
+   touch(&c, 6, 1, True);
+   check_width(&c, 2);
+   compare(&c);
+   c.name = "one offset read 65,536 times";
+   touch(&c, 5, 1, False);
+   check_width(&c, 4);
+   check("one offset read 65,536 times: offset 5 holds 65,536 exactly",
+         LH_(map_counts4)(map_of(&c), False)[5] == 65536, "offset 5 is not 65,536");
+   touch(&c, 5, 1, False);
+   touch(&c, 6, 1, True);
+   compare(&c);
+
+   /* The 2-byte counts' vector add: offset 3 at 65,535 after one add and
+      one access, then one access more takes it to 65,536, and the 4-byte
+      counts' vector add goes on from there. */
+   case_start(&c, "8-byte access past 65,535", 16);
+   add_amount(&c, 0, 8, False, FULL2 - 1);
+   touch(&c, 0, 8, False);
+   check_width(&c, 2);
+   touch(&c, 0, 8, False);
+   check_width(&c, 4);
+   for (i = 0; i < 1000; i++) touch(&c, 0, 8, False);
+   touch(&c, 8, 8, True);
+   check_width(&c, 4);
+   compare(&c);
+
+   /* The byte loop at 2 bytes: the count that would pass stops the loop
+      part way, the rest is added to the 4-byte counts. */
+   case_start(&c, "4-byte access past 65,535", 16);
+   add_amount(&c, 5, 1, True, FULL2);
+   add_amount(&c, 4, 1, True, FULL2 - 1);
+   touch(&c, 2, 4, True);               /* 2, 3, 4 (now 65,535), 5 passes */
+   check_width(&c, 4);
+   touch(&c, 4, 4, True);
+   touch(&c, 0, 1, False);
+   compare(&c);
+
+   /* The 8-byte access's vector add at 4 bytes: offset 3 at 2^32 - 1
+      after one large add (the map moves to 4-byte counts in it) and one
+      access, then one access more takes it to 2^32. */
    case_start(&c, "8-byte access past 2^32", 16);
    add_amount(&c, 0, 8, False, FULL - 1);
+   check_width(&c, 4);
    touch(&c, 0, 8, False);
-   check_wide(&c, False);
+   check_width(&c, 4);
    touch(&c, 0, 8, False);
-   check_wide(&c, True);
+   check_width(&c, 8);
    check("8-byte access past 2^32: offset 3 holds 2^32 exactly",
-         c.reads[3] == 1ull << 32 && map_of(&c)->wide
+         c.reads[3] == 1ull << 32 && map_of(&c)->width == 8
          && LH_(map_counts)(map_of(&c), False)[3] == 1ull << 32,
          "offset 3 is not 2^32");
    touch(&c, 4, 8, False);
    touch(&c, 8, 8, True);
    compare(&c);
 
-   /* The byte loop (accesses other than 8 bytes): the count that would
-      pass stops the loop part way, the rest is added to the 8-byte
-      counts. */
+   /* The byte loop at 4 bytes: the count that would pass stops the loop
+      part way, the rest is added to the 8-byte counts. */
    case_start(&c, "4-byte access past 2^32", 16);
    add_amount(&c, 5, 1, True, FULL);
    add_amount(&c, 4, 1, True, FULL - 1);
+   check_width(&c, 4);
    touch(&c, 2, 4, True);               /* 2, 3, 4 (now 2^32 - 1), 5 passes */
-   check_wide(&c, True);
+   check_width(&c, 8);
    touch(&c, 4, 4, True);
    touch(&c, 0, 1, False);
    compare(&c);
+
+   /* A map of 4 KiB blocks: its counts apart are arena blocks of their
+      own (4-byte ones 32 KiB), given back when they move on. */
+   case_start(&c, "4096-byte blocks through every width", 4096);
+   {
+      int frees_before = shim_frees();
+      touch(&c, 4088, 8, True);
+      add_amount(&c, 4000, 96, True, FULL2);
+      check_width(&c, 4);
+      add_amount(&c, 4095, 1, True, FULL);
+      check_width(&c, 8);
+      check("4096-byte blocks: the 4-byte counts apart were given back",
+            shim_frees() == frees_before + 1, "no arena block given back");
+      touch(&c, 0, 8, False);
+      compare(&c);
+   }
 
    /* One add of more than 2^32 at once, into counts already in use; the
       reads stay exact when the writes move the map. */
@@ -188,7 +248,7 @@ int main(void)
    touch(&c, 16, 8, False);
    touch(&c, 20, 4, True);
    add_amount(&c, 20, 4, True, 5000000000ull);
-   check_wide(&c, True);
+   check_width(&c, 8);
    add_amount(&c, 22, 2, True, 7000000000ull);
    add_amount(&c, 0, 24, False, 3);
    touch(&c, 16, 8, True);
@@ -199,7 +259,7 @@ int main(void)
    for (i = 0; i < 5; i++) add_amount(&c, 8, 16, False, 3000000000ull);
    for (i = 0; i < 3; i++) touch(&c, 8, 8, False);
    add_amount(&c, 31, 1, True, 1);
-   check_wide(&c, True);
+   check_width(&c, 8);
    compare(&c);
 
    /* A wide per-offset map turns into parts when a block of another size
@@ -208,7 +268,7 @@ int main(void)
    add_amount(&c, 0, 16, False, 4000000000ull);
    add_amount(&c, 0, 16, False, 4000000000ull);
    touch(&c, 6, 8, True);
-   check_wide(&c, True);
+   check_width(&c, 8);
    memset(parts_reads, 0, sizeof(parts_reads));
    memset(parts_writes, 0, sizeof(parts_writes));
    for (i = 0; i < 16; i++) {
@@ -217,31 +277,78 @@ int main(void)
    }
    LH_(map_note_block_size)(&c.site.access, 40);
    check("wide map into parts: a map of parts, 8-byte counts",
-         map_of(&c)->kind == LH_MAP_BUCKETS && !map_of(&c)->wide,
+         map_of(&c)->kind == LH_MAP_BUCKETS && map_of(&c)->width == 8,
          "not a map of parts");
    compare_written(&c, "reads", parts_reads, K);
    compare_written(&c, "writes", parts_writes, K);
    compare_sums(&c, parts_reads, parts_writes, K);
 
-   /* A narrow map with room for the parts (136-byte blocks: 1,088 bytes
-      of 4-byte counts, for a part cache and 2 x 64 8-byte counts) turns
-      into parts in place. */
-   case_start(&c, "narrow map into parts in place", 136);
-   for (i = 0; i < 136; i += 8) touch(&c, i, 8, i % 16 == 0);
-   add_amount(&c, 100, 10, False, 123456789);
+   /* A map of 2-byte counts with room for the parts (272-byte blocks:
+      1,088 bytes of counts, for a part cache and 2 x 64 8-byte counts)
+      turns into parts in place. */
+   case_start(&c, "2-byte map into parts in place", 272);
+   for (i = 0; i < 272; i += 8) touch(&c, i, 8, i % 16 == 0);
+   add_amount(&c, 100, 10, False, 12345);
+   check_width(&c, 2);
    memset(parts_reads, 0, sizeof(parts_reads));
    memset(parts_writes, 0, sizeof(parts_writes));
-   for (i = 0; i < 136; i++) {
-      parts_reads[bucket_of(i, 136)] += c.reads[i];
-      parts_writes[bucket_of(i, 136)] += c.writes[i];
+   for (i = 0; i < 272; i++) {
+      parts_reads[bucket_of(i, 272)] += c.reads[i];
+      parts_writes[bucket_of(i, 272)] += c.writes[i];
    }
    LH_(map_note_block_size)(&c.site.access, 64);
-   check("narrow map into parts in place: the counts stay in the map's allocation",
+   check("2-byte map into parts in place: the counts stay in the map's allocation",
          map_of(&c)->kind == LH_MAP_BUCKETS
          && map_of(&c)->reads == map_of(&c)->counts + sizeof(LH_PartCache) / sizeof(ULong),
          "the parts were allocated apart");
-   check("narrow map into parts in place: the part cache is empty",
+   check("2-byte map into parts in place: the part cache is empty",
          LH_(map_part_cache)(map_of(&c))->block == NULL, "it names a block");
+   compare_written(&c, "reads", parts_reads, K);
+   compare_written(&c, "writes", parts_writes, K);
+   compare_sums(&c, parts_reads, parts_writes, K);
+
+   /* A map of 4-byte counts whose counts apart have room for the parts
+      (136-byte blocks: 1,088 bytes) turns into parts there. */
+   case_start(&c, "4-byte map into parts in its counts apart", 136);
+   for (i = 0; i < 136; i += 8) touch(&c, i, 8, i % 16 == 0);
+   add_amount(&c, 100, 10, False, 123456789);
+   check_width(&c, 4);
+   {
+      UInt* apart = map_of(&c)->reads4;
+      memset(parts_reads, 0, sizeof(parts_reads));
+      memset(parts_writes, 0, sizeof(parts_writes));
+      for (i = 0; i < 136; i++) {
+         parts_reads[bucket_of(i, 136)] += c.reads[i];
+         parts_writes[bucket_of(i, 136)] += c.writes[i];
+      }
+      LH_(map_note_block_size)(&c.site.access, 64);
+      check("4-byte map into parts: the parts are where the 4-byte counts were",
+            map_of(&c)->kind == LH_MAP_BUCKETS && (void*)map_of(&c)->reads == (void*)apart,
+            "the parts are elsewhere");
+      compare_written(&c, "reads", parts_reads, K);
+      compare_written(&c, "writes", parts_writes, K);
+      compare_sums(&c, parts_reads, parts_writes, K);
+   }
+
+   /* A map of 4-byte counts of small blocks (no room for the parts in
+      either place) turns into parts apart. */
+   case_start(&c, "small 4-byte map into parts", 24);
+   add_amount(&c, 0, 24, True, 70000);
+   touch(&c, 16, 8, False);
+   check_width(&c, 4);
+   memset(parts_reads, 0, sizeof(parts_reads));
+   memset(parts_writes, 0, sizeof(parts_writes));
+   for (i = 0; i < 24; i++) {
+      parts_reads[bucket_of(i, 24)] += c.reads[i];
+      parts_writes[bucket_of(i, 24)] += c.writes[i];
+   }
+   LH_(map_note_block_size)(&c.site.access, 8);
+   check("small 4-byte map into parts: a map of parts",
+         map_of(&c)->kind == LH_MAP_BUCKETS && map_of(&c)->width == 8,
+         "not a map of parts");
+   compare_written(&c, "reads", parts_reads, K);
+   compare_written(&c, "writes", parts_writes, K);
+   compare_sums(&c, parts_reads, parts_writes, K);
 
    /* The smallest per-offset map (1-byte blocks) still has room for the
       part cache when it turns into parts (its counts then apart). */
@@ -264,7 +371,7 @@ int main(void)
    compare_written(&c, "writes", parts_writes, K);
    compare_sums(&c, parts_reads, parts_writes, K);
    check("conversions flush the access slots and move their epoch",
-         shim_flushes() >= 3 && shim_epochs() == 3, "the slots were not told");
+         shim_flushes() >= 5 && shim_epochs() == 5, "the slots were not told");
 
    return failures == 0 ? 0 : 1;
 }

@@ -2,7 +2,7 @@
 /*
  * vg_shim.c: the Valgrind core functions and the lifeheap functions that
  * tool/lh_access_map.c calls, for a host build of it (access_map_test.c):
- * the arena functions on the C library's, the JSON writer as a recorder
+ * the arena functions on the C library's (frees counted), the JSON writer as a recorder
  * of the arrays written, the access path's slot hooks as counters.
  */
 #include <stdarg.h>
@@ -24,7 +24,9 @@ void* VG_(malloc)(const HChar* cc, SizeT nbytes)
    return p;
 }
 
-void VG_(free)(void* p) { free(p); }
+static int frees;
+void VG_(free)(void* p) { frees++; free(p); }
+int shim_frees(void) { return frees; }
 void* VG_(memcpy)(void* d, const void* s, SizeT sz) { return memcpy(d, s, sz); }
 void* VG_(memset)(void* s, Int c, SizeT sz) { return memset(s, c, sz); }
 
@@ -43,7 +45,7 @@ int shim_epochs(void) { return epochs; }
 
 /* The arrays written since the last reset, by key. */
 #define MAX_ARRAYS 8
-#define MAX_TEXT 16384
+#define MAX_TEXT (128 * 1024)
 static struct { char key[32]; char text[MAX_TEXT]; size_t at; } arrays[MAX_ARRAYS];
 static int n_arrays, open_array = -1;
 

@@ -12,5 +12,7 @@ const char* shim_json_array(const char* key);
    repeats, and to move the slots' epoch. */
 int shim_flushes(void);
 int shim_epochs(void);
+/* How many arena blocks the map gave back. */
+int shim_frees(void);
 
 #endif
