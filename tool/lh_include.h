@@ -571,6 +571,8 @@ void LH_(findings_print_summary)(UInt max);
    own malloc replacement and returns the rest (at most --num-callers
    frames). */
 LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid);
+/* --stats=yes: how many stacks were unwound and how deep. */
+void LH_(stacks_print_stats)(void);
 /* ip lies in the preload's string and memory functions (lh_replace_*.c,
    between the markers of lh_replace_begin.c and lh_replace_end.c), which
    the clock does not count. */

@@ -251,6 +251,13 @@ static void lh_post_clo_init(void)
    LH_(blocks_init)();
 }
 
+/* The tool's part of --stats=yes and of gdbserver's "v.info stats". */
+static void print_stats(void)
+{
+   LH_(stacks_print_stats)();
+   LH_(access_path_print_stats)();
+}
+
 static void lh_fini(Int exitcode_from_core)
 {
    LH_RunEnd end;
@@ -287,7 +294,7 @@ static void lh_fini(Int exitcode_from_core)
    LH_(report_free)(report);
    LH_(blocks_finish)();             /* its line follows the summary's */
    /* the tool's part of --stats=yes (Valgrind's own follows) */
-   if (VG_(clo_stats)) LH_(access_path_print_stats)();
+   if (VG_(clo_stats)) print_stats();
    current_out_path = NULL;
    VG_(free)(path);
 }
@@ -339,7 +346,7 @@ static void lh_pre_clo_init(void)
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
    /* (gdbserver's "v.info stats"; fini prints them for --stats=yes) */
-   VG_(needs_print_stats)(LH_(access_path_print_stats));
+   VG_(needs_print_stats)(print_stats);
 
    LH_(symbols_pre_clo_init)();
    LH_(sites_init)();

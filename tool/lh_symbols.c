@@ -140,18 +140,71 @@ Bool LH_(in_replacement_code)(Addr ip)
 static Addr last_allocator_ips[LH_ALLOCATOR_FRAMES];
 static UInt last_allocator_frames = 0;
 
+/* Valgrind's --merge-recursive-frames (a core option, not in the tools'
+   headers): merging rewrites frames already found, so a shorter unwind is
+   then no prefix of a longer one. */
+extern Int VG_(clo_merge_recursive_frames);
+
+/* What the allocation stacks' unwinding asked of Valgrind, for
+   --stats=yes (LH_(stacks_print_stats)). */
+static struct {
+   ULong stacks;          /* allocation stacks recorded */
+   ULong frames_asked;    /* the sum of the unwinds' frame limits */
+   ULong again;           /* stacks unwound a second time, deeper */
+} unwind_stats;
+
+void LH_(stacks_print_stats)(void)
+{
+   VG_(dmsg)("lifeheap: allocation stacks: %'llu unwound, %'llu frames "
+             "asked for, %'llu unwound again to full depth\n",
+             unwind_stats.stacks, unwind_stats.frames_asked,
+             unwind_stats.again);
+}
+
+/* Leading frames of ips[0 .. n) in the preload. */
+static UInt preload_frames(const Addr* ips, UInt n)
+{
+   UInt skip = 0;
+   while (skip < n && in_preload(ips[skip])) skip++;
+   return skip;
+}
+
 LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid)
 {
    LH_UnwoundStack stack;
    static Addr ips[LH_MAX_UNWIND];
    /* The preload's own frames (malloc, or a second replacement that
       forwards to it: at most LH_ALLOCATOR_FRAMES) and --num-callers of
-      the program's: no deeper, since unwinding costs per frame. */
+      the program's: no deeper, since unwinding costs per frame (one
+      VG_(use_CF_info) each after the first).  Nearly every call has one
+      preload frame, so the unwind asks first for --num-callers + 1
+      frames, one step less than the most it may need; only when that
+      unwind filled up with two or more preload frames at its start is
+      the stack unwound again to the full depth.  The answer is the same
+      either way: Valgrind's unwinder finds frames one after another, so
+      a shorter unwind is a prefix of the longer one (not so when
+      recursive frames are merged: then the full depth at once). */
    UInt want = VG_(clo_backtrace_size) + LH_ALLOCATOR_FRAMES;
-   UInt n, skip = 0, k;
+   UInt n = 0, skip = 0, k;
+   Bool unwound = False;
    if (want > LH_MAX_UNWIND) want = LH_MAX_UNWIND;
-   n = VG_(get_StackTrace)(tid, ips, want, NULL, NULL, 0);
-   while (skip < n && in_preload(ips[skip])) skip++;
+   unwind_stats.stacks++;
+   if (want == (UInt)VG_(clo_backtrace_size) + LH_ALLOCATOR_FRAMES
+       && VG_(clo_merge_recursive_frames) == 0) {
+      UInt first = want - (LH_ALLOCATOR_FRAMES - 1);
+      n = VG_(get_StackTrace)(tid, ips, first, NULL, NULL, 0);
+      unwind_stats.frames_asked += first;
+      skip = preload_frames(ips, n);
+      /* fewer frames than asked: the stack ended, as the longer unwind's
+         would; at most one preload frame: the rest holds --num-callers */
+      unwound = n < first || skip < LH_ALLOCATOR_FRAMES;
+      if (!unwound) unwind_stats.again++;
+   }
+   if (!unwound) {
+      n = VG_(get_StackTrace)(tid, ips, want, NULL, NULL, 0);
+      unwind_stats.frames_asked += want;
+      skip = preload_frames(ips, n);
+   }
    if (skip == n) skip = 0;       /* all inside the preload: keep them */
    last_allocator_frames = skip < LH_ALLOCATOR_FRAMES ? skip : LH_ALLOCATOR_FRAMES;
    for (k = 0; k < last_allocator_frames; k++) last_allocator_ips[k] = ips[k];

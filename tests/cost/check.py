@@ -432,3 +432,32 @@ for assertion in ("totals.blocks=25001", "totals.frees=5000", "totals.reallocs=5
 report("calls: 35,001 heap calls of blocks 20000 made without returning to the scheduler",
        events is not None and events < 35001,
        "%s minor scheduler events (each call through the scheduler adds one)" % events)
+
+
+# --- The allocation stacks' unwinding --------------------------------------
+# Each new block's stack is unwound to at most --num-callers (12) frames of
+# the program plus the preload's (malloc's one frame; at most 2 when one
+# replacement forwards to another).  Each frame after the first is one
+# VG_(use_CF_info), so the tool first asks for 12 + 1 frames and unwinds
+# again to 12 + 2 only when the first unwind filled up with two preload
+# frames at its start.  sites 6 makes 730 blocks (729 leaves and the
+# array), each with one preload frame: 730 stacks of 13 frames asked for,
+# none again.  With --merge-recursive-frames a shorter unwind is no prefix
+# of a longer one, so the tool asks for 14 at once.
+def unwind_stats(log_path):
+    with open(log_path) as log:
+        for line in log:
+            match = re.search(r"allocation stacks: ([\d,]+) unwound, ([\d,]+) frames "
+                              r"asked for, ([\d,]+) unwound again", line)
+            if match:
+                return tuple(int(g.replace(",", "")) for g in match.groups())
+    return None
+
+
+for name, frames in (("sites-6", 13), ("sites-6-merged", 14)):
+    profile = pc.load("%s/%s.json" % (out, name))
+    report_assertion(name, profile, "totals.blocks=730")
+    stats = unwind_stats("%s/%s.log" % (out, name))
+    report("%s: 730 allocation stacks unwound, %d frames asked for each, none again"
+           % (name, frames),
+           stats == (730, 730 * frames, 0), "--stats=yes says %s" % (stats,))

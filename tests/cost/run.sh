@@ -58,6 +58,11 @@ VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap -d \
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
   --lifeheap-out-file="$out/calls.json" "$bin/blocks" 20000 >/dev/null 2>"$out/calls.log" \
   || fail "profiling blocks 20000 with --stats=yes" "see $out/calls.log"
+# The allocation stacks' unwinding (--stats=yes counts the frames asked
+# for); merged recursive frames make the tool ask for the full depth.
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes --merge-recursive-frames=2 \
+  --lifeheap-out-file="$out/sites-6-merged.json" "$bin/sites" 6 >/dev/null 2>"$out/sites-6-merged.log" \
+  || fail "profiling sites 6 with --merge-recursive-frames=2" "see $out/sites-6-merged.log"
 
 feed_checks "$here/check.py" "$out"
 summary
