@@ -227,25 +227,50 @@ static UInt n_used = 0;
 #define LH_STACK_TABLE_FIRST 256
 
 /* A rotate and an exclusive or per address (no chain of multiplies: this
-   runs on every allocation), then a multiply to spread the bits that the
-   table's index takes. */
+   runs on every allocation), then the two halves folded together and one
+   multiply to spread the bits: the table's index is the low bits of the
+   result, bits 32 and up of the product, which only the word's bits below
+   them reach, so without the fold the addresses rotated into the top of
+   the word would never move a stack's index (a recursion's stacks then
+   crowd into runs of neighbouring entries). */
 UInt LH_(stack_hash)(const Addr* ips, UInt n)
 {
    ULong h = n;
    UInt k;
    for (k = 0; k < n; k++)
       h = ((h << 19) | (h >> 45)) ^ ips[k];
+   h ^= h >> 32;
    h *= 0x9E3779B97F4A7C15ULL;
    return (UInt)(h >> 32);
 }
 
+/* The next number of an encoding, at *at, is z: compared byte for byte
+   with the encoding z has (one encoding per number: equal bytes, equal
+   numbers), without decoding. */
+static inline Bool varint_is(const UChar** at, ULong z)
+{
+   const UChar* p = *at;
+   while (UNLIKELY(z >= 0x80)) {
+      if (*p++ != (UChar)(z | 0x80)) return False;
+      z >>= 7;
+   }
+   if (*p != (UChar)z) return False;
+   *at = p + 1;
+   return True;
+}
+
+/* The encoded stack holds exactly ips[0 .. n): each address's difference
+   from the one before is compared in its encoded form. */
 static Bool stack_equals(const UChar* stack, const Addr* ips, UInt n)
 {
-   LH_StackReader r;
+   const UChar* p = stack;
+   Addr previous = 0;
    UInt k;
-   if (reader_start(&r, stack) != n) return False;
-   for (k = 0; k < n; k++)
-      if (reader_next(&r) != ips[k]) return False;
+   if (!varint_is(&p, n)) return False;
+   for (k = 0; k < n; k++) {
+      if (!varint_is(&p, zigzag((ULong)(ips[k] - previous)))) return False;
+      previous = ips[k];
+   }
    return True;
 }
 
@@ -253,13 +278,19 @@ static Bool stack_equals(const UChar* stack, const Addr* ips, UInt n)
    value of the hash's top bits: a program allocating in a loop finds its
    few stacks here with one comparison of whole addresses, without
    decoding.  The comparison is complete: an entry answers only for the
-   very same addresses. */
+   very same addresses.  A stack found in the table takes its entry only
+   when it was also the last one found there for that entry (its hash is
+   the entry's candidate): copying the addresses costs as much as the
+   comparison saves, and a program whose stacks come round in a cycle
+   longer than the entries (a recursion's tree of stacks) would copy at
+   every allocation and never find one here. */
 #define LH_RECENT_STACKS 16        /* a power of two */
 #define LH_RECENT_DEPTH  16        /* longer stacks are not kept here */
 
 typedef struct {
    LH_Site* site;                  /* NULL = empty */
    UInt hash, n;
+   UInt candidate;                 /* the hash found last for this entry */
    Addr ips[LH_RECENT_DEPTH];
 } LH_RecentStack;
 
@@ -270,10 +301,16 @@ static inline LH_RecentStack* recent_entry(UInt hash)
    return &recent[hash >> 28];
 }
 
-static void remember(LH_RecentStack* entry, LH_Site* site, const Addr* ips,
-                     UInt n, UInt hash)
+/* A stack just found in the table (or just added): it takes the entry
+   the second time in a row. */
+static void found_in_table(LH_RecentStack* entry, LH_Site* site,
+                           const Addr* ips, UInt n, UInt hash)
 {
    UInt k;
+   if (entry->candidate != hash) {
+      entry->candidate = hash;
+      return;
+   }
    if (n > LH_RECENT_DEPTH) return;
    entry->site = site;
    entry->hash = hash;
@@ -297,7 +334,7 @@ LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash)
          const UChar* record = stack_record(slots[i].ref);
          if (stack_equals(record + 4, ips, n)) {
             LH_Site* site = LH_(site_by_serial)(record_serial(record));
-            remember(entry, site, ips, n, hash);
+            found_in_table(entry, site, ips, n, hash);
             return site;
          }
       }
@@ -340,7 +377,7 @@ void LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n, UInt hash)
    if (4 * (n_used + 1) > 3 * n_slots) grow_table();
    insert_slot(slots, n_slots, hash, ref);
    n_used++;
-   remember(recent_entry(hash), site, ips, n, hash);
+   found_in_table(recent_entry(hash), site, ips, n, hash);
 }
 
 /* At the end of the run no stack is looked up again: the table and the
