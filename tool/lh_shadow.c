@@ -310,6 +310,21 @@ static UInt records_used = 1;         /* record 0 means "no block" */
    next free record; 0 ends the chain). */
 static UInt free_head = 0;
 
+/* A record all zero, in six 16-byte stores (records are 32-byte aligned:
+   pages start on a cache line, records are 96 bytes).  VG_(memset) stores
+   4 bytes at a time, and the compiler makes "rep stos" of an assignment,
+   slow to start for so few bytes; this runs on every allocation. */
+typedef ULong LH_Zero16 __attribute__((vector_size(16)));
+STATIC_ASSERT(sizeof(struct LH_Block) == 6 * sizeof(LH_Zero16));
+
+static inline void zero_record(struct LH_Block* b)
+{
+   LH_Zero16* v = (LH_Zero16*)b;
+   const LH_Zero16 zero = { 0, 0 };
+   v[0] = zero; v[1] = zero; v[2] = zero;
+   v[3] = zero; v[4] = zero; v[5] = zero;
+}
+
 struct LH_Block* LH_(block_record_new)(void)
 {
    struct LH_Block* b;
@@ -340,7 +355,7 @@ struct LH_Block* LH_(block_record_new)(void)
       idx = records_used++;
    }
    b = LH_(block_record)(idx);
-   VG_(memset)(b, 0, sizeof(*b));
+   zero_record(b);
    b->shadow_index = idx;
    return b;
 }
