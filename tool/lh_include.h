@@ -624,8 +624,9 @@ void LH_(frame_name_place)(UInt frame_id, const HChar* name, HChar* buf,
 
 /* A hash of the code addresses. */
 UInt     LH_(stack_hash)(const Addr* ips, UInt n);
-/* The site whose stack is ips[0..n-1] (hash: theirs); NULL if none. */
-LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash);
+/* The site whose stack is ips[0..n-1]; NULL if none, and then *hash is
+   the stack's hash (for LH_(site_stacks_add)). */
+LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt* hash);
 /* Keeps ips[0..n-1] as the new site's stack (its serial set) and enters
    the site in the table. */
 void     LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n,

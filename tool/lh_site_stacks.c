@@ -44,15 +44,25 @@
    Open addressing with linear probing: an entry is the stack's 32-bit
    hash and its record's name (0 = empty), 8 bytes; the table doubles
    before it is three quarters full.  A lookup compares hashes in the
-   table and decodes a record only where they match, so a hit reads the
-   entry and the record, and the record's serial gives the site.  Before
-   the table, 16 entries keep the stacks found last with their addresses
-   in full (one entry per value of the hash's top four bits, stacks of up
-   to 16 addresses): a loop allocating at a few stacks finds them there
-   with one comparison of whole addresses.  Every answer compares the
-   whole stack, so it is exact.  The hash is a rotate and an exclusive or
-   per address (no chain of multiplies: it runs on every allocation),
-   then one multiply to spread its bits.
+   table and a record only where they match, so a hit reads the entry and
+   the record, and the record's serial gives the site.  The record is
+   compared without decoding it: each address's difference from the one
+   before, zigzag-mapped, is checked against the record's bytes in its
+   own encoding (an encoding is unique, so equal bytes mean equal
+   numbers).  The hash is a rotate and an exclusive or per address (no
+   chain of multiplies: it runs on every allocation), then the word's
+   halves folded together and one multiply to spread its bits.
+
+   Before the table, two shortcuts, both comparing whole addresses:
+   16 entries keep stacks found recently with their addresses in full
+   (one entry per value of the hash's top four bits, stacks of up to 16
+   addresses; a stack takes its entry when the table found it twice in a
+   row there), and the entry that answered the last lookup is tried
+   before the stack is even hashed.  A loop allocating at one stack finds
+   it at the first; a loop over a few stacks at the second; a recursion's
+   tree of stacks, which comes round only after thousands of others, goes
+   to the table without copying addresses for nothing.  Every answer
+   compares the whole stack, so it is exact.
 */
 
 #include "pub_tool_basics.h"
@@ -318,23 +328,41 @@ static void found_in_table(LH_RecentStack* entry, LH_Site* site,
    for (k = 0; k < n; k++) entry->ips[k] = ips[k];
 }
 
-LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt hash)
+/* The recent entry that answered the last lookup (NULL when the table
+   answered it, or nothing did): a program allocating again and again at
+   one stack finds it there before any hashing, and one whose stacks
+   change at every allocation does not compare with it. */
+static LH_RecentStack* last_answer = NULL;
+
+static inline Bool recent_holds(const LH_RecentStack* entry, const Addr* ips,
+                                UInt n)
+{
+   UInt k;
+   if (entry->site == NULL || entry->n != n) return False;
+   for (k = 0; k < n && entry->ips[k] == ips[k]; k++) {}
+   return k == n;
+}
+
+LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt* hash)
 {
    LH_RecentStack* entry;
-   UInt mask = n_slots - 1, i;
+   UInt mask = n_slots - 1, i, h;
+   if (last_answer != NULL && recent_holds(last_answer, ips, n))
+      return last_answer->site;
+   last_answer = NULL;
+   h = *hash = LH_(stack_hash)(ips, n);
    if (n_slots == 0) return NULL;
-   entry = recent_entry(hash);
-   if (entry->site != NULL && entry->hash == hash && entry->n == n) {
-      UInt k;
-      for (k = 0; k < n && entry->ips[k] == ips[k]; k++) {}
-      if (k == n) return entry->site;
+   entry = recent_entry(h);
+   if (entry->hash == h && recent_holds(entry, ips, n)) {
+      last_answer = entry;
+      return entry->site;
    }
-   for (i = hash & mask; slots[i].ref != 0; i = (i + 1) & mask) {
-      if (slots[i].hash == hash) {
+   for (i = h & mask; slots[i].ref != 0; i = (i + 1) & mask) {
+      if (slots[i].hash == h) {
          const UChar* record = stack_record(slots[i].ref);
          if (stack_equals(record + 4, ips, n)) {
             LH_Site* site = LH_(site_by_serial)(record_serial(record));
-            found_in_table(entry, site, ips, n, hash);
+            found_in_table(entry, site, ips, n, h);
             return site;
          }
       }
@@ -389,6 +417,7 @@ void LH_(site_stacks_release)(void)
    if (recent != NULL) VG_(free)(recent);
    slots = NULL;
    recent = NULL;
+   last_answer = NULL;
    n_slots = n_used = 0;
    stacks_released = True;
 }

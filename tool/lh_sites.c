@@ -150,8 +150,8 @@ LH_Site* LH_(site_at)(UInt i)
 
 LH_Site* LH_(site_for_stack)(LH_UnwoundStack stack)
 {
-   UInt hash = LH_(stack_hash)(stack.ips, stack.n);
-   LH_Site* site = LH_(site_stacks_find)(stack.ips, stack.n, hash);
+   UInt hash;
+   LH_Site* site = LH_(site_stacks_find)(stack.ips, stack.n, &hash);
    if (site != NULL) return site;
 
    site = VG_(allocEltPA)(site_pool);
