@@ -58,11 +58,11 @@
    (one entry per value of the hash's top four bits, stacks of up to 16
    addresses; a stack takes its entry when the table found it twice in a
    row there), and the entry that answered the last lookup is tried
-   before the stack is even hashed.  A loop allocating at one stack finds
-   it at the first; a loop over a few stacks at the second; a recursion's
-   tree of stacks, which comes round only after thousands of others, goes
-   to the table without copying addresses for nothing.  Every answer
-   compares the whole stack, so it is exact.
+   before the stack is even hashed.  A loop allocating at one stack
+   finds it as the last answer; a loop over a few stacks among the 16; a
+   recursion's tree of stacks, which comes round only after thousands of
+   others, goes to the table without copying addresses for nothing.
+   Every answer compares the whole stack, so it is exact.
 */
 
 #include "pub_tool_basics.h"
