@@ -631,6 +631,8 @@ LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt* hash);
    the site in the table. */
 void     LH_(site_stacks_add)(LH_Site* site, const Addr* ips, UInt n,
                               UInt hash);
+/* --stats=yes: how the lookups were answered. */
+void     LH_(site_stacks_print_stats)(void);
 /* Frees the table (at the end of the run: no lookup may follow). */
 void     LH_(site_stacks_release)(void);
 /* Compares two sites' stacks by code address (for the stable sort). */

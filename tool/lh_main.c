@@ -255,6 +255,7 @@ static void lh_post_clo_init(void)
 static void print_stats(void)
 {
    LH_(stacks_print_stats)();
+   LH_(site_stacks_print_stats)();
    LH_(access_path_print_stats)();
 }
 

@@ -68,6 +68,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_stacktrace.h"
@@ -306,6 +307,26 @@ typedef struct {
 
 static LH_RecentStack* recent = NULL;   /* LH_RECENT_STACKS, made with the table */
 
+/* How lookups were answered, for --stats=yes (LH_(site_stacks_print_stats)). */
+static struct {
+   ULong lookups;
+   ULong by_last;         /* the entry that answered the lookup before */
+   ULong by_recent;       /* one of the recent entries */
+   ULong by_table;        /* the table */
+   ULong probes;          /* table entries read by lookups */
+   ULong copies;          /* stacks copied into a recent entry */
+} find_stats;
+
+void LH_(site_stacks_print_stats)(void)
+{
+   VG_(dmsg)("lifeheap: sites by stack: %'llu lookups, %'llu answered by "
+             "the last answer, %'llu by the recent stacks, %'llu by the "
+             "table (%'llu entries read), %'llu stacks copied to the recent "
+             "ones\n",
+             find_stats.lookups, find_stats.by_last, find_stats.by_recent,
+             find_stats.by_table, find_stats.probes, find_stats.copies);
+}
+
 static inline LH_RecentStack* recent_entry(UInt hash)
 {
    return &recent[hash >> 28];
@@ -322,6 +343,7 @@ static void found_in_table(LH_RecentStack* entry, LH_Site* site,
       return;
    }
    if (n > LH_RECENT_DEPTH) return;
+   find_stats.copies++;
    entry->site = site;
    entry->hash = hash;
    entry->n = n;
@@ -347,21 +369,27 @@ LH_Site* LH_(site_stacks_find)(const Addr* ips, UInt n, UInt* hash)
 {
    LH_RecentStack* entry;
    UInt mask = n_slots - 1, i, h;
-   if (last_answer != NULL && recent_holds(last_answer, ips, n))
+   find_stats.lookups++;
+   if (last_answer != NULL && recent_holds(last_answer, ips, n)) {
+      find_stats.by_last++;
       return last_answer->site;
+   }
    last_answer = NULL;
    h = *hash = LH_(stack_hash)(ips, n);
    if (n_slots == 0) return NULL;
    entry = recent_entry(h);
    if (entry->hash == h && recent_holds(entry, ips, n)) {
+      find_stats.by_recent++;
       last_answer = entry;
       return entry->site;
    }
    for (i = h & mask; slots[i].ref != 0; i = (i + 1) & mask) {
+      find_stats.probes++;
       if (slots[i].hash == h) {
          const UChar* record = stack_record(slots[i].ref);
          if (stack_equals(record + 4, ips, n)) {
             LH_Site* site = LH_(site_by_serial)(record_serial(record));
+            find_stats.by_table++;
             found_in_table(entry, site, ips, n, h);
             return site;
          }

@@ -461,3 +461,44 @@ for name, frames in (("sites-6", 13), ("sites-6-merged", 14)):
     report("%s: 730 allocation stacks unwound, %d frames asked for each, none again"
            % (name, frames),
            stats == (730, 730 * frames, 0), "--stats=yes says %s" % (stats,))
+
+
+# --- Sites found by their stack --------------------------------------------
+# stackloop (its header comment has the derivation): 1,729 allocations at
+# 244 stacks.  The loop at one stack: 1 new site, then 1 found in the table,
+# 1 among the recent stacks, 997 as the last lookup's answer.  The
+# recursion's 243 stacks, three rounds: 243 new sites, then 486 found in the
+# table, none copied into a recent entry (a stack is copied only when the
+# table found it twice in a row for its entry: the loop's stack, once).
+# The table's index must spread the stacks: a lookup that reaches the table
+# reads about one entry (at most three quarters of the table is used, its
+# hash folds the word's halves before the multiply); two a lookup is the
+# bound here (without the fold the recursion's stacks crowd together: about
+# ten).
+def site_lookup_stats(log_path):
+    with open(log_path) as log:
+        for line in log:
+            match = re.search(r"sites by stack: ([\d,]+) lookups, ([\d,]+) answered by the "
+                              r"last answer, ([\d,]+) by the recent stacks, ([\d,]+) by the "
+                              r"table \(([\d,]+) entries read\), ([\d,]+) stacks copied", line)
+            if match:
+                return tuple(int(g.replace(",", "")) for g in match.groups())
+    return None
+
+
+profile = pc.load(out + "/stackloop.json")
+for assertion in ("totals.blocks=1729", "totals.frees=1729", "sites.#=244"):
+    report_assertion("stackloop", profile, assertion)
+stats = site_lookup_stats(out + "/stackloop.log")
+if stats is None:
+    report("stackloop: --stats=yes counts the site lookups", False, "no line in stackloop.log")
+else:
+    lookups, by_last, by_recent, by_table, entries_read, copies = stats
+    report("stackloop: 1,729 lookups: 997 by the last answer, 1 by the recent stacks, "
+           "487 by the table, 1 stack copied",
+           (lookups, by_last, by_recent, by_table, copies) == (1729, 997, 1, 487, 1),
+           "--stats=yes says %s" % (stats,))
+    reached_table = by_table + 244      # the hits there and the new sites
+    report("stackloop: at most two table entries read a lookup that reached the table",
+           entries_read <= 2 * reached_table,
+           "%d entries read for %d lookups" % (entries_read, reached_table))
