@@ -374,7 +374,8 @@ static inline LH_Site* LH_(site_by_serial)(UInt serial)
 /* Accounting; each is O(1) and calls LH_(timeline_note_change).  The
    block's fields (req_size, alloc_time, ...) are those before the event
    unless said otherwise. */
-void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid);
+/* (thread: the allocating thread's serial, LH_(thread_serial)) */
+void LH_(site_note_alloc)(LH_Site* site, SizeT size, UInt thread);
 void LH_(site_note_free)(LH_Site* site, SizeT size, ULong lifetime,
                          Bool cross_thread);
 /* A realloc of a live block of site from old_size to new_size (either

@@ -68,7 +68,7 @@ LH_Block* LH_(block_register)(ThreadId tid, Addr payload, SizeT size,
    b->alloc_thread      = LH_(thread_serial)(tid);
    b->peak_seq_at_alloc = LH_(heap).peak_seq;
 
-   LH_(site_note_alloc)(b->site, size, tid);
+   LH_(site_note_alloc)(b->site, size, b->alloc_thread);
    if (LH_(block_measured)(b)) LH_(access_block_new)(b, zeroed);
    else LH_(access_blocks_changed)();
    if (LH_(blocks_on)) LH_(blocks_birth)(b);

@@ -240,7 +240,7 @@ static void note_allocating_thread(LH_Site* site, UInt serial)
 /*--- Events                                               ---*/
 /*------------------------------------------------------------*/
 
-void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
+void LH_(site_note_alloc)(LH_Site* site, SizeT size, UInt thread)
 {
    catch_up_with_peak(site);
 
@@ -260,7 +260,7 @@ void LH_(site_note_alloc)(LH_Site* site, SizeT size, ThreadId tid)
       site->max_time   = LH_(now);
    }
    site->last_alloc_time = LH_(now);
-   note_allocating_thread(site, LH_(thread_serial)(tid));
+   note_allocating_thread(site, thread);
    check_site_max(site);
 
    LH_(heap).total_blocks++;

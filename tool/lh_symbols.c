@@ -108,20 +108,26 @@ static void find_replacement_code(const DebugInfo* di)
       replacement_code_start = replacement_code_end = 0;
 }
 
-static Bool in_preload(Addr ip)
+/* Finds the preload's text the first time an address may lie in it. */
+static Bool in_preload_first(Addr ip)
 {
-   if (preload_text_end == 0) {
-      DiEpoch ep = VG_(current_DiEpoch)();
-      DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
-      const HChar* file = di ? VG_(DebugInfo_get_filename)(di) : NULL;
-      if (file && VG_(strstr)(file, "vgpreload_lifeheap")) {
-         preload_text_start = VG_(DebugInfo_get_text_avma)(di);
-         preload_text_end   = preload_text_start + VG_(DebugInfo_get_text_size)(di);
-         find_replacement_code(di);
-      } else {
-         return False;
-      }
+   DiEpoch ep = VG_(current_DiEpoch)();
+   DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
+   const HChar* file = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+   if (file && VG_(strstr)(file, "vgpreload_lifeheap")) {
+      preload_text_start = VG_(DebugInfo_get_text_avma)(di);
+      preload_text_end   = preload_text_start + VG_(DebugInfo_get_text_size)(di);
+      find_replacement_code(di);
+      return ip >= preload_text_start && ip < preload_text_end;
    }
+   return False;
+}
+
+/* Asked for the first frames of every allocation's stack: two compares,
+   inline, once the preload is known. */
+static inline Bool in_preload(Addr ip)
+{
+   if (UNLIKELY(preload_text_end == 0)) return in_preload_first(ip);
    return ip >= preload_text_start && ip < preload_text_end;
 }
 
