@@ -135,7 +135,16 @@ typedef struct {
    };
    UChar  first, n;
 } LH_Histogram;
-void  LH_(histogram_add)(LH_Histogram* h, UInt bucket);      /* one more */
+/* One more in bucket: inline when the window holds it already (the
+   usual case, on every free), else the window grows (lh_histogram.c). */
+void  LH_(histogram_add_widening)(LH_Histogram* h, UInt bucket);
+static inline void LH_(histogram_add)(LH_Histogram* h, UInt bucket)
+{
+   UInt offset = bucket - h->first;       /* wraps below the window */
+   if (h->n >= 2 && offset < h->n) h->counts[offset]++;
+   else if (h->n == 1 && offset == 0) h->only_count++;
+   else LH_(histogram_add_widening)(h, bucket);
+}
 ULong LH_(histogram_at)(const LH_Histogram* h, UInt bucket);
 void  LH_(histogram_copy)(LH_Histogram* to, const LH_Histogram* from);
 /* Empties h (and frees its counts). */
@@ -397,8 +406,15 @@ void LH_(sites_finalize)(void);
 
 /* Valgrind reuses ThreadIds after a thread exits; a serial number tells
    the threads of a run apart (1 = the main thread).  Valid for any tid of
-   a live thread. */
-UInt LH_(thread_serial)(ThreadId tid);
+   a live thread.  Asked on every malloc and free: the lookup is inline,
+   the first use of a tid numbers it (lh_threads.c). */
+extern UInt* LH_(serial_of_tid);     /* [VG_N_THREADS], 0 = not numbered */
+UInt LH_(thread_serial_first)(ThreadId tid);
+static inline UInt LH_(thread_serial)(ThreadId tid)
+{
+   UInt serial = LH_(serial_of_tid)[tid];
+   return LIKELY(serial != 0) ? serial : LH_(thread_serial_first)(tid);
+}
 /* Number of client threads that ever existed. */
 UInt LH_(threads_ever)(void);
 void LH_(threads_init)(void);   /* registers the thread-creation tracker */

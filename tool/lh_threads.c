@@ -20,27 +20,28 @@
 #include "pub_tool_tooliface.h"
 #include "lh_include.h"
 
-static UInt* serial_of_tid = NULL;   /* [VG_N_THREADS], 0 = not assigned */
+UInt* LH_(serial_of_tid) = NULL;     /* [VG_N_THREADS], 0 = not assigned */
 static UInt  threads_created = 0;
 
 static void thread_created(ThreadId parent, ThreadId child)
 {
    tl_assert(child < VG_N_THREADS);
-   serial_of_tid[child] = ++threads_created;
+   LH_(serial_of_tid)[child] = ++threads_created;
 }
 
 void LH_(threads_init)(void)
 {
-   serial_of_tid = VG_(malloc)("lh.threads", VG_N_THREADS * sizeof(UInt));
-   VG_(memset)(serial_of_tid, 0, VG_N_THREADS * sizeof(UInt));
+   LH_(serial_of_tid) = VG_(malloc)("lh.threads", VG_N_THREADS * sizeof(UInt));
+   VG_(memset)(LH_(serial_of_tid), 0, VG_N_THREADS * sizeof(UInt));
    VG_(track_pre_thread_ll_create)(thread_created);
 }
 
-UInt LH_(thread_serial)(ThreadId tid)
+/* A tid used before its creation was seen (the main thread). */
+UInt LH_(thread_serial_first)(ThreadId tid)
 {
    tl_assert(tid < VG_N_THREADS);
-   if (serial_of_tid[tid] == 0) serial_of_tid[tid] = ++threads_created;
-   return serial_of_tid[tid];
+   if (LH_(serial_of_tid)[tid] == 0) LH_(serial_of_tid)[tid] = ++threads_created;
+   return LH_(serial_of_tid)[tid];
 }
 
 UInt LH_(threads_ever)(void)
