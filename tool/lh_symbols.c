@@ -11,7 +11,11 @@
       replacement function that forwards to malloc/memalign.  Those leading
       frames are dropped, so a stack starts at the program's call into the
       allocator.  The preload's text range is found once and cached, so the
-      check costs two compares per frame.
+      check costs two compares per frame.  Each frame after the first
+      costs Valgrind one CFI step, so the unwind asks first for one frame
+      fewer than the most it may need (--num-callers + 1) and goes to the
+      full depth only when two preload frames lead
+      (LH_(record_allocation_stack)).
 
    2. Symbolising (once, at output).  Each code address expands to one
       frame, or several when functions were inlined there:
