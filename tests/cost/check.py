@@ -1,6 +1,7 @@
 """Checks for tests/cost/run.sh: reads the profiles (through
 tests/lib/profile_check.py) and the tool's memory per cost centre from
 Valgrind's --profile-heap=yes listing at exit."""
+import json
 import os
 import re
 import sys
@@ -453,6 +454,26 @@ def unwind_stats(log_path):
                 return tuple(int(g.replace(",", "")) for g in match.groups())
     return None
 
+
+# deepalign (its header comment): 21 calls deep, 5 posix_memalign (two
+# preload frames: unwound again to 14) and 5 malloc; both sites keep 12
+# frames, allocate and 11 calls of down.
+stats = unwind_stats(out + "/deepalign.log")
+report("deepalign: 10 allocation stacks unwound, 200 frames asked for, 5 again to full depth",
+       stats == (10, 200, 5), "--stats=yes says %s" % (stats,))
+profile = pc.load(out + "/deepalign.json")
+for assertion in ("sites.#=2", "sites[*].total_blocks=[5,5]", "sites[*].stack.#=[12,12]"):
+    report_assertion("deepalign", profile, assertion)
+# each site's stack, by function, and the preload frames it dropped
+with open(out + "/deepalign.json") as raw:
+    document = json.load(raw)
+stacks = sorted(([document["frames"][i]["function"] for i in site["stack"]],
+                 [f["function"] for f in document["allocator_stacks"][site["allocator_stack"]]])
+                for site in document["sites"])
+expected = sorted((["allocate"] + ["down"] * 11, preload)
+                  for preload in (["memalign", "posix_memalign"], ["malloc"]))
+report("deepalign: both sites keep allocate and 11 calls of down, posix_memalign's "
+       "with its two preload frames dropped", stacks == expected, "stacks: %s" % (stacks,))
 
 for name, frames in (("sites-6", 13), ("sites-6-merged", 14)):
     profile = pc.load("%s/%s.json" % (out, name))

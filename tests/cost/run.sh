@@ -13,7 +13,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages pagesets pagedup classes stacks stackloop; do
+for prog in blocks series sites bigarray pages pagesets pagedup classes stacks stackloop deepalign; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -63,6 +63,9 @@ VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes --merge-recursive-frames=2 \
   --lifeheap-out-file="$out/sites-6-merged.json" "$bin/sites" 6 >/dev/null 2>"$out/sites-6-merged.log" \
   || fail "profiling sites 6 with --merge-recursive-frames=2" "see $out/sites-6-merged.log"
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
+  --lifeheap-out-file="$out/deepalign.json" "$bin/deepalign" >/dev/null 2>"$out/deepalign.log" \
+  || fail "profiling deepalign with --stats=yes" "see $out/deepalign.log"
 # How an allocation's stack finds its site (--stats=yes counts the answers).
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
   --lifeheap-out-file="$out/stackloop.json" "$bin/stackloop" >/dev/null 2>"$out/stackloop.log" \
