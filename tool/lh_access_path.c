@@ -254,6 +254,7 @@ typedef struct {
 } DeferredAccess;
 
 static DeferredAccess deferred[MAX_DEFERRED];
+#define DEFERRED_MAP_AHEAD 8
 static UInt n_deferred = 0;
 
 /* Counts the queued accesses into their blocks and maps. */
@@ -303,6 +304,16 @@ static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b,
    __builtin_prefetch(b, 1);
    if (is_write || newly != 0)
       __builtin_prefetch((const char*)&b->access.written_bytes_set, 1);
+   /* the map of the access queued DEFERRED_MAP_AHEAD before, whose record
+      has arrived by now: its header and the line of its count if its
+      counts are 2-byte ones in place (a hint; the maps of thousands of
+      sites are mostly not in cache) */
+   if (n_deferred >= DEFERRED_MAP_AHEAD) {
+      const DeferredAccess* e = &deferred[n_deferred - DEFERRED_MAP_AHEAD];
+      const LH_SiteMap* m = e->block->access.map;
+      __builtin_prefetch(m, 1);
+      __builtin_prefetch((const UChar*)m->counts + 2 * (e->a - e->block->payload), 1);
+   }
    if (++n_deferred == MAX_DEFERRED) deferred_flush();
 }
 
@@ -706,7 +717,8 @@ static inline Bool deferrable(Addr a, UWord n, Bool is_write,
    [payload, payload+size) (the allocator's slack in the last granule) are
    not counted. */
 static __attribute__((noinline))
-void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
+void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot,
+                      Bool may_defer)
 {
    Addr end = a + size;
    if (slot != NULL) LH_(access_path_stats).slow++;
@@ -722,7 +734,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot)
          UInt newly;
          /* (a is past the access's start when its first bytes were
             another block's, or the allocator's slack) */
-         if (slot != NULL && end <= granule_end
+         if (slot != NULL && may_defer && end <= granule_end
              && deferrable(a, end - a, is_write, &ref, slot, &newly)) {
             deferred_add(a, end - a, is_write, b, newly);
             LH_(access_path_stats).queued++;
@@ -894,11 +906,34 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
       map_add(ba->map, b, offset, n, slot->size, is_write);
       return;
    }
-   note_access_slow(a, n, is_write, slot);
+   note_access_slow(a, n, is_write, slot, True);
 }
 
-/* An access outside the slot's armed part: in the slot's block, or the
-   slow way. */
+/* An access outside the slot's block.  The commonest of them by far, a
+   reread of one of many blocks (a tree's walk, a table's probes), is
+   queued here ("Accesses counted later") with one shadow lookup and no
+   more: the slow way, a larger function with the bits, the counts and
+   the slot to keep, is called only for the rest (a block's first
+   access, an access across granules, outside any block), and does not
+   try the queue again. */
+static __attribute__((noinline))
+void note_access_elsewhere(Addr a, UWord n, Bool is_write, AccessSlot* slot)
+{
+   LH_GranuleRef ref;
+   UInt newly;
+   if (n != 0 && (a & (LH_GRANULE_SIZE - 1)) + n <= LH_GRANULE_SIZE
+       && LH_(shadow_lookup)(a, &ref)
+       && deferrable(a, n, is_write, &ref, slot, &newly)) {
+      LH_(access_path_stats).slow++;
+      LH_(access_path_stats).queued++;
+      deferred_add(a, n, is_write, ref.block, newly);
+      return;
+   }
+   note_access_slow(a, n, is_write, slot, False);
+}
+
+/* An access outside the slot's armed part: in the slot's block, or
+   elsewhere. */
 static inline __attribute__((always_inline))
 void note_access_unarmed(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
@@ -907,7 +942,7 @@ void note_access_unarmed(Addr a, UWord n, Bool is_write, AccessSlot* slot)
        && slot->epoch == slot_epoch)
       note_access_in_slot_block(a, n, is_write, slot);
    else
-      note_access_slow(a, n, is_write, slot);
+      note_access_elsewhere(a, n, is_write, slot);
 }
 
 /* The fastest path: an access inside the slot's armed part adds to its
@@ -1040,14 +1075,30 @@ void note_filtered(Addr a, UWord n, Bool is_write, UWord slot_index)
       note_access_unarmed(a, n, is_write, slot);
 }
 
+/* The rest of an access whose fast checks missed (note_pair made them,
+   and nothing has changed since), when its address may be in the heap. */
+static inline __attribute__((always_inline))
+void note_filtered_unarmed(Addr a, UWord n, Bool is_write, UWord slot_index)
+{
+   if (a - LH_(filter_base) < LH_(filter_span))
+      note_access_unarmed(a, n, is_write, slot_at(slot_index, is_write));
+}
+
 /* The pair when the first access is counted already (first_done) or
-   either missed its fast check: the second's checks are made here, after
-   the first access is counted, so the two are counted in program order. */
+   either missed its fast check.  note_pair made the first's checks, and
+   the second's when the first was counted: a check that missed there
+   is not made again.  When the first missed, the second's checks are
+   made here, after the first access is counted, so the two are counted
+   in program order. */
 static __attribute__((noinline))
 void note_pair_rest(Addr a1, Addr a2, UWord packed, Bool first_write,
                     Bool second_write, Bool first_done)
 {
-   if (!first_done) note_filtered(a1, packed & 0xFF, first_write, packed >> 16);
+   if (first_done) {
+      note_filtered_unarmed(a2, (packed >> 8) & 0xFF, second_write, packed >> 40);
+      return;
+   }
+   note_filtered_unarmed(a1, packed & 0xFF, first_write, packed >> 16);
    note_filtered(a2, (packed >> 8) & 0xFF, second_write, packed >> 40);
 }
 
@@ -1092,7 +1143,7 @@ static Bool is_program_part(CorePart part)
 static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
                           Addr a, SizeT size)
 {
-   if (is_program_part(part) && size > 0) note_access_slow(a, size, False, NULL);
+   if (is_program_part(part) && size > 0) note_access_slow(a, size, False, NULL, False);
 }
 
 static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
@@ -1101,7 +1152,7 @@ static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
    /* The string and its terminating NUL; the core has checked that it is
       readable before calling us. */
    if (is_program_part(part))
-      note_access_slow(str, VG_(strlen)((const HChar*)str) + 1, False, NULL);
+      note_access_slow(str, VG_(strlen)((const HChar*)str) + 1, False, NULL, False);
 }
 
 /* Writes are counted after the call, with the size the kernel actually
@@ -1110,7 +1161,7 @@ static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
    ignored. */
 static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
-   if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL);
+   if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL, False);
 }
 
 void LH_(access_path_init)(void)
