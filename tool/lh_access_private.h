@@ -9,7 +9,10 @@
                      blocks into their sites, the profile's "access" objects
    lh_access_map.c   each site's access map (per offset, or 64 parts)
    lh_access_path.c  the access path: the helpers the generated code calls,
-                     the access slots, the kernel's accesses in syscalls
+                     the kernel's accesses in syscalls; with
+                     lh_access_slots.c (the access slots) and
+                     lh_access_pending.c (accesses counted later), whose
+                     shared state is lh_access_path_private.h's
 */
 #ifndef LH_ACCESS_PRIVATE_H
 #define LH_ACCESS_PRIVATE_H
@@ -130,7 +133,7 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
    }
 }
 
-/*--- lh_access_path.c -----------------------------------------------*/
+/*--- lh_access_path.c, lh_access_slots.c, lh_access_pending.c ------*/
 
 /* The access slots' epoch moves on: every slot is invalid. */
 void LH_(slots_new_epoch)(void);
