@@ -124,17 +124,26 @@ static inline Bool deferrable(Addr a, UWord n, Bool is_write,
    kernel's accesses).  Almost always one granule and one block: a wide or
    misaligned access may cross granules, and bytes outside a block's
    [payload, payload+size) (the allocator's slack in the last granule) are
-   not counted. */
+   not counted.  known: the granule of a, when the caller has looked it
+   up and found the access cannot wait in the queue (NULL: look it up). */
 static __attribute__((noinline))
 void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot,
-                      Bool may_defer)
+                      const LH_GranuleRef* known)
 {
    Addr end = a + size;
    if (slot != NULL) LH_(access_path_stats).slow++;
    while (a < end) {
       Addr granule_end = (a | (LH_GRANULE_SIZE - 1)) + 1;
       LH_GranuleRef ref;
-      if (LH_(shadow_lookup)(a, &ref)) {
+      Bool may_defer = known == NULL, found;
+      if (known != NULL) {
+         ref = *known;
+         known = NULL;
+         found = True;
+      } else {
+         found = LH_(shadow_lookup)(a, &ref);
+      }
+      if (found) {
          /* All of [s, e) is this block's: blocks do not overlap, so the
             high-water mark, times and map are done once for the whole
             stretch, and only the bits go granule by granule. */
@@ -315,7 +324,7 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
       map_add(ba->map, b, offset, n, slot->size, is_write);
       return;
    }
-   note_access_slow(a, n, is_write, slot, True);
+   note_access_slow(a, n, is_write, slot, NULL);
 }
 
 /* An access outside the slot's block.  The commonest of them by far, a
@@ -331,14 +340,17 @@ void note_access_elsewhere(Addr a, UWord n, Bool is_write, AccessSlot* slot)
    LH_GranuleRef ref;
    UInt newly;
    if (n != 0 && (a & (LH_GRANULE_SIZE - 1)) + n <= LH_GRANULE_SIZE
-       && LH_(shadow_lookup)(a, &ref)
-       && deferrable(a, n, is_write, &ref, slot, &newly)) {
-      LH_(access_path_stats).slow++;
-      LH_(access_path_stats).queued++;
-      deferred_add(a, n, is_write, ref.block, newly);
+       && LH_(shadow_lookup)(a, &ref)) {
+      if (deferrable(a, n, is_write, &ref, slot, &newly)) {
+         LH_(access_path_stats).slow++;
+         LH_(access_path_stats).queued++;
+         deferred_add(a, n, is_write, ref.block, newly);
+         return;
+      }
+      note_access_slow(a, n, is_write, slot, &ref);  /* its granule known */
       return;
    }
-   note_access_slow(a, n, is_write, slot, False);
+   note_access_slow(a, n, is_write, slot, NULL);
 }
 
 /* An access outside the slot's armed part: in the slot's block, or
@@ -552,7 +564,7 @@ static Bool is_program_part(CorePart part)
 static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
                           Addr a, SizeT size)
 {
-   if (is_program_part(part) && size > 0) note_access_slow(a, size, False, NULL, False);
+   if (is_program_part(part) && size > 0) note_access_slow(a, size, False, NULL, NULL);
 }
 
 static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
@@ -561,7 +573,7 @@ static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
    /* The string and its terminating NUL; the core has checked that it is
       readable before calling us. */
    if (is_program_part(part))
-      note_access_slow(str, VG_(strlen)((const HChar*)str) + 1, False, NULL, False);
+      note_access_slow(str, VG_(strlen)((const HChar*)str) + 1, False, NULL, NULL);
 }
 
 /* Writes are counted after the call, with the size the kernel actually
@@ -570,7 +582,7 @@ static void syscall_reads_string(CorePart part, ThreadId tid, const HChar* what,
    ignored. */
 static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
-   if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL, False);
+   if (is_program_part(part) && size > 0) note_access_slow(a, size, True, NULL, NULL);
 }
 
 void LH_(access_path_init)(void)
