@@ -124,11 +124,12 @@ static inline Bool deferrable(Addr a, UWord n, Bool is_write,
    kernel's accesses).  Almost always one granule and one block: a wide or
    misaligned access may cross granules, and bytes outside a block's
    [payload, payload+size) (the allocator's slack in the last granule) are
-   not counted.  known: the granule of a, when the caller has looked it
-   up and found the access cannot wait in the queue (NULL: look it up). */
+   not counted.  known: the granule of a in a shared chunk, owned by a
+   live block, when the caller has looked it up and found that the access
+   cannot wait in the queue (NULL: look it up). */
 static __attribute__((noinline))
 void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot,
-                      const LH_GranuleRef* known)
+                      LH_Granule* known)
 {
    Addr end = a + size;
    if (slot != NULL) LH_(access_path_stats).slow++;
@@ -137,7 +138,7 @@ void note_access_slow(Addr a, UWord size, Bool is_write, AccessSlot* slot,
       LH_GranuleRef ref;
       Bool may_defer = known == NULL, found;
       if (known != NULL) {
-         ref = *known;
+         LH_(shared_granule_ref)(known, &ref);
          known = NULL;
          found = True;
       } else {
@@ -328,28 +329,33 @@ void note_access_in_slot_block(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 }
 
 /* An access outside the slot's block.  The commonest of them by far, a
-   reread of one of many blocks (a tree's walk, a table's probes), is
-   queued here ("Accesses counted later") with one shadow lookup and no
-   more: the slow way, a larger function with the bits, the counts and
-   the slot to keep, is called only for the rest (a block's first
-   access, an access across granules, outside any block), and does not
-   try the queue again. */
+   reread of one of many small blocks (a tree's walk, a table's probes),
+   is queued here ("Accesses counted later") with one shadow lookup in a
+   chunk shared by small blocks and no more: the slow way, a larger
+   function with the bits, the counts and the slot to keep, is called
+   only for the rest (a block's first access, with the granule found
+   here; an access across granules, outside any block, or in a big or
+   medium block's chunk, where it looks the granule up itself and may
+   still queue the access). */
 static __attribute__((noinline))
 void note_access_elsewhere(Addr a, UWord n, Bool is_write, AccessSlot* slot)
 {
-   LH_GranuleRef ref;
-   UInt newly;
+   LH_Granule* g;
    if (n != 0 && (a & (LH_GRANULE_SIZE - 1)) + n <= LH_GRANULE_SIZE
-       && LH_(shadow_lookup)(a, &ref)) {
+       && (g = LH_(shadow_shared_granule)(a)) != NULL) {
+      LH_GranuleRef ref;
+      UInt newly;
+      LH_(shared_granule_ref)(g, &ref);
       if (deferrable(a, n, is_write, &ref, slot, &newly)) {
          LH_(access_path_stats).slow++;
          LH_(access_path_stats).queued++;
          deferred_add(a, n, is_write, ref.block, newly);
          return;
       }
-      note_access_slow(a, n, is_write, slot, &ref);  /* its granule known */
+      note_access_slow(a, n, is_write, slot, g);     /* its granule known */
       return;
    }
+   /* (a granule of a solo or medium chunk, of no block, or across two) */
    note_access_slow(a, n, is_write, slot, NULL);
 }
 

@@ -115,9 +115,6 @@ typedef struct {
 
 extern DeferredAccess LH_(deferred)[MAX_DEFERRED];
 extern UInt LH_(n_deferred);
-/* A queued access prefetches the map of the one queued this many
-   before. */
-#define DEFERRED_MAP_AHEAD 8
 
 /* Counts the queued accesses into their blocks and maps. */
 void LH_(deferred_flush)(void);
@@ -146,16 +143,6 @@ static inline void deferred_add(Addr a, UWord n, Bool is_write, LH_Block* b,
    __builtin_prefetch(b, 1);
    if (is_write || newly != 0)
       __builtin_prefetch((const char*)&b->access.written_bytes_set, 1);
-   /* the map of the access queued DEFERRED_MAP_AHEAD before, whose record
-      has arrived by now: its header and the line of its count if its
-      counts are 2-byte ones in place (a hint; the maps of thousands of
-      sites are mostly not in cache) */
-   if (LH_(n_deferred) >= DEFERRED_MAP_AHEAD) {
-      const DeferredAccess* e = &LH_(deferred)[LH_(n_deferred) - DEFERRED_MAP_AHEAD];
-      const LH_SiteMap* m = e->block->access.map;
-      __builtin_prefetch(m, 1);
-      __builtin_prefetch((const UChar*)m->counts + 2 * (e->a - e->block->payload), 1);
-   }
    if (++LH_(n_deferred) == MAX_DEFERRED) LH_(deferred_flush)();
 }
 

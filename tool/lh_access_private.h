@@ -114,12 +114,20 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
       UWord i = 0;
       if (LIKELY(m->width == 4)) {
          UInt* c = LH_(map_counts4)(m, is_write) + offset;
-         while (n - i >= 8 && LIKELY(add_one_to_8_of_4(c + i))) i += 8;
-         for (; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
+         if (n == 8) {                 /* a word: the commonest */
+            if (LIKELY(add_one_to_8_of_4(c))) return;
+         } else {
+            while (n - i >= 8 && LIKELY(add_one_to_8_of_4(c + i))) i += 8;
+            for (; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
+         }
       } else if (m->width == 2) {
          UShort* c = LH_(map_counts2)(m, is_write) + offset;
-         while (n - i >= 8 && LIKELY(add_one_to_8_of_2(c + i))) i += 8;
-         for (; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
+         if (n == 8) {
+            if (LIKELY(add_one_to_8_of_2(c))) return;
+         } else {
+            while (n - i >= 8 && LIKELY(add_one_to_8_of_2(c + i))) i += 8;
+            for (; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
+         }
       }
       if (LIKELY(i == n)) return;
       LH_(map_bytes_add)(m, is_write, offset + i, n - i, 1);
