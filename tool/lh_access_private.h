@@ -9,7 +9,10 @@
                      blocks into their sites, the profile's "access" objects
    lh_access_map.c   each site's access map (per offset, or 64 parts)
    lh_access_path.c  the access path: the helpers the generated code calls,
-                     the access slots, the kernel's accesses in syscalls
+                     the kernel's accesses in syscalls; with
+                     lh_access_slots.c (the access slots) and
+                     lh_access_pending.c (accesses counted later), whose
+                     shared state is lh_access_path_private.h's
 */
 #ifndef LH_ACCESS_PRIVATE_H
 #define LH_ACCESS_PRIVATE_H
@@ -98,35 +101,36 @@ static inline __attribute__((always_inline)) Bool add_one_to_8_of_4(UInt* c)
 
 /* n bytes at offset 'offset' of block b (of 'size' bytes) were accessed.
    4-byte counts are tried first: a site's accesses at 2 bytes are
-   bounded (65,535 an offset), a hot site's are all at 4. */
+   bounded (65,535 an offset), a hot site's are all at 4.  Eight counts
+   at a time while eight are left (a word's access, a new block's fill:
+   24 or 32 bytes are three or four vector adds, not a loop of compares),
+   then one by one; the first count at its width's limit stops the adds
+   there, and LH_(map_bytes_add) widens the map and does the rest. */
 static inline __attribute__((always_inline))
 void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
              UWord n, SizeT size, Bool is_write)
 {
    if (m->kind == LH_MAP_BYTES) {
-      UWord i;
+      UWord i = 0;
       if (LIKELY(m->width == 4)) {
          UInt* c = LH_(map_counts4)(m, is_write) + offset;
-         if (n == 8) {
+         if (n == 8) {                 /* a word: the commonest */
             if (LIKELY(add_one_to_8_of_4(c))) return;
          } else {
-            for (i = 0; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
-            if (LIKELY(i == n)) return;
-            offset += i;
-            n -= i;
+            while (n - i >= 8 && LIKELY(add_one_to_8_of_4(c + i))) i += 8;
+            for (; i < n && LIKELY(c[i] != 0xFFFFFFFFu); i++) c[i]++;
          }
       } else if (m->width == 2) {
          UShort* c = LH_(map_counts2)(m, is_write) + offset;
          if (n == 8) {
             if (LIKELY(add_one_to_8_of_2(c))) return;
          } else {
-            for (i = 0; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
-            if (LIKELY(i == n)) return;
-            offset += i;
-            n -= i;
+            while (n - i >= 8 && LIKELY(add_one_to_8_of_2(c + i))) i += 8;
+            for (; i < n && LIKELY(c[i] != 0xFFFF); i++) c[i]++;
          }
       }
-      LH_(map_bytes_add)(m, is_write, offset, n, 1);
+      if (LIKELY(i == n)) return;
+      LH_(map_bytes_add)(m, is_write, offset + i, n - i, 1);
    } else {
       ULong* counts = LH_(map_counts)(m, is_write);
       const LH_PartCache* cache = LH_(map_part_cache)(m);
@@ -137,7 +141,7 @@ void map_add(LH_SiteMap* m, const LH_Block* b, SizeT offset,
    }
 }
 
-/*--- lh_access_path.c -----------------------------------------------*/
+/*--- lh_access_path.c, lh_access_slots.c, lh_access_pending.c ------*/
 
 /* The access slots' epoch moves on: every slot is invalid. */
 void LH_(slots_new_epoch)(void);

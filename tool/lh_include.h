@@ -42,7 +42,9 @@
             │     │             at each output (lifetimes, shapes)
             │     ├─ lh_access.c  per-block access state, folded into sites
             │     │     lh_access_path.c (the hot path, from the loads and
-            │     │     stores), lh_access_map.c (per-offset)
+            │     │     stores; its slots in lh_access_slots.c, accesses
+            │     │     counted later in lh_access_pending.c),
+            │     │     lh_access_map.c (per-offset)
             │     └─ lh_blocks.c  --lifeheap-blocks: one record per stretch
             │                     of a block's life
             ├─ lh_threads.c     a serial per thread (ThreadIds are reused)
@@ -451,7 +453,7 @@ typedef struct LH_Block {
    ULong     small_class : 8;  /* lh_small_alloc.c's size class of the
                                   payload's slot; 0: any other origin */
    ULong     slotted : 1;      /* put in an access slot since the last
-                                  slot epoch (lh_access_path.c) */
+                                  slot epoch (lh_access_slots.c) */
    ULong     origin : 2;       /* LH_BlockOrigin */
    LH_BlockAccess access;      /* reads/writes state (lh_access.c); next to
                                   payload and size: the access path's part;

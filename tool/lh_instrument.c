@@ -51,7 +51,7 @@
       DIRTY t5 ::: LH_(note_read|note_write)(addr, size | slot << 32)
 
    so a stack or global access costs a few inline instructions and no
-   call.  'slot' is the event's access slot (lh_access_path.c), fixed
+   call.  'slot' is the event's access slot (lh_access_slots.c), fixed
    when the superblock is translated.  Everything after the filter is
    the helper's: its first lines count the common hits (a repeat key, a
    run, an armed part; lh_access_path.c, "Order of the checks").  Those
@@ -124,7 +124,7 @@ static void add_clock_update(IRSB* sbOut, Int n)
 /*--- Memory access events                                 ---*/
 /*------------------------------------------------------------*/
 
-/* Access slots (lh_access.c): every access event of a superblock gets
+/* Access slots (lh_access_slots.c): every access event of a superblock gets
    its own slot index, a hash of the superblock's guest address and the
    event's number in it, so a loop's load meets its block again in its
    slot.  Instrumentation is not re-entered, so the counter is static. */

@@ -206,6 +206,36 @@ static inline Bool LH_(shadow_lookup)(Addr a, LH_GranuleRef* ref)
    }
 }
 
+/* LH_(shadow_lookup) for a granule in a chunk shared by small blocks,
+   with no call (no chunk is made or searched): the granule of a when a
+   live block owns it; NULL when none does, or when the granule is in a
+   chunk of another kind (LH_(shadow_lookup) finds it there).  The
+   access path's queue of rereads takes its granules this way. */
+static inline LH_Granule* LH_(shadow_shared_granule)(Addr a)
+{
+   UWord* mid;
+   UWord e;
+   LH_Granule* g;
+   if (UNLIKELY(a >= LH_SHADOW_ADDR_LIMIT)) return NULL;
+   mid = LH_(shadow_top)[a >> 32];
+   if (mid == NULL) return NULL;
+   e = mid[(a >> LH_CHUNK_SHIFT) & ((1 << LH_SHADOW_MID_BITS) - 1)];
+   if (e == 0 || LH_ENTRY_KIND(e) != LH_ENTRY_SHARED) return NULL;
+   g = &((LH_SharedChunk*)e)->granule[(a >> LH_GRANULE_BITS)
+                                      & (LH_GRANULES_PER_CHUNK - 1)];
+   return g->owner != 0 ? g : NULL;
+}
+
+/* The granule reference of g, a granule of a shared chunk that a live
+   block owns (as LH_(shadow_lookup) fills it). */
+static inline void LH_(shared_granule_ref)(LH_Granule* g, LH_GranuleRef* ref)
+{
+   ref->block = LH_(block_record)(g->owner);
+   ref->read_bits = &g->read_bits;
+   ref->written_bits = &g->written_bits;
+   ref->solo = NULL;
+}
+
 /* Granule gi's read (or written) set of its own in a solo or medium
    chunk: a solo chunk's whole array, a medium chunk's page, made from
    LH_(bits_none) or LH_(bits_all) if it has none. */

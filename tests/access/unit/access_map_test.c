@@ -225,6 +225,52 @@ int main(void)
    touch(&c, 0, 1, False);
    compare(&c);
 
+   /* A new block's fill (24 or 32 bytes at once): map_add adds eight
+      counts at a time while eight are left, then one by one.  A count at
+      its width's limit in the third group of eight stops the vector adds
+      there; the loop counts 16, 17, 18 and stops at 19, whose add moves
+      the map on; the rest (19 to 23) is added after the move. */
+   case_start(&c, "24-byte access past 65,535 in its third eight", 40);
+   add_amount(&c, 0, 24, True, FULL2 - 1);
+   add_amount(&c, 19, 1, True, 1);       /* offset 19 at 65,535 */
+   touch(&c, 0, 24, True);
+   check_width(&c, 4);
+   check("24-byte access past 65,535: offsets 0-18 hold 65,535, 19 holds 65,536, 20-23 65,535",
+         LH_(map_counts4)(map_of(&c), True)[18] == FULL2
+         && LH_(map_counts4)(map_of(&c), True)[19] == FULL2 + 1
+         && LH_(map_counts4)(map_of(&c), True)[23] == FULL2
+         && LH_(map_counts4)(map_of(&c), True)[24] == 0,
+         "a count is not what the adds make it");
+   touch(&c, 3, 21, True);               /* two eights and a tail of 5 */
+   touch(&c, 8, 32, False);
+   compare(&c);
+
+   /* The same at 4 bytes: a 32-byte access whose count in the tail of a
+      13-byte access and in the fourth eight of a 32-byte one passes
+      2^32 - 1. */
+   case_start(&c, "32-byte access past 2^32 in its fourth eight", 40);
+   add_amount(&c, 0, 32, False, FULL - 1);
+   add_amount(&c, 30, 1, False, 1);      /* offset 30 at 2^32 - 1 */
+   check_width(&c, 4);
+   touch(&c, 8, 13, False);              /* one eight, a tail of 5: no pass */
+   check_width(&c, 4);
+   c.name = "32-byte access past 2^32 after a 13-byte one";
+   touch(&c, 0, 32, False);              /* 0-7 by eight; 8 is at 2^32 - 1 */
+   check_width(&c, 8);
+   check("32-byte access past 2^32: offset 30 holds 2^32, 31 holds 2^32 - 1",
+         LH_(map_counts)(map_of(&c), False)[30] == FULL + 1
+         && LH_(map_counts)(map_of(&c), False)[31] == FULL
+         && LH_(map_counts)(map_of(&c), False)[8] == FULL + 1,
+         "a count is not what the adds make it");
+   compare(&c);
+
+   /* A 13-byte access whose tail's count passes 65,535. */
+   case_start(&c, "13-byte access past 65,535 in its tail", 16);
+   add_amount(&c, 11, 1, False, FULL2);
+   touch(&c, 2, 13, False);              /* 2-9 by eight, 10, then 11 passes */
+   check_width(&c, 4);
+   compare(&c);
+
    /* A map of 4 KiB blocks: its counts apart are arena blocks of their
       own (4-byte ones 32 KiB), given back when they move on. */
    case_start(&c, "4096-byte blocks through every width", 4096);
