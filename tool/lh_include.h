@@ -26,6 +26,8 @@
             ├─ lh_heap.c        the malloc replacement (origins heap and
             │     │             small); a heap block is found from its
             │     │             payload through the shadow map
+            │     ├─ lh_alloc_stacks.c  each allocation's stack, without
+            │     │                the preload's own frames
             │     ├─ lh_small_alloc.c  slots for payloads up to 256 bytes
             │     └─ lh_shadow.c       address -> block map, read/written
             │                          bits; the block records' pages
@@ -586,7 +588,7 @@ void LH_(findings_write_json)(LH_Json* j);
 void LH_(findings_print_summary)(UInt max);
 
 /*------------------------------------------------------------*/
-/*--- Symbols (lh_symbols.c)                               ---*/
+/*--- Stacks (lh_alloc_stacks.c), symbols (lh_symbols.c) ---*/
 /*------------------------------------------------------------*/
 
 /* Unwinds tid's stack, drops the leading frames that lie in lifeheap's

@@ -14,7 +14,7 @@
    string and memory functions (lh_replace_*.c) is exactly the addresses
    from this function to lh_replace_code_end (lh_replace_end.c).  The
    tool finds the two by name in the preload's dynamic symbol table
-   (lh_symbols.c, LH_(in_replacement_code)) and does not count the
+   (lh_alloc_stacks.c, LH_(in_replacement_code)) and does not count the
    instructions between them in the run's clock (lh_instrument.c): the
    preload needs no line table for that, so it is installed without its
    debug information, which Valgrind would otherwise read and keep.

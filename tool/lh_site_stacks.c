@@ -7,7 +7,7 @@
 
    A site is one allocation stack: the code addresses left after the
    preload's frames are dropped, at most --num-callers of them
-   (lh_symbols.c).  Every allocation looks its stack up here; a stack not
+   (lh_alloc_stacks.c).  Every allocation looks its stack up here; a stack not
    seen before makes a new site (lh_sites.c), which keeps its stack
    encoded here.
 
