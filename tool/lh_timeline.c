@@ -72,7 +72,10 @@
    all the time, about 1/16 for one-time initialisation, near 0 for a
    bounded structure that only fluctuates.  Counting new highs rather than
    "end above start" windows keeps the measure robust to a series that goes
-   up and down around a constant level.
+   up and down around a constant level.  last_rising_window (1-based, 0
+   for none) says whether the site still rose at the end of that phase: a
+   cache that warms up slowly sets new highs through much of its life, then
+   holds at its bound while it goes on allocating.
 */
 
 #include "pub_tool_basics.h"
@@ -623,6 +626,7 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
    rise_n  = rise_end - first;
    windows = rise_n < GROWTH_WINDOWS ? rise_n : GROWTH_WINDOWS;
 
+   growth->last_rising_window = 0;
    for (w = 0; w < windows; w++) {
       UInt  lo = first + w * rise_n / windows,
             hi = first + (w + 1) * rise_n / windows;
@@ -630,8 +634,10 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
       for (p = lo; p < hi; p++)
          if (values[p] > window_high)
             window_high = values[p];
-      if ((double)window_high > (double)running_high + noise)
+      if ((double)window_high > (double)running_high + noise) {
          rising++;
+         growth->last_rising_window = w + 1;
+      }
       if (window_high > running_high)
          running_high = window_high;
    }

@@ -25,6 +25,8 @@ typedef struct {
    double slope_bytes_per_million_instructions;
    double end_to_max_ratio;                      /* bytes_at_exit / max_bytes */
    UInt   windows;          /* windows rising_fraction was measured over */
+   UInt   last_rising_window; /* 1..windows: the last window that rose;
+                                 0 when none did */
    UInt   snapshot;         /* the snapshot it was computed for (lh_timeline.c) */
 } LH_Growth;
 
