@@ -78,8 +78,11 @@
 
    lh_table.c grows the pointer tables indexed by a number (the block
    file's side pages).  lh_core.h declares the core
-   functions the tool uses that Valgrind's tool headers do not; lifeheap.h
-   is the client-request header programs include (LIFEHEAP_MARK).
+   functions the tool uses that Valgrind's tool headers do not;
+   lh_pattern_match.c replaces the core's '*'/'?' matcher (VG_(string_match),
+   called two million times at start-up to bind the preload's
+   redirections).  lifeheap.h is the client-request header programs
+   include (LIFEHEAP_MARK).
 */
 #ifndef LH_INCLUDE_H
 #define LH_INCLUDE_H

@@ -112,10 +112,42 @@ static Int utf8_sequence_length(const UChar* s)
 }
 
 /* Bytes that go out as they are: printable ASCII but the quote and the
-   backslash. */
-static Bool is_plain(UChar c)
+   backslash.  A table, since every byte of every key and string of the
+   profile is looked up (a profile's keys alone are some fifty a site). */
+static const UChar plain_byte[256] = {
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0x00 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0x10 */
+   1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1,   /* 0x20 */
+   1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,   /* 0x30 */
+   1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,   /* 0x40 */
+   1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,   /* 0x50 */
+   1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,   /* 0x60 */
+   1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,   /* 0x70 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0x80 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0x90 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0xa0 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0xb0 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0xc0 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0xd0 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0xe0 */
+   0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,   /* 0xf0 */
+};
+
+/* Copies the run of plain bytes at *s straight into the buffer (flushing
+   when it fills) and moves *s past it. */
+static void put_plain_run(LH_Json* j, const UChar** s)
 {
-   return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+   const UChar* in = *s;
+   for (;;) {
+      HChar* out = j->buf + j->used;
+      UInt room = LH_JSON_BUF_SIZE - j->used, n = 0;
+      while (n < room && plain_byte[in[n]]) { out[n] = (HChar)in[n]; n++; }
+      j->used += n;
+      in += n;
+      if (n < room) break;
+      flush(j);
+   }
+   *s = in;
 }
 
 static void put_escaped_string(LH_Json* j, const HChar* str)
@@ -126,10 +158,8 @@ static void put_escaped_string(LH_Json* j, const HChar* str)
    while (*s) {
       UChar c = *s;
       Int len;
-      if (is_plain(c)) {
-         const UChar* run = s;
-         while (is_plain(*s)) s++;
-         put_bytes(j, (const HChar*)run, (UInt)(s - run));
+      if (plain_byte[c]) {
+         put_plain_run(j, &s);
          continue;
       }
       if (c == '"')       { put_str(j, "\\\""); s++; continue; }
@@ -163,7 +193,8 @@ static void put_u64(LH_Json* j, ULong v)
       digits[n++] = (HChar)('0' + v % 10);
       v /= 10;
    } while (v != 0);
-   while (n > 0) put_char(j, digits[--n]);
+   if (LH_JSON_BUF_SIZE - j->used < n) flush(j);
+   while (n > 0) j->buf[j->used++] = digits[--n];
 }
 
 /*------------------------------------------------------------*/

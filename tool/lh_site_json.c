@@ -55,16 +55,31 @@ typedef struct {
    ULong number;                    /* " #n", 0 when none */
 } LH_LabelParts;
 
+/* Where s continues after prefix, or NULL when s does not start with
+   prefix: one pass over both, no measuring first (labels are read back
+   for every site, trying the frames of its stack part by part). */
+static const HChar* after_prefix(const HChar* s, const HChar* prefix)
+{
+   while (*prefix != 0) {
+      if (*s != *prefix) return NULL;
+      s++;
+      prefix++;
+   }
+   return s;
+}
+
 static Bool starts_with(const HChar* s, const HChar* prefix)
 {
-   return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+   return after_prefix(s, prefix) != NULL;
 }
 
 /* What may follow a frame's text in a label: another part or the end. */
 static Bool at_part_boundary(const HChar* s)
 {
-   return *s == 0 || starts_with(s, " via ") || starts_with(s, ", allocated by ")
-          || starts_with(s, " > ") || starts_with(s, " #");
+   if (*s == 0) return True;
+   if (*s == ',') return starts_with(s, ", allocated by ");
+   return *s == ' ' && (starts_with(s, " via ") || starts_with(s, " > ")
+                        || starts_with(s, " #"));
 }
 
 /* The label as a reader joins it back (docs/format.md): the name frame's
@@ -79,24 +94,24 @@ static Bool parts_give(const LH_Site* s, const LH_LabelParts* p,
    Bool callee_seen = False;
    UInt k;
    text = s->out->n_frames ? LH_(frame_text)(s->out->frame_ids[s->out->name_frame]) : "???";
-   if (!starts_with(at, text)) return False;
-   at += VG_(strlen)(text);
+   at = after_prefix(at, text);
+   if (at == NULL) return False;
    for (k = 0; k < p->n; k++) {
       const HChar* sep;
       if (p->part[k] > s->out->name_frame) sep = " via ";
       else if (callee_seen) sep = " > ";
       else { sep = ", allocated by "; callee_seen = True; }
-      if (!starts_with(at, sep)) return False;
-      at += VG_(strlen)(sep);
+      at = after_prefix(at, sep);
+      if (at == NULL) return False;
       text = LH_(frame_text)(s->out->frame_ids[p->part[k]]);
-      if (!starts_with(at, text)) return False;
-      at += VG_(strlen)(text);
+      at = after_prefix(at, text);
+      if (at == NULL) return False;
    }
    if (p->number > 0) {
       HChar number[32];
       VG_(sprintf)(number, " #%llu", p->number);
-      if (!starts_with(at, number)) return False;
-      at += VG_(strlen)(number);
+      at = after_prefix(at, number);
+      if (at == NULL) return False;
    }
    return *at == 0;
 }
@@ -112,19 +127,17 @@ static Bool find_part(const LH_Site* s, const HChar** at, const HChar* sep,
 {
    UInt k, r, rejected[LH_REJECTED_MAX], n_rejected = 0;
    const HChar* rest;
-   if (!starts_with(*at, sep)) return False;
-   rest = *at + VG_(strlen)(sep);
+   rest = after_prefix(*at, sep);
+   if (rest == NULL) return False;
    for (k = from; k < to; k++) {
       UInt id = s->out->frame_ids[k];
-      const HChar* text;
-      SizeT len;
+      const HChar* end;
       for (r = 0; r < n_rejected && rejected[r] != id; r++) ;
       if (r < n_rejected) continue;
-      text = LH_(frame_text)(id);
-      len = VG_(strlen)(text);
-      if (VG_(strncmp)(rest, text, len) == 0 && at_part_boundary(rest + len)) {
+      end = after_prefix(rest, LH_(frame_text)(id));
+      if (end != NULL && at_part_boundary(end)) {
          *position = k;
-         *at = rest + len;
+         *at = end;
          return True;
       }
       if (n_rejected < LH_REJECTED_MAX) rejected[n_rejected++] = id;
@@ -143,8 +156,8 @@ static Bool label_parts(const LH_Site* s, LH_LabelParts* p)
    p->number = 0;
    if (at == NULL) return False;
    base = s->out->n_frames ? LH_(frame_text)(s->out->frame_ids[s->out->name_frame]) : "???";
-   if (!starts_with(at, base)) return False;
-   at += VG_(strlen)(base);
+   at = after_prefix(at, base);
+   if (at == NULL) return False;
    while (*at != 0) {
       UInt position;
       if (p->n == LH_LABEL_MAX_PARTS) return False;

@@ -4,6 +4,8 @@
 # the bytes in use per allocation cost centre at exit: deterministic, unlike
 # RSS or time), and that the compact per-site timelines read back exactly.
 # --stats=yes adds the arena's peak in use (the profile's output included).
+# Also the speed mechanisms of the tool's fixed costs that need no profile
+# to show them (the pattern matcher of start-up's redirections).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -13,7 +15,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages pagesets pagedup classes stacks; do
+for prog in blocks series sites bigarray pages pagesets pagedup classes stacks execfail; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -58,6 +60,63 @@ VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap -d \
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
   --lifeheap-out-file="$out/calls.json" "$bin/blocks" 20000 >/dev/null 2>"$out/calls.log" \
   || fail "profiling blocks 20000 with --stats=yes" "see $out/calls.log"
+
+# Valgrind's pattern matcher, VG_(string_match), is the tool's own
+# (tool/lh_pattern_match.c): some two million calls at start-up bind the
+# preload's redirection names to libc's functions.  The tool executable
+# must have it, not the core's (whose object also defines charIsStar)...
+nm "$top/tool/lifeheap-$(uname -m | sed 's/x86_64/amd64/')-linux.debug" >"$out/tool.nm" 2>/dev/null
+check "pattern matcher: the tool's own, not the core's" \
+  test "$(grep -c ' t match_rest$' "$out/tool.nm")/$(grep -c ' t charIsStar$' "$out/tool.nm")" = 1/0
+# ... and it must answer as the core's does: both built for the host and
+# compared on every short pattern and input (unit/pattern_match_test.c),
+# the core's taken out of libcoregrind-<platform>.a with its names changed.
+unit_test_pattern_match() {
+  local cppflags defines vglibdir platform
+  cppflags=$(sed -n 's/^VALGRIND_CPPFLAGS = //p' "$top/tool/Makefile")
+  defines=$(sed -n 's/^VALGRIND_PLATFORM_DEFINES = //p' "$top/tool/Makefile")
+  vglibdir=$(sed -n 's/^VALGRIND_LIBDIR = //p' "$top/tool/Makefile")
+  platform=$(sed -n 's/^VALGRIND_PLATFORM = //p' "$top/tool/Makefile")
+  if [ -z "$defines" ] || [ -z "$vglibdir" ]; then
+    fail "pattern matcher: build" "tool/Makefile lacks the Valgrind settings (run scripts/setup.sh)"; return
+  fi
+  rm -rf "$bin/seqmatch" && mkdir -p "$bin/seqmatch"
+  # shellcheck disable=SC2086
+  if ! (cd "$bin/seqmatch" \
+        && ar x "$vglibdir/libcoregrind-$platform.a" "libcoregrind_${platform//-/_}_a-m_seqmatch.o" \
+        && objcopy --redefine-sym vgPlain_string_match=core_string_match \
+             --redefine-sym vgPlain_generic_match=core_generic_match \
+             "libcoregrind_${platform//-/_}_a-m_seqmatch.o" core_seqmatch.o) \
+       >"$out/pattern_match_test.build.log" 2>&1 \
+     || ! gcc -O2 -no-pie -Wall -Wextra -Wno-unused-parameter -Werror $cppflags $defines \
+       -I"$top/tool" -o "$bin/pattern_match_test" "$top/tool/lh_pattern_match.c" \
+       "$here/unit/pattern_match_test.c" "$bin/seqmatch/core_seqmatch.o" \
+       >>"$out/pattern_match_test.build.log" 2>&1; then
+    fail "pattern matcher: build" "see $out/pattern_match_test.build.log"; return
+  fi
+  local line status=0 failed_before=$LH_FAILED
+  "$bin/pattern_match_test" >"$out/pattern_match_test.log" 2>&1 || status=$?
+  while IFS= read -r line; do
+    count_line "$line" || echo "$line"
+  done <"$out/pattern_match_test.log"
+  if [ "$status" -ne 0 ] && [ "$LH_FAILED" -eq "$failed_before" ]; then
+    fail "pattern matcher: exit" "status $status, see $out/pattern_match_test.log"
+  fi
+}
+unit_test_pattern_match
+# In the tool itself, through --trace-children-skip (which the core
+# matches against the path of the program exec'd, with VG_(string_match)):
+# execfail execs a path that does not exist, and the tool says the program
+# will run without it exactly when the pattern matches.
+skipped_by() {   # PATTERN PATH: "yes" when the tool says PATTERN excludes PATH
+  VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --trace-children=yes \
+    --trace-children-skip="$1" --lifeheap-out-file="$out/match.json" \
+    "$bin/execfail" "$2" >/dev/null 2>"$out/match.log"
+  if grep -q "execs $2, which will run without lifeheap (--trace-children-skip" "$out/match.log"
+  then echo yes; else echo no; fi
+}
+check_eq "pattern matcher: '*/m/a?c*' excludes .../m/abc" yes "$(skipped_by '*/m/a?c*' "$out/m/abc")"
+check_eq "pattern matcher: '*/m/a?b*' does not exclude .../m/abc" no "$(skipped_by '*/m/a?b*' "$out/m/abc")"
 
 feed_checks "$here/check.py" "$out"
 summary
