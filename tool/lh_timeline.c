@@ -72,7 +72,14 @@
    all the time, about 1/16 for one-time initialisation, near 0 for a
    bounded structure that only fluctuates.  Counting new highs rather than
    "end above start" windows keeps the measure robust to a series that goes
-   up and down around a constant level.
+   up and down around a constant level.  last_rising_window (1-based, 0
+   for none) says whether the site still rose at the end of that phase: a
+   cache that warms up slowly sets new highs through much of its life, then
+   holds at its bound while it goes on allocating.  active_windows_at_max
+   counts the windows of the site's active time (first allocation to last
+   free, or to the end) that come within AT_MAX_CLOSENESS of its max: a
+   bounded queue under pressure returns to its capacity again and again,
+   a pile-up reaches its max once.
 */
 
 #include "pub_tool_basics.h"
@@ -584,6 +591,7 @@ static const ULong* site_series(LH_Site* site)
 #define GROWTH_WINDOWS        16
 #define GROWTH_NOISE_FRACTION 0.01
 #define GROWTH_PHASE_MIN_FRACTION 0.25  /* of the run: a long allocating phase */
+#define AT_MAX_CLOSENESS      0.05  /* of max_bytes: "at its max" */
 
 Bool LH_(site_is_significant)(const LH_Site* site)
 {
@@ -623,6 +631,7 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
    rise_n  = rise_end - first;
    windows = rise_n < GROWTH_WINDOWS ? rise_n : GROWTH_WINDOWS;
 
+   growth->last_rising_window = 0;
    for (w = 0; w < windows; w++) {
       UInt  lo = first + w * rise_n / windows,
             hi = first + (w + 1) * rise_n / windows;
@@ -630,13 +639,40 @@ static void compute_growth(LH_Site* site, const ULong* values, LH_Growth* growth
       for (p = lo; p < hi; p++)
          if (values[p] > window_high)
             window_high = values[p];
-      if ((double)window_high > (double)running_high + noise)
+      if ((double)window_high > (double)running_high + noise) {
          rising++;
+         growth->last_rising_window = w + 1;
+      }
       if (window_high > running_high)
          running_high = window_high;
    }
    growth->windows = windows;
    growth->rising_fraction = windows > 0 ? (double)rising / windows : 0.0;
+
+   /* The active time's windows that reach the site's max again. */
+   {
+      UInt  active_end = snapshot.n_points, active_n;
+      ULong near_max = site->max_bytes
+                       - (ULong)(AT_MAX_CLOSENESS * (double)site->max_bytes);
+      if (LH_(site_blocks_at_exit)(site) == 0 && LH_(site_freed_blocks)(site) > 0) {
+         active_end = first;
+         while (active_end < snapshot.n_points
+                && snapshot.times[active_end] <= site->last_free_time)
+            active_end++;
+      }
+      active_n = active_end - first;
+      growth->active_windows = active_n < GROWTH_WINDOWS ? active_n : GROWTH_WINDOWS;
+      growth->active_windows_at_max = 0;
+      for (w = 0; w < growth->active_windows; w++) {
+         UInt lo = first + w * active_n / growth->active_windows,
+              hi = first + (w + 1) * active_n / growth->active_windows;
+         for (p = lo; p < hi; p++)
+            if (values[p] >= near_max) {
+               growth->active_windows_at_max++;
+               break;
+            }
+      }
+   }
 
    /* Least squares over the same points, centred for precision. */
    for (p = first; p < snapshot.n_points; p++) {

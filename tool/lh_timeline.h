@@ -25,6 +25,13 @@ typedef struct {
    double slope_bytes_per_million_instructions;
    double end_to_max_ratio;                      /* bytes_at_exit / max_bytes */
    UInt   windows;          /* windows rising_fraction was measured over */
+   UInt   last_rising_window; /* 1..windows: the last window that rose;
+                                 0 when none did */
+   /* The site's active time (first allocation to last free, or to the end
+      when blocks remain) in equal windows, and how many of them hold a
+      value within AT_MAX_CLOSENESS of max_bytes (lh_timeline.c). */
+   UInt   active_windows;
+   UInt   active_windows_at_max;
    UInt   snapshot;         /* the snapshot it was computed for (lh_timeline.c) */
 } LH_Growth;
 
