@@ -78,6 +78,21 @@ feed_checks() {
   done < <(python3 "$script" "$@" 2>&1 || echo "FAIL $(basename "$script") $1: exited with an error")
 }
 
+# run_unit_program NAME PROGRAM LOG: runs a host-built unit test program,
+# keeping its output in LOG, and counts its "PASS/FAIL/SKIP" lines; other
+# lines are shown.  A program that exits non-zero without having reported a
+# failure is one (a crash midway must not pass).
+run_unit_program() {
+  local name=$1 program=$2 log=$3 line status=0 failed_before=$LH_FAILED
+  "$program" >"$log" 2>&1 || status=$?
+  while IFS= read -r line; do
+    count_line "$line" || echo "$line"
+  done <"$log"
+  if [ "$status" -ne 0 ] && [ "$LH_FAILED" -eq "$failed_before" ]; then
+    fail "$name: exit" "the test program exited with status $status, see $log"
+  fi
+}
+
 # Every lifeheap profile a suite writes (anywhere under $TESTS_OUT, however
 # it ran the tool) is checked by tests/lib/profile_check.py --every when the
 # suite ends: the schema, map sums, never-* relations, totals, and the sites'

@@ -59,14 +59,7 @@ unit_test_access_map() {
       "$here/unit/access_map_test.c" 2>"$out/access_map_test.build.log"; then
     fail "access map: build" "gcc failed, see $out/access_map_test.build.log"; return
   fi
-  local line status=0 failed_before=$LH_FAILED
-  "$bin/access_map_test" >"$out/access_map_test.log" 2>&1 || status=$?
-  while IFS= read -r line; do
-    count_line "$line" || echo "$line"
-  done <"$out/access_map_test.log"
-  if [ "$status" -ne 0 ] && [ "$LH_FAILED" -eq "$failed_before" ]; then
-    fail "access map: exit" "the test program exited with status $status, see $out/access_map_test.log"
-  fi
+  run_unit_program "access map" "$bin/access_map_test" "$out/access_map_test.log"
 }
 unit_test_access_map
 

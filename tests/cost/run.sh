@@ -106,14 +106,7 @@ unit_test_pattern_match() {
        >>"$out/pattern_match_test.build.log" 2>&1; then
     fail "pattern matcher: build" "see $out/pattern_match_test.build.log"; return
   fi
-  local line status=0 failed_before=$LH_FAILED
-  "$bin/pattern_match_test" >"$out/pattern_match_test.log" 2>&1 || status=$?
-  while IFS= read -r line; do
-    count_line "$line" || echo "$line"
-  done <"$out/pattern_match_test.log"
-  if [ "$status" -ne 0 ] && [ "$LH_FAILED" -eq "$failed_before" ]; then
-    fail "pattern matcher: exit" "status $status, see $out/pattern_match_test.log"
-  fi
+  run_unit_program "pattern matcher" "$bin/pattern_match_test" "$out/pattern_match_test.log"
 }
 unit_test_pattern_match
 # In the tool itself, through --trace-children-skip (which the core
