@@ -222,6 +222,12 @@ def report_assertion(program, profile, assertion):
     report(program + ": " + assertion, why is None, why)
 
 
+def report_assertions(program, profile, *assertions):
+    """Each of several profile_check assertions, reported on its own."""
+    for assertion in assertions:
+        report_assertion(program, profile, assertion)
+
+
 # --- The bits of big blocks ----------------------------------------------
 # bigarray.c: a 32 MiB block written in full and read but for one byte,
 # and a 1 MiB + 8 byte block written in full and grown to 3 MiB (its bits
@@ -230,15 +236,15 @@ def report_assertion(program, profile, assertion):
 # Two bits a byte would be 8.75 MiB.
 profile = pc.load(out + "/bigarray.json")
 big, grown = "site[bytes_at_exit=33554432]", "site[bytes_at_exit=3145728]"
-for assertion in (big + ".access.bytes_read=33554431",
+report_assertions("bigarray", profile,
+                  big + ".access.bytes_read=33554431",
                   big + ".access.bytes_written=33554432",
                   big + ".access.never_read_bytes=1",
                   big + ".access.written_never_read_bytes=1",
                   big + ".access.never_written_bytes=0",
                   grown + ".access.bytes_written=1048584",
                   grown + ".access.never_written_bytes=2097144",
-                  grown + ".access.written_never_read_bytes=1048584"):
-    report_assertion("bigarray", profile, assertion)
+                  grown + ".access.written_never_read_bytes=1048584")
 # Arrays of their own only where some but not all of a stretch's bits
 # are set: the read bits of the stretch with the hole, and the written
 # bits of the stretch where the grown block's written bytes stop.  The
@@ -268,12 +274,12 @@ report("bigarray: the tool's peak in use stays under 6 MB (35 MiB of big blocks)
 # set for each would make three slabs); and no 8 KiB array anywhere.
 profile = pc.load(out + "/pagesets.json")
 block = "site[total_blocks=60]"
-for assertion in (block + ".access.bytes_written=243840",
+report_assertions("pagesets", profile,
+                  block + ".access.bytes_written=243840",
                   block + ".access.bytes_read=22080",
                   block + ".access.never_read_bytes=221760",
                   block + ".access.never_written_bytes=0",
-                  block + ".access.written_never_read_bytes=221760"):
-    report_assertion("pagesets", profile, assertion)
+                  block + ".access.written_never_read_bytes=221760")
 centres = tool_allocations(out + "/pagesets.log") or {}
 report("pagesets: 120 page sets in two slabs of 64, no 8 KiB bit array",
        centres.get("lh.shadow.page") == 2 and centres.get("lh.shadow.solo.bits", 0) == 0
@@ -289,12 +295,12 @@ report("pagesets: 120 page sets in two slabs of 64, no 8 KiB bit array",
 # + 4 sets are ever in use (8 slabs of 64), where 2,000 would take 32.
 profile = pc.load(out + "/pagedup.json")
 block = "site[total_blocks=1000]"
-for assertion in (block + ".access.bytes_written=4064000",
+report_assertions("pagedup", profile,
+                  block + ".access.bytes_written=4064000",
                   block + ".access.bytes_read=468000",
                   block + ".access.never_read_bytes=3596000",
                   block + ".access.never_written_bytes=0",
-                  block + ".access.written_never_read_bytes=3596000"):
-    report_assertion("pagedup", profile, assertion)
+                  block + ".access.written_never_read_bytes=3596000")
 centres = tool_allocations(out + "/pagedup.log") or {}
 report("pagedup: 2,000 page sets of the same bits in 8 slabs of 64 (32 unshared), one frozen index",
        centres.get("lh.shadow.page") == 8 and centres.get("lh.shadow.frozen.index") == 1
@@ -309,7 +315,8 @@ report("pagedup: 2,000 page sets of the same bits in 8 slabs of 64 (32 unshared)
 # parts per 1 KiB, the bits in two arrays), the others a shared one.
 profile = pc.load(out + "/pages.json")
 page, filler = "site[total_blocks=48]", "site[total_blocks=72]"
-for assertion in (page + ".access.bytes_written=209664",
+report_assertions("pages", profile,
+                  page + ".access.bytes_written=209664",
                   page + ".access.bytes_read=17664",
                   page + ".access.never_read_bytes=195216",
                   page + ".access.never_written_bytes=28416",
@@ -317,8 +324,7 @@ for assertion in (page + ".access.bytes_written=209664",
                   page + ".access.written_never_read_bytes=166800",
                   filler + ".access.bytes_written=28800",
                   filler + ".access.never_written_bytes=0",
-                  filler + ".access.written_never_read_bytes=28800"):
-    report_assertion("pages", profile, assertion)
+                  filler + ".access.written_never_read_bytes=28800")
 chunks = tool_allocations(out + "/pages.log") or {}
 shadow = tool_bytes(out + "/pages.log") or {}
 report("pages: at exit some 64 KiB stretches have a medium chunk and some a shared one",
@@ -428,8 +434,8 @@ def scheduler_events(log_path):
 
 events = scheduler_events(out + "/calls.log")
 profile = pc.load(out + "/calls.json")
-for assertion in ("totals.blocks=25001", "totals.frees=5000", "totals.reallocs=5000"):
-    report_assertion("calls", profile, assertion)
+report_assertions("calls", profile,
+                  "totals.blocks=25001", "totals.frees=5000", "totals.reallocs=5000")
 report("calls: 35,001 heap calls of blocks 20000 made without returning to the scheduler",
        events is not None and events < 35001,
        "%s minor scheduler events (each call through the scheduler adds one)" % events)
@@ -462,8 +468,8 @@ stats = unwind_stats(out + "/deepalign.log")
 report("deepalign: 10 allocation stacks unwound, 200 frames asked for, 5 again to full depth",
        stats == (10, 200, 5), "--stats=yes says %s" % (stats,))
 profile = pc.load(out + "/deepalign.json")
-for assertion in ("sites.#=2", "sites[*].total_blocks=[5,5]", "sites[*].stack.#=[12,12]"):
-    report_assertion("deepalign", profile, assertion)
+report_assertions("deepalign", profile,
+                  "sites.#=2", "sites[*].total_blocks=[5,5]", "sites[*].stack.#=[12,12]")
 # each site's stack, by function, and the preload frames it dropped
 with open(out + "/deepalign.json") as raw:
     document = json.load(raw)
@@ -508,8 +514,8 @@ def site_lookup_stats(log_path):
 
 
 profile = pc.load(out + "/stackloop.json")
-for assertion in ("totals.blocks=1729", "totals.frees=1729", "sites.#=244"):
-    report_assertion("stackloop", profile, assertion)
+report_assertions("stackloop", profile,
+                  "totals.blocks=1729", "totals.frees=1729", "sites.#=244")
 stats = site_lookup_stats(out + "/stackloop.log")
 if stats is None:
     report("stackloop: --stats=yes counts the site lookups", False, "no line in stackloop.log")
