@@ -31,9 +31,17 @@
    and when it catches up.  Every change is kept as a step (time, offset),
    so that the allocating thread's clock at any past allocation time is
    found (binary search) when the block is freed by another thread: the
-   block records nothing more.  Steps cost 16 bytes per turn on the CPU of
-   a thread; nothing is done per instruction, per allocation or per
-   same-thread free.
+   block records nothing more.  A step costs 16 bytes; a thread keeps at
+   most MAX_STEPS, thinning its older ones (thin_steps).  Nothing is done
+   per instruction, per allocation or per same-thread free; the trackers
+   of a thread's start and stop on the CPU run once per time slice and
+   per system call (the start tracker also checks whether a periodic dump
+   is due, lh_dump.c).
+
+   What the clock cannot see is a wait that goes through neither a block
+   nor a futex: a thread that spins on a flag, or yields the CPU until
+   another has run, does not catch up, so its clock stays behind a real
+   machine's (docs/metrics.md, "Time").
 
    A hand-off's parallel wait is the consumer's clock at the free minus
    the producer's clock at the allocation: what the message would wait on
