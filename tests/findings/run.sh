@@ -523,6 +523,32 @@ if profile_prog oversized_growing; then
     "$out/oversized_growing.json" "findings=1"
 fi
 
+# The parallel clock's memory is bounded: 20,000 round trips between two
+# threads make a step per thread change (progs/ping_pong.c), and a thread
+# keeps at most 8,192 of them (tool/lh_parallel_clock.c thins the older).
+if compile_c "$bin/ping_pong" "$here/progs/ping_pong.c"; then
+  if run_lifeheap "$out/ping_pong.json" --stats=yes "$bin/ping_pong" >/dev/null; then
+    check_py "ping_pong: 20,000 hand-offs, no missing-backpressure" "$out/ping_pong.json" \
+      "site[name=make_message]" ".cross_thread_frees=20000" ".total_blocks=20000" ".max_blocks=2" \
+      "nofinding[missing-backpressure]"
+    steps=$(sed -n 's/.*parallel clock: \([0-9]*\) steps kept, \([0-9]*\) thinned out.*/\1 \2/p' "$out/ping_pong.json.log")
+    if [ -z "$steps" ]; then
+      fail "ping_pong: the parallel clock's steps" "no 'parallel clock' line in $out/ping_pong.json.log (--stats=yes)"
+    else
+      read -r kept thinned <<<"$steps"
+      if [ "$kept" -le $((2 * 8192)) ] && [ "$thinned" -gt 0 ] && [ $((kept + thinned)) -ge 20000 ]; then
+        pass "ping_pong: the parallel clock keeps at most 8,192 steps per thread ($kept kept, $thinned thinned)"
+      else
+        fail "ping_pong: the parallel clock's steps" "$kept kept, $thinned thinned: want at most 16384 kept, some thinned, 20000 made"
+      fi
+    fi
+  else
+    fail "ping_pong: profile" "see $out/ping_pong.json.log"
+  fi
+else
+  fail "ping_pong: build" "gcc failed"
+fi
+
 # Hand-off without consumption: released together at teardown
 # (progs/results_teardown.c), under both schedulers.
 if compile_c "$bin/results_teardown" "$here/progs/results_teardown.c"; then
