@@ -235,7 +235,8 @@ static UInt unwind(ThreadId tid, Addr* ips, UInt most)
       below_main_epoch = ep.n;
    }
 
-   VG_(memset)(&start, 0, sizeof start);
+   /* amd64's VG_(get_UnwindStartRegs) sets the three fields read below
+      (no memset of the whole union first, as VG_(get_StackTrace) makes) */
    VG_(get_UnwindStartRegs)(&start, tid);
    highest = VG_(thread_get_stack_max)(tid);
    VG_(stack_limits)((Addr)start.r_sp, &lowest, &highest);
