@@ -126,6 +126,7 @@ static struct {
    ULong stacks;          /* allocation stacks recorded */
    ULong frames;          /* the frames their unwinds found */
    ULong below_main;      /* unwinds stopped at a below-main function */
+   ULong kinds_looked_up; /* addresses whose function's kind was looked up */
 } unwind_stats;
 
 /* --lifeheap-check-unwind=yes (see compare_with_valgrind) and its counts. */
@@ -138,9 +139,10 @@ static struct {
 void LH_(stacks_print_stats)(void)
 {
    VG_(dmsg)("lifeheap: allocation stacks: %'llu unwound, %'llu frames "
-             "found, %'llu stopped at a function below main\n",
+             "found, %'llu stopped at a function below main (%'llu "
+             "addresses' functions looked up)\n",
              unwind_stats.stacks, unwind_stats.frames,
-             unwind_stats.below_main);
+             unwind_stats.below_main, unwind_stats.kinds_looked_up);
    if (check_unwind)
       VG_(dmsg)("lifeheap: unwind check: %'llu stacks compared with "
                 "Valgrind's unwinder, %'llu differed\n",
@@ -173,6 +175,7 @@ static UInt  below_main_epoch = 0;
 static Bool is_below_main_slow(DiEpoch ep, Addr ip, UInt slot)
 {
    Bool below = VG_(get_fnname_kind_from_IP)(ep, ip) == Vg_FnNameBelowMain;
+   unwind_stats.kinds_looked_up++;
    below_main_ip[slot] = ip;
    below_main_kind[slot] = below ? 2 : 1;
    return below;
