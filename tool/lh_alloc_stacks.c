@@ -33,6 +33,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_machine.h"     /* VG_(thread_get_stack_max), the red zone */
@@ -168,24 +169,45 @@ static UInt preload_frames(const Addr* ips, UInt n)
    information is read or dropped, which advances Valgrind's epoch: the
    cache is emptied when the epoch moves. */
 #define BELOW_MAIN_CACHE 512          /* a power of two */
-static Addr  below_main_ip[BELOW_MAIN_CACHE];
-static UChar below_main_kind[BELOW_MAIN_CACHE];   /* 0 empty, 1 no, 2 yes */
-static UInt  below_main_epoch = 0;
+typedef struct {
+   Addr ip;
+   UWord kind;                        /* 0 empty, 1 not below main, 2 below */
+} BelowMainEntry;                     /* an entry's two words: one line */
+/* In the arena, made at the first unwind: the tool's static data keeps
+   its size (the client's address space is laid out around the tool's
+   executable, and the instructions a program runs can depend on where
+   its mappings fall: a profile's times moved by a few instructions when
+   the tool's data grew by 8 KB). */
+static BelowMainEntry* below_main_cache = NULL;
+static UInt below_main_epoch = 0;
+
+static void below_main_cache_check_epoch(DiEpoch ep)
+{
+   if (UNLIKELY(below_main_cache == NULL)) {
+      below_main_cache = VG_(calloc)("lh.alloc_stacks.below_main",
+                                     BELOW_MAIN_CACHE, sizeof(BelowMainEntry));
+      below_main_epoch = ep.n;
+   }
+   if (UNLIKELY(ep.n != below_main_epoch)) {
+      VG_(memset)(below_main_cache, 0, BELOW_MAIN_CACHE * sizeof(BelowMainEntry));
+      below_main_epoch = ep.n;
+   }
+}
 
 static Bool is_below_main_slow(DiEpoch ep, Addr ip, UInt slot)
 {
    Bool below = VG_(get_fnname_kind_from_IP)(ep, ip) == Vg_FnNameBelowMain;
    unwind_stats.kinds_looked_up++;
-   below_main_ip[slot] = ip;
-   below_main_kind[slot] = below ? 2 : 1;
+   below_main_cache[slot].ip = ip;
+   below_main_cache[slot].kind = below ? 2 : 1;
    return below;
 }
 
 static inline Bool is_below_main(DiEpoch ep, Addr ip)
 {
    UInt slot = (UInt)(ip ^ (ip >> 9)) & (BELOW_MAIN_CACHE - 1);
-   if (LIKELY(below_main_ip[slot] == ip && below_main_kind[slot] != 0))
-      return below_main_kind[slot] == 2;
+   if (LIKELY(below_main_cache[slot].ip == ip && below_main_cache[slot].kind != 0))
+      return below_main_cache[slot].kind == 2;
    return is_below_main_slow(ep, ip, slot);
 }
 
@@ -233,10 +255,7 @@ static UInt unwind(ThreadId tid, Addr* ips, UInt most)
    Bool stop_below_main = !VG_(clo_show_below_main);
    DiEpoch ep = VG_(current_DiEpoch)();
 
-   if (UNLIKELY(ep.n != below_main_epoch)) {
-      VG_(memset)(below_main_kind, 0, sizeof below_main_kind);
-      below_main_epoch = ep.n;
-   }
+   below_main_cache_check_epoch(ep);
 
    /* amd64's VG_(get_UnwindStartRegs) sets the three fields read below
       (no memset of the whole union first, as VG_(get_StackTrace) makes) */
@@ -258,16 +277,18 @@ static UInt unwind(ThreadId tid, Addr* ips, UInt most)
          or the first of the program's (the limit is now known), or one
          below main (the last one needed) */
       Addr ip = ips[n - 1];
+      Bool preload_frame = False;
       if (!leading_done) {
          if (leading < LH_MAX_UNWIND && in_preload(ip)) {
             leading++;
+            preload_frame = True;     /* never a function below main */
          } else {
             UInt program_limit = leading + VG_(clo_backtrace_size);
             leading_done = True;
             if (program_limit < limit) limit = program_limit;
          }
       }
-      if (stop_below_main && is_below_main(ep, ip)) {
+      if (stop_below_main && !preload_frame && is_below_main(ep, ip)) {
          unwind_stats.below_main++;
          break;
       }
@@ -332,9 +353,12 @@ void LH_(unwind_debug_usage)(void)
 static void compare_with_valgrind(ThreadId tid, const Addr* ips, UInt n,
                                   UInt most)
 {
-   static Addr valgrind_ips[LH_MAX_UNWIND];
+   static Addr* valgrind_ips = NULL;      /* in the arena, as above */
    DiEpoch ep = VG_(current_DiEpoch)();
+   if (valgrind_ips == NULL)
+      valgrind_ips = VG_(malloc)("lh.alloc_stacks.check", LH_MAX_UNWIND * sizeof(Addr));
    UInt vn = VG_(get_StackTrace)(tid, valgrind_ips, most, NULL, NULL, 0);
+   below_main_cache_check_epoch(ep);
    UInt k, leading = preload_frames(ips, n);
    Bool same = vn >= n;
    for (k = 0; same && k < n; k++) same = valgrind_ips[k] == ips[k];
