@@ -618,6 +618,9 @@ void LH_(findings_print_summary)(UInt max);
 LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid);
 /* --stats=yes: how many stacks were unwound and how deep. */
 void LH_(stacks_print_stats)(void);
+/* --lifeheap-check-unwind (a debugging option: --help-debug). */
+Bool LH_(unwind_debug_option)(const HChar* arg);
+void LH_(unwind_debug_usage)(void);
 /* ip lies in the preload's string and memory functions (lh_replace_*.c,
    between the markers of lh_replace_begin.c and lh_replace_end.c), which
    the clock does not count. */

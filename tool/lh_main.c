@@ -71,7 +71,7 @@ Bool LH_(out_file_option)(const HChar* arg)
 
 static void lh_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   LH_(unwind_debug_usage)();
 }
 
 /* Expands the output name the way the core does, but with %n replaced, so
