@@ -55,11 +55,69 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbolize_inflate.h"
+
+/* The debug file named by the module's build ID in /usr/lib/debug (where
+ * dwfl's standard search looks first, with its default path), inflated
+ * (symbolize_inflate.c); -1 when there is none or it has nothing
+ * compressed. */
+static int inflated_debug_file_by_build_id(Dwfl_Module *module)
+{
+    const unsigned char *bits;
+    GElf_Addr vaddr;
+    int length = dwfl_module_build_id(module, &bits, &vaddr);
+    if (length < 2)
+        return -1;
+    char path[64 + 2 * 256];
+    int used = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+                        bits[0]);
+    for (int i = 1; i < length && used < (int)sizeof path - 16; i++)
+        used += snprintf(path + used, sizeof path - used, "%02x", bits[i]);
+    snprintf(path + used, sizeof path - used, ".debug");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int copy = inflated_elf_copy(fd);
+    close(fd);
+    return copy;
+}
+
+/* dwfl's standard search for the debug file, except that a debug file
+ * found by build ID with compressed sections is handed to libdw inflated.
+ * (dwfl_standard_find_debuginfo opens a file it finds by build ID itself,
+ * so it cannot be given another.) */
+static int find_debuginfo_inflated(Dwfl_Module *module, void **userdata,
+                                   const char *module_name, Dwarf_Addr base,
+                                   const char *file_name,
+                                   const char *debuglink_file,
+                                   GElf_Word debuglink_crc,
+                                   char **debuginfo_file_name)
+{
+    int copy = inflated_debug_file_by_build_id(module);
+    if (copy >= 0)
+        return copy;
+    return dwfl_standard_find_debuginfo(module, userdata, module_name, base,
+                                        file_name, debuglink_file,
+                                        debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = find_debuginfo_inflated,
     .section_address = dwfl_offline_section_address,
 };
+
+/* The object itself, inflated when its own DWARF is compressed (gcc -gz);
+ * -1: dwfl opens the file. */
+static int object_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int copy = inflated_elf_copy(fd);
+    close(fd);
+    return copy;
+}
 
 /* Writes text with tabs and newlines turned into spaces. */
 static void put_clean(FILE *out, const char *text)
@@ -357,7 +415,8 @@ int main(int argc, char **argv)
             module = NULL;
             dwfl = dwfl_begin(&offline_callbacks);
             if (dwfl) {
-                module = dwfl_report_offline(dwfl, line + 2, line + 2, -1);
+                module = dwfl_report_offline(dwfl, line + 2, line + 2,
+                                             object_file(line + 2));
                 dwfl_report_end(dwfl, NULL, NULL);
                 /* dwfl lays a shared object or PIE out at an address of
                    its choosing: its bias turns link-time addresses into

@@ -94,6 +94,34 @@ for f in p["findings"]:
 # --- the helper is there (the build tree links it beside the tool)
 check "helper: tool/vglib/lifeheap-symbolize is executable" test -x "$top/tool/vglib/lifeheap-symbolize"
 
+# --- the helper reads compressed DWARF (gcc -gz, Debian's debug files) from
+# an inflated copy (cli/symbolize_inflate.c): the copy has objcopy's bytes,
+# and the helper's answers are the same as for the uncompressed file.
+helper_compressed_dwarf() {
+  local gz="$bin/compressed_dwarf" plain="$bin/compressed_dwarf.plain" request
+  if ! gcc -O2 -g -gz=zlib -o "$gz" "$progs/compressed_dwarf.c" 2>"$out/compressed_dwarf.build.log" ||
+     ! objcopy --decompress-debug-sections "$gz" "$plain" 2>>"$out/compressed_dwarf.build.log" ||
+     ! gcc -O2 -Wall -Wextra -Werror -I"$top/cli" -o "$bin/inflate_test" "$here/unit/inflate_test.c" \
+         "$top/cli/symbolize_inflate.c" -lelf -ldeflate >>"$out/compressed_dwarf.build.log" 2>&1; then
+    fail "compressed DWARF: build" "see $out/compressed_dwarf.build.log"; return
+  fi
+  check "compressed DWARF: gcc -gz compressed the test program's DWARF" \
+    sh -c "readelf -S --wide '$gz' | grep -q '\.debug_info .* C '"
+  run_unit_program "inflated copy" "$bin/inflate_test" "$out/inflate_test.log" "$gz" "$plain"
+  # Every address of main, asked of the helper in both files.
+  local start size
+  read -r start size < <(nm -S "$gz" | awk '$4 == "main" { print $1, $2 }')
+  for f in "$gz" "$plain"; do
+    { echo "O $f"; for ((a = 16#$start; a < 16#$start + 16#$size; a++)); do printf 'A %x\n' "$a"; done; } >"$f.request"
+    "$top/cli/lifeheap-symbolize" "$f.request" "$f.response"
+  done
+  check_eq "compressed DWARF: the helper answers as for the uncompressed file" "" \
+    "$(diff "$gz.response" "$plain.response" | head -5)"
+  check "compressed DWARF: fill's calls inlined in main are named (fill, then main)" \
+    sh -c "grep -A1 -P '^L \\d+\\tfill\\t.*compressed_dwarf\\.c\$' '$gz.response' | grep -qP '^L \\d+\\tmain\\t'"
+}
+helper_compressed_dwarf
+
 # --- Rust, rustc -O -C debuginfo=1
 if command -v rustc >/dev/null; then
   src="$progs/conns.rs"
