@@ -24,7 +24,9 @@
  * where name is the linkage name when the DWARF has one (mangled: the tool
  * demangles it with Valgrind's own demangler, as it does every other name)
  * and the unit is not C, else the DW_AT_name, and "-" when neither exists; line 0 and an empty path
- * mean unknown. Tabs and newlines in names and paths become spaces.
+ * mean unknown. A relative path is joined to the unit's compilation
+ * directory, as Valgrind joins it (put_path). Tabs and newlines in names and
+ * paths become spaces.
  *
  * For an address, the compilation unit's functions (indexed by address on
  * the unit's first query, through namespaces and types) give the
@@ -150,12 +152,34 @@ static const char *die_function_name(Dwarf_Die *die, bool plain_names)
     return name;
 }
 
-static void put_level(FILE *out, int line, const char *name, const char *path)
+/* A line table's directory entries other than the first are relative to
+ * the compilation directory when they are not absolute (DWARF 5, 6.2.4;
+ * earlier versions alike), but libdw gives a file under such an entry as
+ * the bare relative path ("../posix/bits/types.h" in a unit compiled in
+ * "./libio"). The path joined to the compilation directory, as Valgrind
+ * reads the same table: "./libio/../posix/bits/types.h". A path that
+ * already lies in the compilation directory (the unit's own files, entry 0)
+ * is left as it is. */
+static void put_path(FILE *out, const char *path, const char *compilation_dir)
+{
+    size_t dir_length = compilation_dir ? strlen(compilation_dir) : 0;
+    if (path[0] != '/' && dir_length > 0 &&
+        !(strncmp(path, compilation_dir, dir_length) == 0 &&
+          path[dir_length] == '/')) {
+        put_clean(out, compilation_dir);
+        fputc('/', out);
+    }
+    put_clean(out, path);
+}
+
+static void put_level(FILE *out, int line, const char *name, const char *path,
+                      const char *compilation_dir)
 {
     fprintf(out, "L %d\t", line < 0 ? 0 : line);
     put_clean(out, name && *name ? name : "-");
     fputc('\t', out);
-    put_clean(out, path ? path : "");
+    if (path && *path)
+        put_path(out, path, compilation_dir);
     fputc('\n', out);
 }
 
@@ -361,8 +385,12 @@ static void resolve(FILE *out, Dwfl_Module *module, Dwarf_Addr module_bias,
     if (row)
         path = dwfl_lineinfo(row, NULL, &line, NULL, NULL, NULL);
     bool plain_names = is_c_language(dwarf_srclang(unit));
+    Dwarf_Attribute attribute;
+    const char *compilation_dir =
+        dwarf_formstring(dwarf_attr(unit, DW_AT_comp_dir, &attribute));
     for (int i = levels - 1; i >= 0; i--) {
-        put_level(out, line, die_function_name(&chain[i], plain_names), path);
+        put_level(out, line, die_function_name(&chain[i], plain_names), path,
+                  compilation_dir);
         if (i > 0)
             call_site(&chain[i], files, file_count, &line, &path);
     }
