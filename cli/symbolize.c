@@ -61,9 +61,11 @@
 
 /* The debug file named by the module's build ID in /usr/lib/debug (where
  * dwfl's standard search looks first, with its default path), inflated
- * (symbolize_inflate.c); -1 when there is none or it has nothing
- * compressed. */
-static int inflated_debug_file_by_build_id(Dwfl_Module *module)
+ * (symbolize_inflate.c), its path in *path_found (malloc'd: dwfl resolves
+ * a dwz file's relative .gnu_debugaltlink from it); -1 when there is none
+ * or it has nothing compressed. */
+static int inflated_debug_file_by_build_id(Dwfl_Module *module,
+                                           char **path_found)
 {
     const unsigned char *bits;
     GElf_Addr vaddr;
@@ -81,6 +83,10 @@ static int inflated_debug_file_by_build_id(Dwfl_Module *module)
         return -1;
     int copy = inflated_elf_copy(fd);
     close(fd);
+    if (copy >= 0) {
+        free(*path_found);
+        *path_found = strdup(path);
+    }
     return copy;
 }
 
@@ -95,7 +101,7 @@ static int find_debuginfo_inflated(Dwfl_Module *module, void **userdata,
                                    GElf_Word debuglink_crc,
                                    char **debuginfo_file_name)
 {
-    int copy = inflated_debug_file_by_build_id(module);
+    int copy = inflated_debug_file_by_build_id(module, debuginfo_file_name);
     if (copy >= 0)
         return copy;
     return dwfl_standard_find_debuginfo(module, userdata, module_name, base,
