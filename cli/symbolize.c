@@ -59,13 +59,16 @@
 
 #include "symbolize_inflate.h"
 
-/* The debug file named by the module's build ID in /usr/lib/debug (where
- * dwfl's standard search looks first, with its default path), inflated
- * (symbolize_inflate.c), its path in *path_found (malloc'd: dwfl resolves
- * a dwz file's relative .gnu_debugaltlink from it); -1 when there is none
- * or it has nothing compressed. */
-static int inflated_debug_file_by_build_id(Dwfl_Module *module,
-                                           char **path_found)
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+/* The debug file named by the object's build ID in /usr/lib/debug, where
+ * dwfl's standard search looks first (its default path), open; -1 when
+ * there is none. */
+static int debug_file_by_build_id(Dwfl_Module *module)
 {
     const unsigned char *bits;
     GElf_Addr vaddr;
@@ -78,53 +81,54 @@ static int inflated_debug_file_by_build_id(Dwfl_Module *module,
     for (int i = 1; i < length && used < (int)sizeof path - 16; i++)
         used += snprintf(path + used, sizeof path - used, "%02x", bits[i]);
     snprintf(path + used, sizeof path - used, ".debug");
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* One dwfl session for the object at path, its module in *module (NULL
+ * when it cannot be read). Where the DWARF dwfl would read is compressed
+ * (the object's own, gcc -gz, or the debug file found by build ID,
+ * Debian's debug packages), the session gets an inflated image of that
+ * file instead (symbolize_inflate.c), reported as the module itself: a
+ * debug file has the object's program headers, so dwfl lays it out at the
+ * same addresses. Otherwise dwfl opens the object and finds its debug file
+ * as usual. */
+static Dwfl *open_object(const char *path, struct inflated_image *image,
+                         Dwfl_Module **module)
+{
+    *module = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int copy = inflated_elf_copy(fd);
-    close(fd);
-    if (copy >= 0) {
-        free(*path_found);
-        *path_found = strdup(path);
+    bool own_dwarf = fd >= 0 && elf_has_own_dwarf(fd);
+    if (own_dwarf && inflated_elf_image(fd, image)) {
+        close(fd);
+        Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+        if (dwfl)
+            *module = dwfl_report_offline_memory(dwfl, path, path,
+                                                 (char *)image->data,
+                                                 image->size);
+        return dwfl;
     }
-    return copy;
-}
-
-/* dwfl's standard search for the debug file, except that a debug file
- * found by build ID with compressed sections is handed to libdw inflated.
- * (dwfl_standard_find_debuginfo opens a file it finds by build ID itself,
- * so it cannot be given another.) */
-static int find_debuginfo_inflated(Dwfl_Module *module, void **userdata,
-                                   const char *module_name, Dwarf_Addr base,
-                                   const char *file_name,
-                                   const char *debuglink_file,
-                                   GElf_Word debuglink_crc,
-                                   char **debuginfo_file_name)
-{
-    int copy = inflated_debug_file_by_build_id(module, debuginfo_file_name);
-    if (copy >= 0)
-        return copy;
-    return dwfl_standard_find_debuginfo(module, userdata, module_name, base,
-                                        file_name, debuglink_file,
-                                        debuglink_crc, debuginfo_file_name);
-}
-
-static const Dwfl_Callbacks offline_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = find_debuginfo_inflated,
-    .section_address = dwfl_offline_section_address,
-};
-
-/* The object itself, inflated when its own DWARF is compressed (gcc -gz);
- * -1: dwfl opens the file. */
-static int object_file(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int copy = inflated_elf_copy(fd);
-    close(fd);
-    return copy;
+    if (fd >= 0)
+        close(fd);
+    Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+    if (!dwfl)
+        return NULL;
+    *module = dwfl_report_offline(dwfl, path, path, -1);
+    if (!*module || own_dwarf)
+        return dwfl;
+    int debug_fd = debug_file_by_build_id(*module);
+    if (debug_fd < 0)
+        return dwfl;
+    bool inflated = inflated_elf_image(debug_fd, image);
+    close(debug_fd);
+    if (!inflated)
+        return dwfl;
+    dwfl_end(dwfl);
+    dwfl = dwfl_begin(&offline_callbacks);
+    *module = dwfl ? dwfl_report_offline_memory(dwfl, path, path,
+                                                (char *)image->data,
+                                                image->size)
+                   : NULL;
+    return dwfl;
 }
 
 /* Writes text with tabs and newlines turned into spaces. */
@@ -432,6 +436,7 @@ int main(int argc, char **argv)
 
     Dwfl *dwfl = NULL;
     Dwfl_Module *module = NULL;
+    struct inflated_image image = {0};
     Dwarf_Addr module_bias = 0;
     char *line = NULL;
     size_t capacity = 0;
@@ -446,11 +451,9 @@ int main(int argc, char **argv)
             forget_indexes();
             if (dwfl)
                 dwfl_end(dwfl);
-            module = NULL;
-            dwfl = dwfl_begin(&offline_callbacks);
+            inflated_image_release(&image);
+            dwfl = open_object(line + 2, &image, &module);
             if (dwfl) {
-                module = dwfl_report_offline(dwfl, line + 2, line + 2,
-                                             object_file(line + 2));
                 dwfl_report_end(dwfl, NULL, NULL);
                 /* dwfl lays a shared object or PIE out at an address of
                    its choosing: its bias turns link-time addresses into
@@ -467,6 +470,7 @@ int main(int argc, char **argv)
     forget_indexes();
     if (dwfl)
         dwfl_end(dwfl);
+    inflated_image_release(&image);
     fclose(in);
     int failed = ferror(out);
     if (fclose(out) != 0 || failed || rename(tmp, argv[2]) != 0) {

@@ -8,13 +8,14 @@
  * program that calls printf, when the helper only looks at a few of the
  * file's compilation units.
  *
- * inflated_elf_copy writes an uncompressed copy of such a file into an
- * anonymous in-memory file (memfd_create) and gives it to libdw instead:
- * the same sections, in the same order, with the same contents once
- * inflated, inflated here by libdeflate (whole-buffer, more than twice as
- * fast as zlib's streaming inflate; the compression header gives each
- * section's size). libdw then reads plain sections and answers exactly as
- * it would from the compressed file.
+ * inflated_elf_image makes an uncompressed copy of such a file in
+ * anonymous memory (in 2 MB pages where the kernel allows: a few page
+ * faults instead of thousands), which the helper hands to dwfl instead
+ * (dwfl_report_offline_memory): the same sections, in the same order,
+ * with the same contents once inflated, inflated here by libdeflate
+ * (whole-buffer, more than twice as fast as zlib's streaming inflate; the
+ * compression header gives each section's size). libdw then reads plain
+ * sections and answers exactly as it would from the compressed file.
  *
  * The copy's layout: the ELF header, the program headers, each section's
  * data aligned to its alignment, then the section headers, with offsets,
@@ -40,7 +41,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* Larger than any debug file this helper will meet; keeps a corrupt
  * compression header from asking for an absurd copy. */
@@ -74,22 +74,32 @@ static const Elf64_Chdr *zlib_header(const unsigned char *file,
     return header->ch_type == ELFCOMPRESS_ZLIB ? header : NULL;
 }
 
+/* The section's name, NULL when the names cannot be read. */
+static const char *section_name(const unsigned char *file, uint64_t file_size,
+                                const Elf64_Ehdr *elf,
+                                const Elf64_Shdr *sections,
+                                const Elf64_Shdr *section)
+{
+    if (elf->e_shstrndx == SHN_UNDEF || elf->e_shstrndx >= elf->e_shnum)
+        return NULL;
+    const Elf64_Shdr *names = &sections[elf->e_shstrndx];
+    if (names->sh_type != SHT_STRTAB || (names->sh_flags & SHF_COMPRESSED) ||
+        !inside(names->sh_offset, names->sh_size, file_size) ||
+        section->sh_name >= names->sh_size)
+        return NULL;
+    const char *name = (const char *)file + names->sh_offset + section->sh_name;
+    size_t room = names->sh_size - section->sh_name;
+    return strnlen(name, room) < room ? name : NULL;
+}
+
 /* The sections the helper never reads, left out of the copy. */
 static bool unread_section(const unsigned char *file, uint64_t file_size,
                            const Elf64_Ehdr *elf, const Elf64_Shdr *sections,
                            const Elf64_Shdr *section)
 {
-    const Elf64_Shdr *names = &sections[elf->e_shstrndx];
-    if (elf->e_shstrndx == SHN_UNDEF || elf->e_shstrndx >= elf->e_shnum ||
-        names->sh_type != SHT_STRTAB || (names->sh_flags & SHF_COMPRESSED) ||
-        !inside(names->sh_offset, names->sh_size, file_size) ||
-        section->sh_name >= names->sh_size)
-        return false;
-    const char *name = (const char *)file + names->sh_offset + section->sh_name;
-    size_t room = names->sh_size - section->sh_name;
-    return (strnlen(name, room) < room) &&
-           (strcmp(name, ".debug_loclists") == 0 ||
-            strcmp(name, ".debug_loc") == 0);
+    const char *name = section_name(file, file_size, elf, sections, section);
+    return name && (strcmp(name, ".debug_loclists") == 0 ||
+                    strcmp(name, ".debug_loc") == 0);
 }
 
 /* Lays the copy out: each section's new offset; the section headers'
@@ -208,19 +218,34 @@ static bool plain_elf64(const unsigned char *file, uint64_t file_size)
     return true;
 }
 
-int inflated_elf_copy(int fd)
+/* The file open on fd, mapped; false when it cannot be. */
+static bool map_file(int fd, const unsigned char **file, uint64_t *file_size)
 {
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-        return -1;
-    uint64_t file_size = (uint64_t)st.st_size;
-    unsigned char *file = mmap(NULL, file_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (file == MAP_FAILED)
-        return -1;
-    int copy_fd = -1;
+        return false;
+    *file_size = (uint64_t)st.st_size;
+    void *mapped = mmap(NULL, *file_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped == MAP_FAILED)
+        return false;
+    *file = mapped;
+    return true;
+}
+
+#define HUGE_PAGE ((uint64_t)2 << 20)
+
+bool inflated_elf_image(int fd, struct inflated_image *image)
+{
+    const unsigned char *file;
+    uint64_t file_size;
+    image->data = NULL;
+    image->size = image->mapped = 0;
+    if (!map_file(fd, &file, &file_size))
+        return false;
+    bool done = false;
     uint64_t *new_offsets = NULL;
     if (!plain_elf64(file, file_size))
-        goto done;
+        goto out;
     const Elf64_Ehdr *elf = (const Elf64_Ehdr *)file;
     const Elf64_Shdr *sections = (const Elf64_Shdr *)(file + elf->e_shoff);
     new_offsets = calloc(elf->e_shnum, sizeof *new_offsets);
@@ -230,27 +255,60 @@ int inflated_elf_copy(int fd)
         !lay_out(file, file_size, elf, sections, new_offsets, &header_offset,
                  &copy_size, &any_compressed) ||
         !any_compressed)
-        goto done;
+        goto out;
 
-    copy_fd = memfd_create("lifeheap-debuginfo", MFD_CLOEXEC);
-    if (copy_fd < 0)
-        goto done;
-    unsigned char *copy = MAP_FAILED;
-    if (ftruncate(copy_fd, (off_t)copy_size) == 0)
-        copy = mmap(NULL, copy_size, PROT_READ | PROT_WRITE,
-                    MAP_SHARED | MAP_POPULATE,
-                    copy_fd, 0);
-    bool written = copy != MAP_FAILED &&
-                   write_copy(file, file_size, elf, sections, new_offsets,
-                              header_offset, copy);
-    if (copy != MAP_FAILED)
-        munmap(copy, copy_size);
-    if (!written) {
-        close(copy_fd);
-        copy_fd = -1;
+    /* Anonymous memory, zero-filled, aligned to a huge page and advised to
+     * use them. */
+    uint64_t rounded = (copy_size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    size_t mapped = rounded + HUGE_PAGE;
+    unsigned char *area = mmap(NULL, mapped, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (area == MAP_FAILED)
+        goto out;
+    unsigned char *copy = (unsigned char *)(((uintptr_t)area + HUGE_PAGE - 1) &
+                                            ~(uintptr_t)(HUGE_PAGE - 1));
+    madvise(copy, rounded, MADV_HUGEPAGE);
+    if (!write_copy(file, file_size, elf, sections, new_offsets, header_offset,
+                    copy)) {
+        munmap(area, mapped);
+        goto out;
     }
-done:
+    image->area = area;
+    image->data = copy;
+    image->size = copy_size;
+    image->mapped = mapped;
+    done = true;
+out:
     free(new_offsets);
-    munmap(file, file_size);
-    return copy_fd;
+    munmap((void *)file, file_size);
+    return done;
+}
+
+void inflated_image_release(struct inflated_image *image)
+{
+    if (image->mapped)
+        munmap(image->area, image->mapped);
+    image->area = image->data = NULL;
+    image->size = image->mapped = 0;
+}
+
+bool elf_has_own_dwarf(int fd)
+{
+    const unsigned char *file;
+    uint64_t file_size;
+    if (!map_file(fd, &file, &file_size))
+        return false;
+    bool found = false;
+    if (plain_elf64(file, file_size)) {
+        const Elf64_Ehdr *elf = (const Elf64_Ehdr *)file;
+        const Elf64_Shdr *sections = (const Elf64_Shdr *)(file + elf->e_shoff);
+        for (unsigned i = 1; i < elf->e_shnum && !found; i++) {
+            const char *name =
+                section_name(file, file_size, elf, sections, &sections[i]);
+            found = sections[i].sh_type != SHT_NOBITS && name &&
+                    strcmp(name, ".debug_info") == 0;
+        }
+    }
+    munmap((void *)file, file_size);
+    return found;
 }

@@ -4,7 +4,8 @@
  * `objcopy --decompress-debug-sections` (REFERENCE), every section of the
  * copy has the reference's name, type, flags and bytes, except the
  * location lists, which the copy leaves out (SHT_NOBITS, no bytes). A file
- * with nothing compressed (REFERENCE itself) gets no copy.
+ * with nothing compressed (REFERENCE itself) gets no copy; both hold their
+ * own DWARF (elf_has_own_dwarf).
  *
  *   inflate_test COMPRESSED REFERENCE
  *
@@ -96,12 +97,15 @@ int main(int argc, char **argv)
         perror("inflate_test");
         return 2;
     }
-    int copy_fd = inflated_elf_copy(compressed);
-    report(copy_fd >= 0, "a file with compressed debug sections is copied");
-    report(inflated_elf_copy(reference_fd) < 0,
+    struct inflated_image image, none;
+    bool copied = inflated_elf_image(compressed, &image);
+    report(copied, "a file with compressed debug sections is copied");
+    report(!inflated_elf_image(reference_fd, &none) && none.data == NULL,
            "a file with nothing compressed is not copied");
-    if (copy_fd >= 0) {
-        Elf *copy = elf_begin(copy_fd, ELF_C_READ_MMAP, NULL);
+    report(elf_has_own_dwarf(compressed) && elf_has_own_dwarf(reference_fd),
+           "both files hold their own DWARF");
+    if (copied) {
+        Elf *copy = elf_memory((char *)image.data, image.size);
         Elf *reference = elf_begin(reference_fd, ELF_C_READ_MMAP, NULL);
         int debug_sections = 0, left_out = 0;
         bool same = copy && reference &&
@@ -113,7 +117,7 @@ int main(int argc, char **argv)
         report(left_out >= 1, "the location lists are left out");
         elf_end(copy);
         elf_end(reference);
-        close(copy_fd);
+        inflated_image_release(&image);
     }
     return failures ? 1 : 0;
 }
