@@ -38,6 +38,11 @@
  * DW_AT_specification (dwarf_attr_integrate), also across compilation
  * units: exactly what Valgrind 3.19 cannot do.
  *
+ * An object's DWARF is read through dwfl as usual, except where it is
+ * zlib-compressed (Debian's debug files, gcc -gz): libdw would inflate
+ * every section with zlib, so the helper hands dwfl an image of the file
+ * inflated by libdeflate instead (open_object, symbolize_inflate.c).
+ *
  * Exit status: 0 when the response was written (even if no address could
  * be resolved), 1 on a usage error or when the request or response could
  * not be read or written.

@@ -23,10 +23,9 @@
  * lists (.debug_loclists, .debug_loc: where a variable lives at each
  * address, 1.4 MB of libc's 10) are left out, as SHT_NOBITS sections:
  * libdw skips those, and the helper never reads a variable's location.
- * Only 64-bit
- * little-endian files with ordinary section numbering and zlib-compressed
- * sections are copied; for anything else, and on any error, the caller
- * keeps the file as it is.
+ * Only 64-bit little-endian files with ordinary section numbering and
+ * zlib-compressed sections are copied; for anything else, and on any
+ * error, the caller keeps the file as it is.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
