@@ -24,7 +24,9 @@
  * where name is the linkage name when the DWARF has one (mangled: the tool
  * demangles it with Valgrind's own demangler, as it does every other name)
  * and the unit is not C, else the DW_AT_name, and "-" when neither exists; line 0 and an empty path
- * mean unknown. Tabs and newlines in names and paths become spaces.
+ * mean unknown. A relative path is joined to the unit's compilation
+ * directory, as Valgrind joins it (put_path). Tabs and newlines in names and
+ * paths become spaces.
  *
  * For an address, the compilation unit's functions (indexed by address on
  * the unit's first query, through namespaces and types) give the
@@ -35,6 +37,11 @@
  * (DW_AT_call_file, DW_AT_call_line). Names follow DW_AT_abstract_origin and
  * DW_AT_specification (dwarf_attr_integrate), also across compilation
  * units: exactly what Valgrind 3.19 cannot do.
+ *
+ * An object's DWARF is read through dwfl as usual, except where it is
+ * zlib-compressed (Debian's debug files, gcc -gz): libdw would inflate
+ * every section with zlib, so the helper hands dwfl an image of the file
+ * inflated by libdeflate instead (open_object, symbolize_inflate.c).
  *
  * Exit status: 0 when the response was written (even if no address could
  * be resolved), 1 on a usage error or when the request or response could
@@ -55,11 +62,79 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbolize_inflate.h"
+
 static const Dwfl_Callbacks offline_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
     .find_debuginfo = dwfl_standard_find_debuginfo,
     .section_address = dwfl_offline_section_address,
 };
+
+/* The debug file named by the object's build ID in /usr/lib/debug, where
+ * dwfl's standard search looks first (its default path), open; -1 when
+ * there is none. */
+static int debug_file_by_build_id(Dwfl_Module *module)
+{
+    const unsigned char *bits;
+    GElf_Addr vaddr;
+    int length = dwfl_module_build_id(module, &bits, &vaddr);
+    if (length < 2)
+        return -1;
+    char path[64 + 2 * 256];
+    int used = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+                        bits[0]);
+    for (int i = 1; i < length && used < (int)sizeof path - 16; i++)
+        used += snprintf(path + used, sizeof path - used, "%02x", bits[i]);
+    snprintf(path + used, sizeof path - used, ".debug");
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* One dwfl session for the object at path, its module in *module (NULL
+ * when it cannot be read). Where the DWARF dwfl would read is compressed
+ * (the object's own, gcc -gz, or the debug file found by build ID,
+ * Debian's debug packages), the session gets an inflated image of that
+ * file instead (symbolize_inflate.c), reported as the module itself: a
+ * debug file has the object's program headers, so dwfl lays it out at the
+ * same addresses. Otherwise dwfl opens the object and finds its debug file
+ * as usual. */
+static Dwfl *open_object(const char *path, struct inflated_image *image,
+                         Dwfl_Module **module)
+{
+    *module = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    bool own_dwarf = fd >= 0 && elf_has_own_dwarf(fd);
+    if (own_dwarf && inflated_elf_image(fd, image)) {
+        close(fd);
+        Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+        if (dwfl)
+            *module = dwfl_report_offline_memory(dwfl, path, path,
+                                                 (char *)image->data,
+                                                 image->size);
+        return dwfl;
+    }
+    if (fd >= 0)
+        close(fd);
+    Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+    if (!dwfl)
+        return NULL;
+    *module = dwfl_report_offline(dwfl, path, path, -1);
+    if (!*module || own_dwarf)
+        return dwfl;
+    int debug_fd = debug_file_by_build_id(*module);
+    if (debug_fd < 0)
+        return dwfl;
+    bool inflated = inflated_elf_image(debug_fd, image);
+    close(debug_fd);
+    if (!inflated)
+        return dwfl;
+    dwfl_end(dwfl);
+    dwfl = dwfl_begin(&offline_callbacks);
+    *module = dwfl ? dwfl_report_offline_memory(dwfl, path, path,
+                                                (char *)image->data,
+                                                image->size)
+                   : NULL;
+    return dwfl;
+}
 
 /* Writes text with tabs and newlines turned into spaces. */
 static void put_clean(FILE *out, const char *text)
@@ -92,12 +167,34 @@ static const char *die_function_name(Dwarf_Die *die, bool plain_names)
     return name;
 }
 
-static void put_level(FILE *out, int line, const char *name, const char *path)
+/* A line table's directory entries other than the first are relative to
+ * the compilation directory when they are not absolute (DWARF 5, 6.2.4;
+ * earlier versions alike), but libdw gives a file under such an entry as
+ * the bare relative path ("../posix/bits/types.h" in a unit compiled in
+ * "./libio"). The path joined to the compilation directory, as Valgrind
+ * reads the same table: "./libio/../posix/bits/types.h". A path that
+ * already lies in the compilation directory (the unit's own files, entry 0)
+ * is left as it is. */
+static void put_path(FILE *out, const char *path, const char *compilation_dir)
+{
+    size_t dir_length = compilation_dir ? strlen(compilation_dir) : 0;
+    if (path[0] != '/' && dir_length > 0 &&
+        !(strncmp(path, compilation_dir, dir_length) == 0 &&
+          path[dir_length] == '/')) {
+        put_clean(out, compilation_dir);
+        fputc('/', out);
+    }
+    put_clean(out, path);
+}
+
+static void put_level(FILE *out, int line, const char *name, const char *path,
+                      const char *compilation_dir)
 {
     fprintf(out, "L %d\t", line < 0 ? 0 : line);
     put_clean(out, name && *name ? name : "-");
     fputc('\t', out);
-    put_clean(out, path ? path : "");
+    if (path && *path)
+        put_path(out, path, compilation_dir);
     fputc('\n', out);
 }
 
@@ -303,8 +400,12 @@ static void resolve(FILE *out, Dwfl_Module *module, Dwarf_Addr module_bias,
     if (row)
         path = dwfl_lineinfo(row, NULL, &line, NULL, NULL, NULL);
     bool plain_names = is_c_language(dwarf_srclang(unit));
+    Dwarf_Attribute attribute;
+    const char *compilation_dir =
+        dwarf_formstring(dwarf_attr(unit, DW_AT_comp_dir, &attribute));
     for (int i = levels - 1; i >= 0; i--) {
-        put_level(out, line, die_function_name(&chain[i], plain_names), path);
+        put_level(out, line, die_function_name(&chain[i], plain_names), path,
+                  compilation_dir);
         if (i > 0)
             call_site(&chain[i], files, file_count, &line, &path);
     }
@@ -340,6 +441,7 @@ int main(int argc, char **argv)
 
     Dwfl *dwfl = NULL;
     Dwfl_Module *module = NULL;
+    struct inflated_image image = {0};
     Dwarf_Addr module_bias = 0;
     char *line = NULL;
     size_t capacity = 0;
@@ -354,10 +456,9 @@ int main(int argc, char **argv)
             forget_indexes();
             if (dwfl)
                 dwfl_end(dwfl);
-            module = NULL;
-            dwfl = dwfl_begin(&offline_callbacks);
+            inflated_image_release(&image);
+            dwfl = open_object(line + 2, &image, &module);
             if (dwfl) {
-                module = dwfl_report_offline(dwfl, line + 2, line + 2, -1);
                 dwfl_report_end(dwfl, NULL, NULL);
                 /* dwfl lays a shared object or PIE out at an address of
                    its choosing: its bias turns link-time addresses into
@@ -374,6 +475,7 @@ int main(int argc, char **argv)
     forget_indexes();
     if (dwfl)
         dwfl_end(dwfl);
+    inflated_image_release(&image);
     fclose(in);
     int failed = ferror(out);
     if (fclose(out) != 0 || failed || rename(tmp, argv[2]) != 0) {

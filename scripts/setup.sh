@@ -15,7 +15,7 @@ cd "$top"
 need=()
 # libc6-dbg: glibc's symbol table, so that Valgrind redirects glibc's internal
 # string calls (strdup's copy) to the byte-exact replacements (docs/metrics.md)
-for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-c-dev libsqlite3-dev libdw-dev python3 python3-jsonschema clang libjemalloc-dev \
+for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-c-dev libsqlite3-dev libdw-dev libdeflate-dev python3 python3-jsonschema clang libjemalloc-dev \
            librust-crossbeam-channel-dev jq time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done

@@ -78,13 +78,14 @@ feed_checks() {
   done < <(python3 "$script" "$@" 2>&1 || echo "FAIL $(basename "$script") $1: exited with an error")
 }
 
-# run_unit_program NAME PROGRAM LOG: runs a host-built unit test program,
+# run_unit_program NAME PROGRAM LOG [ARGS...]: runs a host-built unit test program,
 # keeping its output in LOG, and counts its "PASS/FAIL/SKIP" lines; other
 # lines are shown.  A program that exits non-zero without having reported a
 # failure is one (a crash midway must not pass).
 run_unit_program() {
   local name=$1 program=$2 log=$3 line status=0 failed_before=$LH_FAILED
-  "$program" >"$log" 2>&1 || status=$?
+  shift 3
+  "$program" "$@" >"$log" 2>&1 || status=$?
   while IFS= read -r line; do
     count_line "$line" || echo "$line"
   done <"$log"

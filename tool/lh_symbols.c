@@ -128,6 +128,23 @@ static void strip_rust_hash(HChar* name)
    name[len - 19] = 0;
 }
 
+/* A DWARF 5 line table's directory entry 0 is the compilation directory
+   itself, the others are relative to it; Valgrind 3.19 joins every
+   relative entry to the compilation directory, entry 0 too, so a relative
+   compilation directory X (gcc -fdebug-prefix-map, as in Debian's libc:
+   "./libio") reads "X/X" for the unit's own files.  Such a directory is X.
+   (The DWARF helper reads the same table with libdw: cli/symbolize.c.) */
+static void undouble_directory(HChar* dir)
+{
+   SizeT len, half;
+   if (dir == NULL || dir[0] == '/') return;
+   len = VG_(strlen)(dir);
+   half = len / 2;
+   if (len % 2 == 1 && dir[half] == '/'
+       && VG_(strncmp)(dir, dir + half + 1, half) == 0)
+      dir[half] = 0;
+}
+
 static Bool is_allocator_frame(const HChar* fn);
 static Bool is_library_location(const HChar* file, const HChar* dir,
                                 const HChar* object);
@@ -188,6 +205,7 @@ static LH_IpFrames* symbolise_ip(DiEpoch ep, Addr ip)
       f.function  = xml_field(xml, "fn");
       f.file      = xml_field(xml, "file");
       f.directory = xml_field(xml, "dir");
+      undouble_directory(f.directory);
       f.object    = xml_field(xml, "obj");
       line        = xml_field(xml, "line");
       if (line) { f.line = (UInt)VG_(strtoull10)(line, NULL); VG_(free)(line); }

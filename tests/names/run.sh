@@ -94,6 +94,74 @@ for f in p["findings"]:
 # --- the helper is there (the build tree links it beside the tool)
 check "helper: tool/vglib/lifeheap-symbolize is executable" test -x "$top/tool/vglib/lifeheap-symbolize"
 
+# --- the helper reads compressed DWARF (gcc -gz, Debian's debug files) from
+# an inflated copy (cli/symbolize_inflate.c): the copy has objcopy's bytes,
+# and the helper's answers are the same as for the uncompressed file.
+helper_compressed_dwarf() {
+  local gz="$bin/compressed_dwarf" plain="$bin/compressed_dwarf.plain" request
+  if ! gcc -O2 -g -gz=zlib -o "$gz" "$progs/compressed_dwarf.c" 2>"$out/compressed_dwarf.build.log" ||
+     ! objcopy --decompress-debug-sections "$gz" "$plain" 2>>"$out/compressed_dwarf.build.log" ||
+     ! gcc -O2 -Wall -Wextra -Werror -I"$top/cli" -o "$bin/inflate_test" "$here/unit/inflate_test.c" \
+         "$top/cli/symbolize_inflate.c" -lelf -ldeflate >>"$out/compressed_dwarf.build.log" 2>&1; then
+    fail "compressed DWARF: build" "see $out/compressed_dwarf.build.log"; return
+  fi
+  check "compressed DWARF: gcc -gz compressed the test program's DWARF" \
+    sh -c "readelf -S --wide '$gz' | grep -q '\.debug_info .* C '"
+  run_unit_program "inflated copy" "$bin/inflate_test" "$out/inflate_test.log" "$gz" "$plain"
+  # Every address of main, asked of the helper in both files.
+  local start size
+  read -r start size < <(nm -S "$gz" | awk '$4 == "main" { print $1, $2 }')
+  for f in "$gz" "$plain"; do
+    { echo "O $f"; for ((a = 16#$start; a < 16#$start + 16#$size; a++)); do printf 'A %x\n' "$a"; done; } >"$f.request"
+    "$top/cli/lifeheap-symbolize" "$f.request" "$f.response"
+  done
+  check_eq "compressed DWARF: the helper answers as for the uncompressed file" "" \
+    "$(diff "$gz.response" "$plain.response" | head -5)"
+  check "compressed DWARF: fill's calls inlined in main are named (fill, then main)" \
+    sh -c "grep -A1 -P '^L \\d+\\tfill\\t.*compressed_dwarf\\.c\$' '$gz.response' | grep -qP '^L \\d+\\tmain\\t'"
+}
+helper_compressed_dwarf
+
+# --- a frame's directory is the same whichever reader named it: the line
+# table's directory joined to the compilation directory when relative
+# (DWARF 5's entry 0 being the compilation directory itself).
+source_dirs() {
+  local prog="$bin/source_dirs"
+  if ! (cd "$here" && gcc -O2 -g -o "$prog" progs/source_dirs.c) 2>"$out/source_dirs.build.log"; then
+    fail "source directories: build" "see $out/source_dirs.build.log"; return
+  fi
+  run_lifeheap "$out/source_dirs.json" "$prog" >/dev/null
+  run_lifeheap "$out/source_dirs_plain.json" --lifeheap-symbolizer=no "$prog" >/dev/null
+  check_py "source directories: fill's 100-byte site (fill inlined in main, named by the helper) is in $here/progs" \
+    "$out/source_dirs.json" "site[total_bytes=100].\$top.function=fill" \
+    "site[total_bytes=100].\$top.directory=$here/progs" \
+    "all:frames[function=main,file=source_dirs.c].directory=$here/progs"
+  check_py "source directories: plain's 200-byte site (named by Valgrind) is in $here/progs" \
+    "$out/source_dirs.json" "site[total_bytes=200].\$top.function=plain" \
+    "site[total_bytes=200].\$top.directory=$here/progs"
+  if [ -e /usr/lib/debug/.build-id ] && python3 -c '
+import json, sys
+frames = json.load(open(sys.argv[1]))["frames"]
+sys.exit(0 if any(f["function"] == "_IO_file_doallocate" for f in frames) else 1)' "$out/source_dirs.json"; then
+    check "source directories: printf's buffer: libc's frames in ./libio and ./stdio-common, alike with and without the helper" python3 -c '
+import json, sys
+def dirs(path):
+    return {(f["address"], f["function"], f["file"], f["line"]): f["directory"]
+            for f in json.load(open(path))["frames"] if "libc.so" in (f["object"] or "")}
+helper, plain = dirs(sys.argv[1]), dirs(sys.argv[2])
+by_function = {k[1]: d for k, d in helper.items()}
+ok = (helper == plain and by_function.get("_IO_file_doallocate") == "./libio"
+      and by_function.get("_IO_doallocbuf") == "./libio"
+      and by_function.get("printf") == "./stdio-common")
+if not ok:
+    print(sorted(helper.items()), sorted(plain.items()))
+sys.exit(0 if ok else 1)' "$out/source_dirs.json" "$out/source_dirs_plain.json"
+  else
+    skip "source directories: libc's frames" "no libc debug information (libc6-dbg)"
+  fi
+}
+source_dirs
+
 # --- Rust, rustc -O -C debuginfo=1
 if command -v rustc >/dev/null; then
   src="$progs/conns.rs"
