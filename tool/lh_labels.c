@@ -8,7 +8,9 @@
    A site's label is its name frame (lh_symbols.c chooses it) as a reader
    recognises it: the function's last path component with one qualifier,
    the type or the module ("ConnState::new", "Session::Session",
-   "csv_rows::parse_row"), then the source position:
+   "csv_rows::parse_row"; a closure or a C++ lambda keeps its function:
+   "parse_row::{closure#0}", "main::{lambda(int)#1}"), then the source
+   position:
 
       ConnState::new (prealloc.rs:20)
 
@@ -224,6 +226,12 @@ static void write_path(const HChar* function, Bool whole, HChar* out,
       return;
    }
    if (!whole) {
+      /* A C++ lambda's call operator ("main::{lambda(int)#1}::operator()")
+         reads as the lambda in its function, as a Rust closure does
+         ("main::{lambda(int)#1}", "parse_row::{closure#0}"). */
+      if (path.n >= 2 && VG_(strcmp)(path.text[path.n - 1], "operator()") == 0
+          && VG_(strncmp)(path.text[path.n - 2], "{lambda", 7) == 0)
+         path.n--;
       for (last = (Int)path.n - 1; last > 0; last--)
          if (path.text[last][0] != '{') break;
       first = last > 0 ? last - 1 : 0;

@@ -294,10 +294,12 @@ static Bool is_letter(HChar c)
 }
 
 /* Allocators and generic allocation wrappers: a frame in one of these
-   says how memory was allocated, not what for.  Standard libraries count
-   as wrappers as a whole (std::vector::push_back, alloc::vec::Vec::push,
-   hashbrown's tables...): the interesting frame is the program's call. */
-static Bool is_allocator_frame(const HChar* fn)
+   says how memory was allocated, not what for.  With whole_libraries,
+   standard libraries count as wrappers as a whole (std::vector::push_back,
+   alloc::vec::Vec::push, hashbrown's tables...): the interesting frame is
+   the program's call.  Without, only the functions that allocate:
+   malloc and its wrappers, operator new, Rust's alloc::alloc. */
+static Bool allocator_name(const HChar* fn, Bool whole_libraries)
 {
    static const HChar* const exact[] = {
       "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign",
@@ -311,14 +313,16 @@ static Bool is_allocator_frame(const HChar* fn)
    };
    static const HChar* const prefixes[] = {
       /* Rust */
-      "__rust_", "__rdl_", "__rg_", "alloc::", "core::", "std::",
-      "hashbrown::",
+      "__rust_", "__rdl_", "__rg_", "alloc::alloc::",
       /* C++ */
-      "operator new", "operator delete", "__gnu_cxx::",
+      "operator new", "operator delete",
       /* C helpers; CPython's allocator family */
       "g_malloc", "g_realloc", "PyMem_", "_PyMem_", "pymalloc_",
       "PyObject_Malloc", "PyObject_Calloc", "PyObject_Realloc",
       "_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", NULL
+   };
+   static const HChar* const library_namespaces[] = {
+      "alloc::", "core::", "std::", "hashbrown::", "__gnu_cxx::", NULL
    };
    /* Any other function whose name says it allocates: a library's or a
       program's own wrapper (sqlite3Malloc, sqlite3DbMallocRawNN,
@@ -361,7 +365,19 @@ static Bool is_allocator_frame(const HChar* fn)
    }
    for (i = 0; prefixes[i]; i++)
       if (starts_with(s, prefixes[i])) return True;
+   for (i = 0; whole_libraries && library_namespaces[i]; i++)
+      if (starts_with(s, library_namespaces[i])) return True;
    return False;
+}
+
+static Bool is_allocator_frame(const HChar* fn)
+{
+   return allocator_name(fn, True);
+}
+
+static Bool is_allocator_function(const HChar* fn)
+{
+   return allocator_name(fn, False);
 }
 
 /* Code from the C, C++ or Rust standard libraries or from an allocator,
@@ -508,15 +524,52 @@ static Bool is_user_frame(const LH_Frame* f)
    return !f->machinery && !is_garbage_frame(f);
 }
 
+/* The frames of one site's stack, innermost first, straight from the
+   expansions (before the frame table numbers them). */
+static void collect_site_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
+{
+   XArray* levels = opaque;
+   UWord key, value;
+   LH_IpFrames* e;
+   UInt k;
+   if (!VG_(lookupFM)(ip_frames, &key, &value, ip)) return;
+   e = (LH_IpFrames*)value;
+   for (k = 0; k < e->n; k++) {
+      LH_Frame* f = &e->levels[k];
+      VG_(addToXA)(levels, &f);
+   }
+}
+
+/* Whether f is the Rust runtime's start routine, std::rt::lang_start
+   (generic, inlined into the C main rustc generates) or
+   std::rt::lang_start_internal: the program's own main runs inside it,
+   and what calls it is start-up code the compiler generated. */
+static Bool is_runtime_entry(const LH_Frame* f)
+{
+   return f->function != NULL && starts_with(f->function, "std::rt::lang_start");
+}
+
+/* Frames outer to the runtime's start routine (rustc's generated C main,
+   which has no source line) are the runtime's start-up code, as
+   libc's __libc_start_main is: machinery, whatever their name.  An
+   address's frames are the same in every stack (the C main calls the
+   start routine from one place), so the class stays with the address. */
+static void class_runtime_entry(XArray* levels)
+{
+   Word k, n = VG_(sizeXA)(levels), entry = -1;
+   for (k = 0; k < n; k++)
+      if (is_runtime_entry(*(LH_Frame**)VG_(indexXA)(levels, k))) entry = k;
+   for (k = entry + 1; entry >= 0 && k < n; k++)
+      (*(LH_Frame**)VG_(indexXA)(levels, k))->machinery = True;
+}
+
 /* A site none of whose frames is the user's code (a runtime's own
    start-up pool, allocated before main; or below _start): no finding. */
-static Bool only_library_frames(const LH_Site* site)
+static Bool only_library_frames(XArray* levels)
 {
-   UInt k;
-   for (k = 0; k < site->out->n_frames; k++) {
-      LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
-      if (is_user_frame(f)) return False;
-   }
+   Word k, n = VG_(sizeXA)(levels);
+   for (k = 0; k < n; k++)
+      if (is_user_frame(*(LH_Frame**)VG_(indexXA)(levels, k))) return False;
    return True;
 }
 
@@ -566,10 +619,26 @@ static UInt* frame_list_carve(SizeT n)
    function: "??? (in libsqlite3.so)") cannot tell two sites apart nor lead
    anyone to the code, so the innermost named frame that is not machinery
    names the site when there is one; then the innermost frame that is not
-   machinery, named or not. */
+   machinery, named or not.
+
+   A runtime-only site (no frame is the program's) is named by the
+   runtime's function that asked for the memory: the innermost frame that
+   is a function of its own (not inlined: the symbol table's name, as a
+   backtrace shows it) and not an allocator function, named, or unnamed
+   in its object ("??? (in libstdc++.so.6)": the library without symbols
+   is what a reader needs to know); inlined frames of a runtime are its
+   containers' internals (btree nodes, Box::new_uninit). */
 static UInt choose_name_frame(const LH_Site* site)
 {
    UInt k;
+   if (site->out->runtime_only) {
+      for (k = 0; k < site->out->n_frames; k++) {
+         LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
+         if (!f->inlined && !is_garbage_frame(f)
+             && !(f->function && is_allocator_function(f->function)))
+            return k;
+      }
+   }
    for (k = 0; k < site->out->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
       if (!f->machinery && f->function) return k;
@@ -585,18 +654,13 @@ static UInt choose_name_frame(const LH_Site* site)
    return 0;
 }
 
-void LH_(frames_build)(LH_Site** sites, UInt n_sites)
+void LH_(frames_symbolise)(LH_Site** sites, UInt n_sites)
 {
    UInt i;
    LH_StackWalk walk;
+   XArray* levels;
    if (ip_frames == NULL)
       ip_frames = VG_(newFM)(VG_(malloc), "lh.symbols.ip_frames", VG_(free), NULL);
-   if (frames == NULL) {
-      frames = VG_(newXA)(VG_(malloc), "lh.symbols.frames", VG_(free),
-                          sizeof(LH_Frame*));
-      frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
-                                NULL);
-   }
    walk.pending = VG_(newXA)(VG_(malloc), "lh.symbols.pending", VG_(free),
                              sizeof(Addr));
    for (i = 0; i < n_sites; i++)
@@ -604,6 +668,34 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
    improve_from_dwarf(walk.pending);
    VG_(deleteXA)(walk.pending);
 
+   /* The runtime's entry first, for every site: whether a site is
+      runtime-only reads the classes of all its frames. */
+   levels = VG_(newXA)(VG_(malloc), "lh.symbols.site_levels", VG_(free),
+                       sizeof(LH_Frame*));
+   for (i = 0; i < n_sites; i++) {
+      VG_(dropTailXA)(levels, VG_(sizeXA)(levels));
+      LH_(site_stack_apply)(sites[i], collect_site_frames, levels);
+      class_runtime_entry(levels);
+   }
+   for (i = 0; i < n_sites; i++) {
+      VG_(dropTailXA)(levels, VG_(sizeXA)(levels));
+      LH_(site_stack_apply)(sites[i], collect_site_frames, levels);
+      sites[i]->out->runtime_only = only_library_frames(levels);
+   }
+   VG_(deleteXA)(levels);
+}
+
+void LH_(frames_build)(LH_Site** sites, UInt n_sites)
+{
+   UInt i;
+   LH_StackWalk walk;
+   tl_assert(ip_frames != NULL);
+   if (frames == NULL) {
+      frames = VG_(newXA)(VG_(malloc), "lh.symbols.frames", VG_(free),
+                          sizeof(LH_Frame*));
+      frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
+                                NULL);
+   }
    frame_lists_reset();
    for (i = 0; i < n_sites; i++) {
       LH_Site* site = sites[i];
@@ -618,8 +710,7 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
          site->out->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
       VG_(deleteXA)(walk.ids);
 
-      site->out->name_frame   = choose_name_frame(site);
-      site->out->runtime_only = only_library_frames(site);
+      site->out->name_frame = choose_name_frame(site);
    }
 }
 

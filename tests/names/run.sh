@@ -208,4 +208,99 @@ else
   fail "c++ session: build" "g++ failed"
 fi
 
+
+# --- C++ programs written the usual way (containers, strings, smart
+# pointers, lambdas), g++ -O2 -g and -O0 -g: every site of the program is
+# named by the program's function that made the call, and libstdc++'s
+# start-up pool is the runtime's: last in the profile, said so, counted.
+# runtime_checks PREFIX NAME: the runtime-only sites come after every site
+# of the program, carry the runtime note, and the summary sums up what
+# they hold at the peak in one line instead of ranking them.
+runtime_checks() {
+  local prefix=$1 name=$2
+  check_py "$prefix: there is a runtime site" "$out/$name.json" "count[runtime_only=true]>=1"
+  check "$prefix: the runtime's own sites come after all the program's" python3 -c '
+import lifeheap_profile, sys
+flags = [s["runtime_only"] for s in lifeheap_profile.load(sys.argv[1])["sites"]]
+sys.exit(0 if flags == sorted(flags) else 1)' "$out/$name.json"
+  check_py "$prefix: each runtime site has the runtime note" "$out/$name.json" \
+    'all:sites[runtime_only=true].notes.0.kind=runtime'
+  check_py "$prefix: no site of the program is named by library code" "$out/$name.json" \
+    'all:sites[runtime_only=false].$name.library=false'
+}
+runtime_summary_check() {
+  local prefix=$1 name=$2 sites
+  sites=$(python3 "$pc" --get "$out/$name.json" 'sites[runtime_only=true,bytes_at_peak>0].#')
+  check "$prefix: the summary sums up the runtime's memory at the peak ($sites site(s))" \
+    grep -qE "the runtime's own memory, not the program's code \\($sites sites?\\)\$" "$out/$name.json.log"
+}
+src="$progs/wordfreq.cpp"
+for opt in O2 O0; do
+  if g++ -$opt -g -o "$bin/wordfreq_$opt" "$src" 2>>"$out/gxx.log"; then
+    profile "wordfreq_$opt" "$bin/wordfreq_$opt"; check_eq "c++ wordfreq -$opt: exits 0" 0 "$?"
+    cw=$(line_of 'counts\[word\]++' "$src")
+    check_names "c++ wordfreq -$opt" "wordfreq_$opt" \
+      600 56 "count_words \\(wordfreq.cpp:$cw\\)(, allocated by .*)?"
+    check_py "c++ wordfreq -$opt: every site of the program is named in wordfreq.cpp" "$out/wordfreq_$opt.json" \
+      'all:sites[runtime_only=false].$name.file=wordfreq.cpp'
+    check_py "c++ wordfreq -$opt: the sites are named by make_text, count_words, group_by_count, top_words or main" \
+      "$out/wordfreq_$opt.json" 'all:sites[runtime_only=false].$name.function~(make_text|count_words|group_by_count|top_words|main)(\(.*)?'
+    check_py "c++ wordfreq -$opt: libstdc++'s pool is the runtime's, named by its library" "$out/wordfreq_$opt.json" \
+      'site[runtime_only=true,total_bytes>60000].label~\?\?\? \(in .*libstdc\+\+\.so.*\)'
+    runtime_checks "c++ wordfreq -$opt" "wordfreq_$opt"
+    runtime_summary_check "c++ wordfreq -$opt" "wordfreq_$opt"
+  else
+    fail "c++ wordfreq -$opt: build" "g++ failed"
+  fi
+done
+
+src="$progs/shapes.cpp"
+for opt in O2 O0; do
+  if g++ -$opt -g -o "$bin/shapes_$opt" "$src" 2>>"$out/gxx.log"; then
+    profile "shapes_$opt" "$bin/shapes_$opt"; check_eq "c++ shapes -$opt: exits 0" 0 "$?"
+    t=$(line_of 'pixels(size \* size)' "$src"); r=$(line_of 'emplace_back(new Rect' "$src")
+    e=$(line_of 'events_.push_back(Event' "$src")
+    check_names "c++ shapes -$opt" "shapes_$opt" \
+      4 16384 "Texture::Texture \\(shapes.cpp:$t\\)" \
+      200 24 "Scene::add_rect \\(shapes.cpp:$r\\)" \
+      500 56 "EventLog::record \\(shapes.cpp:$e\\)"
+    check_py "c++ shapes -$opt: every site of the program is named in shapes.cpp" "$out/shapes_$opt.json" \
+      'all:sites[runtime_only=false].$name.file=shapes.cpp'
+    runtime_checks "c++ shapes -$opt" "shapes_$opt"
+  else
+    fail "c++ shapes -$opt: build" "g++ failed"
+  fi
+done
+# A lambda reads as the lambda in its function, as a Rust closure does
+# (-O0: the call operator is a function of its own, with its linkage name).
+l=$(line_of 'prefix + std::to_string(t)' "$src")
+check_py "c++ shapes -O0: the 500 event names are labelled main::{lambda(int)#1} (shapes.cpp:$l)" "$out/shapes_O0.json" \
+  "site[total_blocks=500,label~main::\\{lambda\\(int\\)#1\\} \\(shapes.cpp:$l\\)].total_blocks=500"
+
+# --- Rust: the runtime's start-up (thread name, stack guard) under the C
+# main rustc generates is the runtime's, not "main (in tokens)".
+if command -v rustc >/dev/null; then
+  src="$progs/tokens.rs"
+  if rustc -O -C debuginfo=1 -o "$bin/tokens" "$src" 2>>"$out/rustc.log"; then
+    profile tokens "$bin/tokens"; check_eq "rust tokens: exits 0" 0 "$?"
+    np=$(line_of 'n.push(d)' "$src"); sp=$(line_of 's.push(d)' "$src"); b=$(line_of 'Rc::new(value)' "$src")
+    check_names "rust tokens" tokens \
+      500 24 "Env::bind \\(tokens.rs:$b\\)(, allocated by .*)?"
+    for l in $np $sp; do
+      check_py "rust tokens: 6000 x 8 B labelled Lexer::tokens (tokens.rs:$l)" "$out/tokens.json" \
+        "site[label=Lexer::tokens (tokens.rs:$l)].total_bytes=48000" \
+        "site[label=Lexer::tokens (tokens.rs:$l)].total_blocks=6000"
+    done
+    check_py "rust tokens: every site of the program is named in tokens.rs" "$out/tokens.json" \
+      'all:sites[runtime_only=false].$name.file=tokens.rs'
+    check_py "rust tokens: the C main rustc generates is there, a library frame" "$out/tokens.json" \
+      'any:frames[function=main,file=null].library=true'
+    check_py "rust tokens: no label is the generated C main" "$out/tokens.json" \
+      'none:sites[*].label~main \(in .*'
+    runtime_checks "rust tokens" tokens
+  else
+    fail "rust tokens: build" "rustc failed (see $out/rustc.log)"
+  fi
+fi
+
 summary
