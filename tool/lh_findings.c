@@ -592,11 +592,8 @@ void LH_(findings_compute)(LH_Site** sorted_sites, UInt n_sites)
    if (n_findings > 1)
       VG_(ssort)(findings, n_findings, sizeof *findings, compare_findings);
    /* Each sentence once: the profile and the summary print the same. */
-   for (i = 0; i < n_findings; i++) {
-      HChar sentence[1024];
-      LH_(finding_describe)(&findings[i], sentence, sizeof sentence);
-      findings[i].summary = VG_(strdup)("lh.findings.summary", sentence);
-   }
+   for (i = 0; i < n_findings; i++)
+      findings[i].summary = LH_(finding_sentence)(&findings[i]);
 }
 
 /*------------------------------------------------------------*/

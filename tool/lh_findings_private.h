@@ -43,7 +43,7 @@ typedef struct {
    UInt        n_evidence;
    Evidence    evidence[MAX_EVIDENCE];
    HChar*      summary;        /* the sentence, written once the findings
-                                  are sorted (LH_(finding_describe)) */
+                                  are sorted (LH_(finding_sentence)) */
 } Finding;
 
 /* A named evidence number (it must be there). */
@@ -55,6 +55,8 @@ double LH_(evidence_fraction)(const Finding* f, const HChar* name);
 double LH_(findings_churn_lifetime_fraction)(void);
 
 /* The finding's one plain sentence, naming the site's function. */
-void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size);
+/* The finding's sentence, whole (allocated in the tool's arena; the caller
+   owns it). */
+HChar* LH_(finding_sentence)(const Finding* f);
 
 #endif /* LH_FINDINGS_PRIVATE_H */

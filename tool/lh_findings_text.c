@@ -15,6 +15,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 
 #include "lh_include.h"
 #include "lh_findings_private.h"
@@ -23,22 +24,22 @@
 #define evidence_count    LH_(evidence_count)
 #define evidence_fraction LH_(evidence_fraction)
 
-static void site_function(const LH_Site* site, HChar* buf, SizeT size)
+/* The site's function as the sentence names it: the site's label
+   (lh_labels.c) when the name frame has a name -- the text the summary,
+   the report and the viewer show for the site, whole however long it is --
+   else a description made in buf. */
+static const HChar* site_function(const LH_Site* site, HChar* buf, SizeT size)
 {
    HChar described[512];
    HChar* suffix = NULL;
    HChar* p;
-   /* The site's label (lh_labels.c) when the name frame has a name: the
-      text the summary, the report and the viewer show for the site. */
    const HChar* label = LH_(site_label)(site);
-   if (label != NULL && VG_(strncmp)(label, "???", 3) != 0) {
-      VG_(snprintf)(buf, size, "%s", label);
-      return;
-   }
+   if (label != NULL && VG_(strncmp)(label, "???", 3) != 0)
+      return label;
    if (site->out->n_frames == 0 || site->out->frame_ids == NULL
        || site->out->name_frame >= site->out->n_frames) {
       VG_(snprintf)(buf, size, "an unnamed function");
-      return;
+      return buf;
    }
    /* frame_describe gives "function (file:line)", "function (in object)"
       or "function"; the suffix starts at the last " (" (C++ names may hold
@@ -52,7 +53,7 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
       *suffix = '\0';
    if (!VG_STREQ(described, "???")) {
       VG_(snprintf)(buf, size, "%s", described);
-      return;
+      return buf;
    }
    if (suffix != NULL && VG_(strncmp)(suffix + 1, "(in ", 4) == 0) {
       HChar* object = suffix + 5;
@@ -65,9 +66,10 @@ static void site_function(const LH_Site* site, HChar* buf, SizeT size)
       if (len > 0 && base[len - 1] == ')')
          base[len - 1] = '\0';
       VG_(snprintf)(buf, size, "an unnamed function in %s", base);
-      return;
+      return buf;
    }
    VG_(snprintf)(buf, size, "an unnamed function");
+   return buf;
 }
 
 /* Each kind's sentence, with its figures as placeholders:
@@ -169,11 +171,17 @@ static double figure_fraction(const Finding* f, const HChar* name)
 
 /* Appends text[0, length) to buf (size bytes, *used of them written),
    cutting it at the end of buf. */
+/* Appends length bytes of text; *used counts every byte the sentence
+   needs, so a caller whose buffer was too small sees *used + 1 > size. */
 static void put(HChar* buf, SizeT size, SizeT* used, const HChar* text,
                 SizeT length)
 {
-   while (length-- > 0 && *used + 1 < size) buf[(*used)++] = *text++;
-   buf[*used] = '\0';
+   while (length-- > 0) {
+      if (*used + 1 < size) buf[*used] = *text;
+      (*used)++;
+      text++;
+   }
+   buf[*used + 1 < size ? *used : size - 1] = '\0';
 }
 
 /* Puts the text of one placeholder, "what NAME" or "what NAME A|B"
@@ -229,15 +237,14 @@ static void put_placeholder(HChar* buf, SizeT size, SizeT* used,
    put(buf, size, used, text, VG_(strlen)(text));
 }
 
-void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
+/* Writes the sentence into buf (size bytes, at least 1) and returns the
+   length it needs: when that is size or more, buf holds only its start. */
+static SizeT describe_into(const Finding* f, const HChar* fn, HChar* buf,
+                           SizeT size)
 {
-   HChar fn[256];
    const HChar* at;
    SizeT used = 0;
    tl_assert(size > 0);
-   tl_assert((UInt)f->kind < sizeof sentence_of_kind / sizeof sentence_of_kind[0]);
-   tl_assert(sentence_of_kind[f->kind] != NULL);
-   site_function(f->site, fn, sizeof fn);
    buf[0] = '\0';
    for (at = sentence_of_kind[f->kind]; *at != '\0'; ) {
       const HChar* close;
@@ -253,10 +260,30 @@ void LH_(finding_describe)(const Finding* f, HChar* buf, SizeT size)
       put_placeholder(buf, size, &used, f, fn, at + 1, (SizeT)(close - at - 1));
       at = close + 1;
    }
+   return used;
+}
+
+HChar* LH_(finding_sentence)(const Finding* f)
+{
+   HChar unnamed[512], measure[1];
+   const HChar* fn;
+   SizeT size, written;
+   HChar* sentence;
+   tl_assert((UInt)f->kind < sizeof sentence_of_kind / sizeof sentence_of_kind[0]);
+   tl_assert(sentence_of_kind[f->kind] != NULL);
+   fn = site_function(f->site, unnamed, sizeof unnamed);
+   /* Measured first, then written at the length it needs: a long label (a
+      chain of callers without debug information, a generated name) is
+      never cut. */
+   size = describe_into(f, fn, measure, sizeof measure) + 1;
+   sentence = VG_(malloc)("lh.findings.summary", size);
+   written = describe_into(f, fn, sentence, size);
+   tl_assert(written + 1 == size);
    /* A sentence opens with the function's name; capitalise only our own
       words ("an unnamed function"), never a program's identifier. */
-   if (VG_(strncmp)(buf, "an unnamed", 10) == 0)
-      buf[0] = 'A';
+   if (VG_(strncmp)(sentence, "an unnamed", 10) == 0)
+      sentence[0] = 'A';
+   return sentence;
 }
 
 /*--------------------------------------------------------------------*/

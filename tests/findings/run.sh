@@ -430,6 +430,22 @@ if profile_prog list_growth; then
   fi
 fi
 
+# A label longer than any fixed buffer: the leaking function's name is 250
+# characters, its label 268 (progs/long_label.c); the sentence names the site by its whole
+# label, in the profile and on stderr.
+if profile_prog long_label; then
+  long_name=$(sed -n 's/^#define LONG_NAME //p' "$here/progs/long_label.c")
+  malloc_line=$(grep -n 'malloc(sizeof \*record)' "$here/progs/long_label.c" | cut -d: -f1)
+  check_eq "long_label: the leaking function's name is 250 characters" 250 "${#long_name}"
+  check_py "long_label: leak on the long-named site" "$out/long_label.json" \
+    "finding[leak@name=$long_name]" ".evidence.bytes_at_exit=102400" ".evidence.blocks_at_exit=400"
+  check_eq "long_label: the sentence in the profile holds the whole label" 1 \
+    "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(f["summary"].startswith(sys.argv[2] + " keeps allocating") for f in d["findings"]))' \
+       "$out/long_label.json" "$long_name (long_label.c:$malloc_line)")"
+  check_eq "long_label: the stderr summary holds the whole label" 1 \
+    "$(grep -cF "[high] leak, site 0: $long_name (long_label.c:$malloc_line) keeps allocating" "$out/long_label.json.log")"
+fi
+
 # Materiality relative to the run: a 65,000-byte buffer, 100 bytes used,
 # 20% of a small program's peak (progs/small_buffer.c).
 if profile_prog small_buffer; then
