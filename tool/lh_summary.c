@@ -91,7 +91,9 @@ static void print_top_sites(const LH_Report* r)
       VG_(umsg)("  %10s %5s %'8llu %-6s  %s\n", a, share, s->blocks_at_peak,
                 LH_(plural)(s->blocks_at_peak, "block", "blocks"), where);
       print_site_notes(LH_(report_site_notes)(r, i));
-      if (unnamed_object == NULL && VG_(strncmp)(where, "??? (in ", 8) == 0)
+      /* (the runtime's own sites have a note that says what they are) */
+      if (unnamed_object == NULL && !s->out->runtime_only
+          && VG_(strncmp)(where, "??? (in ", 8) == 0)
          unnamed_object = s;
    }
    if (unnamed_object != NULL) explain_unnamed(unnamed_object);
