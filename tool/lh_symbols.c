@@ -42,6 +42,13 @@
       is deterministic.  The
       name frame of a site is its innermost named frame that is not
       allocator machinery (see is_allocator_frame, choose_name_frame).
+      Frames are classed by their name and place (is_library_location),
+      then by what the whole run shows: the crates of a Rust program's
+      dependencies (class_dependency_crates) and the runtime's start-up
+      beyond std::rt::lang_start (class_runtime_entry).  A site none of
+      whose frames is the program's is runtime_only, known before the
+      sites are sorted (LH_(frames_symbolise)), so the report ranks such
+      sites after the program's.
 */
 
 #include "pub_tool_basics.h"
@@ -56,6 +63,7 @@
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
 #include "lh_dwarf_names.h"
+#include "lh_frame_class.h"
 #include "lh_labels.h"
 #include "lh_match_key.h"
 
@@ -128,9 +136,6 @@ static void strip_rust_hash(HChar* name)
    name[len - 19] = 0;
 }
 
-static Bool is_allocator_frame(const HChar* fn);
-static Bool is_library_location(const HChar* file, const HChar* dir,
-                                const HChar* object);
 
 /* The debug info may record "library/alloc/src/alloc.rs" as the file name
    and "/rustc/<hash>" as its directory: the profile's file is a plain
@@ -162,8 +167,8 @@ static void split_file_name(LH_Frame* f)
 
 static void classify_frame(LH_Frame* f)
 {
-   f->machinery = is_allocator_frame(f->function)
-                  || is_library_location(f->file, f->directory, f->object);
+   f->machinery = LH_(is_allocator_frame)(f->function)
+                  || LH_(is_library_location)(f->file, f->directory, f->object);
 }
 
 /* Valgrind's expansion of ip: one frame per inline level, innermost
@@ -277,155 +282,6 @@ static void replace_expansion(LH_IpFrames* e, const LH_DwarfQuery* q)
    VG_(free)(e->levels);
    e->levels = levels;
    e->n = q->n_levels;
-}
-
-/*------------------------------------------------------------*/
-/*--- Name frames                                          ---*/
-/*------------------------------------------------------------*/
-
-static Bool starts_with(const HChar* s, const HChar* prefix)
-{
-   return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
-}
-
-static Bool is_letter(HChar c)
-{
-   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-/* Allocators and generic allocation wrappers: a frame in one of these
-   says how memory was allocated, not what for.  With whole_libraries,
-   standard libraries count as wrappers as a whole (std::vector::push_back,
-   alloc::vec::Vec::push, hashbrown's tables...): the interesting frame is
-   the program's call.  Without, only the functions that allocate:
-   malloc and its wrappers, operator new, Rust's alloc::alloc. */
-static Bool allocator_name(const HChar* fn, Bool whole_libraries)
-{
-   static const HChar* const exact[] = {
-      "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign",
-      "aligned_alloc", "valloc", "pvalloc", "reallocarray", "strdup",
-      "strndup", "xmalloc", "xcalloc", "xrealloc", "xstrdup", "xmemdup",
-      "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0",
-      "g_malloc_n", "g_malloc0_n", "g_realloc_n", "g_slice_alloc",
-      "g_slice_alloc0", "g_strdup", "g_memdup", "g_memdup2",
-      "__cxa_allocate_exception", "__libc_malloc", "__libc_calloc",
-      "__libc_realloc", "__libc_memalign", NULL
-   };
-   static const HChar* const prefixes[] = {
-      /* Rust */
-      "__rust_", "__rdl_", "__rg_", "alloc::alloc::",
-      /* C++ */
-      "operator new", "operator delete",
-      /* C helpers; CPython's allocator family */
-      "g_malloc", "g_realloc", "PyMem_", "_PyMem_", "pymalloc_",
-      "PyObject_Malloc", "PyObject_Calloc", "PyObject_Realloc",
-      "_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", NULL
-   };
-   static const HChar* const library_namespaces[] = {
-      "alloc::", "core::", "std::", "hashbrown::", "__gnu_cxx::", NULL
-   };
-   /* Any other function whose name says it allocates: a library's or a
-      program's own wrapper (sqlite3Malloc, sqlite3DbMallocRawNN,
-      checked_realloc, CRYPTO_malloc...), where the word is a part of the
-      name of its own: it starts the name, follows a non-letter or starts a
-      capitalised part, and ends the name, a non-letter or a capital
-      follows.  Not "alloc" alone (alloc_buffer_for_x builds something),
-      nor "preallocate_tables" or "reallocate_rows". */
-   static const HChar* const wrapper_words[] = { "malloc", "calloc", "realloc", NULL };
-   const HChar* s = fn;
-   Int i, w;
-   if (fn == NULL) return False;
-   for (i = 0; exact[i]; i++)
-      if (VG_(strcmp)(fn, exact[i]) == 0) return True;
-   for (i = 0; fn[i] && fn[i] != '('; i++) {
-      if (i > 0 && is_letter(fn[i - 1]) && !(fn[i] >= 'A' && fn[i] <= 'Z'))
-         continue;
-      for (w = 0; wrapper_words[w]; w++) {
-         SizeT len = VG_(strlen)(wrapper_words[w]);
-         HChar after;
-         if (VG_(strncasecmp)(fn + i, wrapper_words[w], len) != 0) continue;
-         /* ... and ends the name or a part of it: not "reallocate_rows". */
-         after = fn[i + len];
-         if (!is_letter(after) || (after >= 'A' && after <= 'Z'))
-            return True;
-      }
-   }
-   /* C++ templates demangle with their return type first
-      ("void std::vector<int>::_M_realloc_insert<int>(...)"): skip one
-      plain word before the name. */
-   for (i = 0; s[i] && s[i] != ' ' && s[i] != '(' && s[i] != '<' && s[i] != ':'; i++) ;
-   if (s[i] == ' ') s += i + 1;
-   /* "<alloc::vec::Vec<T> as ...>::f", "<[T] as alloc::...>::f" */
-   if (s[0] == '<') {
-      s++;
-      if (s[0] == '[' || s[0] == '&' || (s[0] == 'T' && s[1] == ' ')) {
-         const HChar* as = VG_(strstr)(s, " as ");
-         if (as) s = as + 4;
-      }
-   }
-   for (i = 0; prefixes[i]; i++)
-      if (starts_with(s, prefixes[i])) return True;
-   for (i = 0; whole_libraries && library_namespaces[i]; i++)
-      if (starts_with(s, library_namespaces[i])) return True;
-   return False;
-}
-
-static Bool is_allocator_frame(const HChar* fn)
-{
-   return allocator_name(fn, True);
-}
-
-static Bool is_allocator_function(const HChar* fn)
-{
-   return allocator_name(fn, False);
-}
-
-/* Code from the C, C++ or Rust standard libraries or from an allocator,
-   found by where its source or object lives.  Inlined frames need this: their names are the
-   short DWARF names ("allocate", "with_capacity<u32>"), without the
-   "alloc::" path that would identify them. */
-static Bool is_library_location(const HChar* file, const HChar* dir,
-                                const HChar* object)
-{
-   static const HChar* const source_dirs[] = {
-      "/rustc/",            /* Rust's std, core, alloc (remapped paths) */
-      "/library/alloc/", "/library/core/", "/library/std/",
-      "/include/c++/",      /* libstdc++ headers */
-      "/hashbrown-",        /* std's HashMap implementation */
-      NULL
-   };
-   static const HChar* const objects[] = {
-      "libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "ld-linux",
-      "libm.so", "libpthread.so", "libglib-2.0.so",
-      /* The CPython interpreter: a Python program's runtime, as libstdc++
-         is a C++ program's (its object arenas and list growth are not
-         the script's code to change) */
-      "python3", "libpython3", NULL
-   };
-   /* Allocator implementations compiled into the program itself. */
-   static const HChar* const allocator_files[] = {
-      "obmalloc.c",         /* CPython's small-object allocator */
-      "xmalloc.c", NULL
-   };
-   Int i;
-   if (file) {
-      for (i = 0; allocator_files[i]; i++)
-         if (VG_(strcmp)(file, allocator_files[i]) == 0) return True;
-   }
-   if (dir) {
-      for (i = 0; source_dirs[i]; i++)
-         if (VG_(strstr)(dir, source_dirs[i])) return True;
-      if (starts_with(dir, "library/")) return True;
-   }
-   if (object) {
-      const HChar* base = VG_(strrchr)(object, '/');
-      base = base ? base + 1 : object;
-      for (i = 0; objects[i]; i++)
-         if (starts_with(base, objects[i])) return True;
-      /* CPython's standard extension modules (_json, _pickle, ...) */
-      if (VG_(strstr)(object, "/lib-dynload/")) return True;
-   }
-   return False;
 }
 
 /*------------------------------------------------------------*/
@@ -546,7 +402,8 @@ static void collect_site_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
    and what calls it is start-up code the compiler generated. */
 static Bool is_runtime_entry(const LH_Frame* f)
 {
-   return f->function != NULL && starts_with(f->function, "std::rt::lang_start");
+   return f->function != NULL
+          && VG_(strncmp)(f->function, "std::rt::lang_start", 19) == 0;
 }
 
 /* Frames outer to the runtime's start routine (rustc's generated C main,
@@ -635,7 +492,7 @@ static UInt choose_name_frame(const LH_Site* site)
       for (k = 0; k < site->out->n_frames; k++) {
          LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
          if (!f->inlined && !is_garbage_frame(f)
-             && !(f->function && is_allocator_function(f->function)))
+             && !(f->function && LH_(is_allocator_function)(f->function)))
             return k;
       }
    }
@@ -649,9 +506,64 @@ static UInt choose_name_frame(const LH_Site* site)
    }
    for (k = 0; k < site->out->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
-      if (f->function && !is_allocator_frame(f->function)) return k;
+      if (f->function && !LH_(is_allocator_frame)(f->function)) return k;
    }
    return 0;
+}
+
+static Bool crate_listed(XArray* crates, const HChar* crate)
+{
+   Word k;
+   for (k = 0; k < VG_(sizeXA)(crates); k++)
+      if (VG_(strcmp)(*(HChar**)VG_(indexXA)(crates, k), crate) == 0) return True;
+   return False;
+}
+
+/* A dependency's code is library code wherever it shows: a crate with a
+   frame in cargo's registry (is_library_location) is one, and so are all
+   its functions, also those whose frames lack the directory (an inlined
+   frame whose line table names "src/compile.rs" alone), or that the
+   compiler instantiated in the program's own crate (generic functions of
+   the dependency).  Judged over every address named so far: the class
+   depends on the set of crates, not on the order they were seen in. */
+static void class_dependency_crates(void)
+{
+   XArray* crates = VG_(newXA)(VG_(malloc), "lh.symbols.crates", VG_(free),
+                               sizeof(HChar*));
+   HChar crate[128];
+   UWord key, value;
+   Word k;
+   UInt level;
+   VG_(initIterFM)(ip_frames);
+   while (VG_(nextIterFM)(ip_frames, &key, &value)) {
+      LH_IpFrames* e = (LH_IpFrames*)value;
+      for (level = 0; level < e->n; level++) {
+         LH_Frame* f = &e->levels[level];
+         if (f->directory && LH_(is_dependency_directory)(f->directory)
+             && LH_(rust_crate_of)(f->function, crate, sizeof crate)
+             && !crate_listed(crates, crate)) {
+            HChar* copy = VG_(strdup)("lh.symbols.crate", crate);
+            VG_(addToXA)(crates, &copy);
+         }
+      }
+   }
+   VG_(doneIterFM)(ip_frames);
+   if (VG_(sizeXA)(crates) > 0) {
+      VG_(initIterFM)(ip_frames);
+      while (VG_(nextIterFM)(ip_frames, &key, &value)) {
+         LH_IpFrames* e = (LH_IpFrames*)value;
+         for (level = 0; level < e->n; level++) {
+            LH_Frame* f = &e->levels[level];
+            if (!f->machinery && LH_(rust_crate_of)(f->function, crate, sizeof crate)
+                && crate_listed(crates, crate))
+               f->machinery = True;
+         }
+      }
+      VG_(doneIterFM)(ip_frames);
+   }
+   for (k = 0; k < VG_(sizeXA)(crates); k++)
+      VG_(free)(*(HChar**)VG_(indexXA)(crates, k));
+   VG_(deleteXA)(crates);
 }
 
 void LH_(frames_symbolise)(LH_Site** sites, UInt n_sites)
@@ -667,6 +579,7 @@ void LH_(frames_symbolise)(LH_Site** sites, UInt n_sites)
       LH_(site_stack_apply)(sites[i], note_ip, &walk);
    improve_from_dwarf(walk.pending);
    VG_(deleteXA)(walk.pending);
+   class_dependency_crates();
 
    /* The runtime's entry first, for every site: whether a site is
       runtime-only reads the classes of all its frames. */

@@ -187,6 +187,41 @@ if command -v cargo >/dev/null; then
   else
     fail "cargo registry: build" "cargo build --release --offline failed (see $out/cargo.log)"
   fi
+  # A dependency from cargo's registry (Debian's librust-regex-dev,
+  # offline): its code is library code, so its allocations are named by
+  # the program's call (LogStats::new's Regex::new, LogStats::record).
+  app="$here/cargo_logs"
+  if [ ! -d /usr/share/cargo/registry ] || ! ls -d /usr/share/cargo/registry/regex-1.* >/dev/null 2>&1; then
+    fail "cargo logstats" "librust-regex-dev is not installed (scripts/setup.sh installs it)"
+  # (built from its directory: cargo reads .cargo/config.toml, which
+  # replaces crates.io by Debian's registry, from where it runs)
+  elif (cd "$app" && CARGO_TARGET_DIR="$bin/cargo-target" cargo build -q --release --offline) \
+         2>"$out/cargo_logs.log"; then
+    profile logstats "$bin/cargo-target/release/logstats"; check_eq "cargo logstats: exits 0" 0 "$?"
+    src="$app/src/main.rs"
+    r1=$(line_of 'line_re: Regex::new' "$src"); r2=$(line_of 'id_re: Regex::new' "$src")
+    f=$(line_of 'format!("2026' "$src"); p=$(line_of 'latencies_ms.push(latency)' "$src")
+    check_names "cargo logstats" logstats
+    check_py "cargo logstats: the 4000 lines labelled make_log's closure (main.rs:$f)" "$out/logstats.json" \
+      "site[label=logstats::make_log::{{closure}} (main.rs:$f)].total_blocks=4000"
+    # (each grown by push from 4 to 1024 latencies, doubling: 8 reallocs)
+    check_py "cargo logstats: the 6 latency vectors labelled LogStats::record (main.rs:$p), 8 reallocs each" \
+      "$out/logstats.json" "site[label=LogStats::record (main.rs:$p)].total_blocks=6" "site[label=LogStats::record (main.rs:$p)].reallocs=48"
+    check_py "cargo logstats: the regex crate's frames are there, library frames" "$out/logstats.json" \
+      'any:frames[function~regex::compile::.*].library=true' 'all:frames[function~regex::.*].library=true'
+    check_py "cargo logstats: no site is named by the regex crate" "$out/logstats.json" \
+      'none:sites[*].$name.function~regex::.*'
+    check_py "cargo logstats: every site of the program is named in main.rs" "$out/logstats.json" \
+      'all:sites[runtime_only=false].$name.file=main.rs'
+    for l in $r1 $r2; do
+      check_py "cargo logstats: the pattern compiled at main.rs:$l is named LogStats::new (main.rs:$l)" \
+        "$out/logstats.json" "count[label~LogStats::new \\(main.rs:$l\\)(, allocated by .*)?]>=2"
+    done
+    check_py "cargo logstats: no label goes via the Rust runtime's start-up frames" "$out/logstats.json" \
+      'none:sites[*].label~.* via (rt::lang_start|main \(in ).*'
+  else
+    fail "cargo logstats: build" "cargo build --release --offline failed (see $out/cargo_logs.log)"
+  fi
 else
   fail "cargo" "cargo is not installed (scripts/setup.sh installs it)"
 fi
@@ -300,6 +335,26 @@ if command -v rustc >/dev/null; then
     runtime_checks "rust tokens" tokens
   else
     fail "rust tokens: build" "rustc failed (see $out/rustc.log)"
+  fi
+  src="$progs/inventory.rs"
+  if rustc -O -C debuginfo=1 -o "$bin/inventory" "$src" 2>>"$out/rustc.log"; then
+    profile inventory "$bin/inventory"; check_eq "rust inventory: exits 0" 0 "$?"
+    a=$(line_of 'self.items.insert(sku.to_string()' "$src")
+    t=$(line_of 'Box::new(Tiered' "$src"); f=$(line_of 'Box::new(Flat' "$src")
+    check_names "rust inventory" inventory \
+      1333 8 "inventory::make_pricing \\(inventory.rs:$f\\)"
+    for n in 1 2; do
+      check_py "rust inventory: a SKU's to_string #$n: 2000 x 9 B, labelled by the trait's function" "$out/inventory.json" \
+        "site[total_blocks=2000,total_bytes=18000,label~Inventory::add \\(inventory.rs:$a\\). allocated by ToString::to_string \\(string.rs:[0-9]+\\) #$n]"
+    done
+    check_py "rust inventory: the 667 Tiered boxes (32 B) and their tiers (48 B) labelled make_pricing (inventory.rs:$t)" \
+      "$out/inventory.json" "site[total_blocks=667,total_bytes=21344,label~inventory::make_pricing \\(inventory.rs:$t\\)(. allocated by .*)?]" \
+      "site[total_blocks=667,total_bytes=32016,label~inventory::make_pricing \\(inventory.rs:$t\\)(. allocated by .*)?]"
+    check_py "rust inventory: every site of the program is named in inventory.rs" "$out/inventory.json" \
+      'all:sites[runtime_only=false].$name.file=inventory.rs'
+    runtime_checks "rust inventory" inventory
+  else
+    fail "rust inventory: build" "rustc failed (see $out/rustc.log)"
   fi
 fi
 
