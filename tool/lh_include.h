@@ -64,7 +64,9 @@
      lh_report.c      LH_(report_build): finalise, sort, name, analyse:
             │           lh_symbols.c      frames, inline expansion, name frame
             │             lh_dwarf_names.c  names from the DWARF helper
+            │             lh_frame_class.c  allocator and library frames
             │           lh_labels.c       each site's unique label
+            │             lh_function_names.c  names as readers see them
             │             lh_label_tree.c   its pieces, shared where
             │                               labels agree
             │           lh_findings.c     the finding rules
