@@ -18,19 +18,25 @@
    and memory functions, tells the instrumentation which code the clock
    does not count (LH_(in_replacement_code)).
 
-   Each frame after the first costs Valgrind one CFI step, so the unwind
-   asks first for one frame fewer than the most it may need
-   (--num-callers + 1) and goes to the full depth only when two preload
-   frames lead.  The stack found is looked up as a site by
-   lh_site_stacks.c; its frames are named at output by lh_symbols.c.
+   Each frame after the first costs one step of Valgrind's CFI unwinder,
+   so the tool runs the unwinder's steps itself (the same steps, in the
+   same order, as Valgrind's amd64 VG_(get_StackTrace_wrk)) and stops as
+   soon as the frames it keeps are known: --num-callers past the preload's
+   leading frames, or the first frame in a function below main (main's
+   caller), beyond which the output names nothing (see unwind()).  The
+   stack found is looked up as a site by lh_site_stacks.c; its frames are
+   named at output by lh_symbols.c.
 */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_vki.h"         /* VKI_PAGE_SIZE */
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_stacktrace.h"
+#include "pub_tool_machine.h"     /* VG_(thread_get_stack_max), the red zone */
 #include "pub_tool_options.h"
 #include "lh_include.h"
 #include "lh_core.h"   /* the preload's symbols (VG_(DebugInfo_syms_*)) */
@@ -110,24 +116,38 @@ static Addr last_allocator_ips[LH_ALLOCATOR_FRAMES];
 static UInt last_allocator_frames = 0;
 
 /* Valgrind's --merge-recursive-frames (a core option, not in the tools'
-   headers): merging rewrites frames already found, so a shorter unwind is
-   then no prefix of a longer one. */
+   headers): merging rewrites frames already found, which the tool's own
+   loop does not do; with it, Valgrind's unwinder is asked for the full
+   depth. */
 extern Int VG_(clo_merge_recursive_frames);
 
-/* What the allocation stacks' unwinding asked of Valgrind, for
-   --stats=yes (LH_(stacks_print_stats)). */
+/* What the allocation stacks' unwinding did, for --stats=yes
+   (LH_(stacks_print_stats)). */
 static struct {
    ULong stacks;          /* allocation stacks recorded */
-   ULong frames_asked;    /* the sum of the unwinds' frame limits */
-   ULong again;           /* stacks unwound a second time, deeper */
+   ULong frames;          /* the frames their unwinds found */
+   ULong below_main;      /* unwinds stopped at a below-main function */
+   ULong kinds_looked_up; /* addresses whose function's kind was looked up */
 } unwind_stats;
+
+/* --lifeheap-check-unwind=yes (see compare_with_valgrind) and its counts. */
+static Bool check_unwind = False;
+static struct {
+   ULong compared;
+   ULong differed;
+} unwind_check;
 
 void LH_(stacks_print_stats)(void)
 {
    VG_(dmsg)("lifeheap: allocation stacks: %'llu unwound, %'llu frames "
-             "asked for, %'llu unwound again to full depth\n",
-             unwind_stats.stacks, unwind_stats.frames_asked,
-             unwind_stats.again);
+             "found, %'llu stopped at a function below main (%'llu "
+             "addresses' functions looked up)\n",
+             unwind_stats.stacks, unwind_stats.frames,
+             unwind_stats.below_main, unwind_stats.kinds_looked_up);
+   if (check_unwind)
+      VG_(dmsg)("lifeheap: unwind check: %'llu stacks compared with "
+                "Valgrind's unwinder, %'llu differed\n",
+                unwind_check.compared, unwind_check.differed);
 }
 
 /* Leading frames of ips[0 .. n) in the preload. */
@@ -138,42 +158,243 @@ static UInt preload_frames(const Addr* ips, UInt n)
    return skip;
 }
 
+/*------------------------------------------------------------*/
+/*--- Functions below main                                 ---*/
+/*------------------------------------------------------------*/
+
+/* Whether a frame's address lies in a function that calls main
+   (__libc_start_call_main, __libc_start_main, _start: Valgrind's
+   Vg_FnNameBelowMain, by the function's name), remembered per address in
+   a small direct-mapped cache.  A name can change only when debug
+   information is read or dropped, which advances Valgrind's epoch: the
+   cache is emptied when the epoch moves. */
+#define BELOW_MAIN_CACHE 512          /* a power of two */
+typedef struct {
+   Addr ip;
+   UWord kind;                        /* 0 empty, 1 not below main, 2 below */
+} BelowMainEntry;                     /* an entry's two words: one line */
+/* In the arena, made at the first unwind: the tool's static data keeps
+   its size (the client's address space is laid out around the tool's
+   executable, and the instructions a program runs can depend on where
+   its mappings fall: a profile's times moved by a few instructions when
+   the tool's data grew by 8 KB). */
+static BelowMainEntry* below_main_cache = NULL;
+static UInt below_main_epoch = 0;
+
+static void below_main_cache_check_epoch(DiEpoch ep)
+{
+   if (UNLIKELY(below_main_cache == NULL)) {
+      below_main_cache = VG_(calloc)("lh.alloc_stacks.below_main",
+                                     BELOW_MAIN_CACHE, sizeof(BelowMainEntry));
+      below_main_epoch = ep.n;
+   }
+   if (UNLIKELY(ep.n != below_main_epoch)) {
+      VG_(memset)(below_main_cache, 0, BELOW_MAIN_CACHE * sizeof(BelowMainEntry));
+      below_main_epoch = ep.n;
+   }
+}
+
+static Bool is_below_main_slow(DiEpoch ep, Addr ip, UInt slot)
+{
+   Bool below = VG_(get_fnname_kind_from_IP)(ep, ip) == Vg_FnNameBelowMain;
+   unwind_stats.kinds_looked_up++;
+   below_main_cache[slot].ip = ip;
+   below_main_cache[slot].kind = below ? 2 : 1;
+   return below;
+}
+
+static inline Bool is_below_main(DiEpoch ep, Addr ip)
+{
+   UInt slot = (UInt)(ip ^ (ip >> 9)) & (BELOW_MAIN_CACHE - 1);
+   if (LIKELY(below_main_cache[slot].ip == ip && below_main_cache[slot].kind != 0))
+      return below_main_cache[slot].kind == 2;
+   return is_below_main_slow(ep, ip, slot);
+}
+
+/*------------------------------------------------------------*/
+/*--- The unwind                                           ---*/
+/*------------------------------------------------------------*/
+
+/* The preload's frames and --num-callers of the program's: no deeper,
+   since unwinding costs per frame (one VG_(use_CF_info) each after the
+   first), and no further than the first function below main, unless
+   --show-below-main=yes.
+
+   Frames are found one after another by the same steps, in the same
+   order, as Valgrind's amd64 unwinder (VG_(get_StackTrace_wrk) in
+   m_stacktrace.c): the call-frame information where there is some, else
+   the frame pointer's chain, else the word at the stack pointer taken for
+   a return address; each frame after the first is its return address
+   minus one.  What this loop adds is where it stops:
+
+   - after --num-callers frames past the preload's leading ones (counted
+     as they are found: the most it may need is --num-callers + 2, while
+     nearly every call has one preload frame);
+   - after the first frame in a function below main.  The output names a
+     stack only as far as main (Valgrind's VG_(apply_StackTrace): to the
+     outermost main, or without one to the innermost function below
+     main), and what lies beyond the first function below main is its own
+     callers: the C library's start-up, _start, then, read as return
+     addresses, the words of the process's first stack (argc and the argv
+     pointers).  No main lies there, so the named stack is the same, and
+     an allocation in a loop in main no longer unwinds five or more
+     frames nobody sees (liveheap's: 3 frames instead of 12).
+
+   Sites are told apart by the frames kept, so two stacks that differ only
+   beyond that point (a program that permutes argv[] between two
+   allocations, as getopt does) are one site, as their named stacks are
+   the same. */
+#if defined(VGA_amd64)
+static UInt unwind(ThreadId tid, Addr* ips, UInt most)
+{
+   LH_UnwindStartRegs start;
+   LH_D3UnwindRegs regs;
+   Addr lowest = 0, highest, fp_min, fp_max;
+   UInt n = 1, limit = most, leading = 0;
+   Bool leading_done = False;
+   Bool stop_below_main = !VG_(clo_show_below_main);
+   DiEpoch ep = VG_(current_DiEpoch)();
+
+   below_main_cache_check_epoch(ep);
+
+   /* amd64's VG_(get_UnwindStartRegs) sets the three fields read below
+      (no memset of the whole union first, as VG_(get_StackTrace) makes) */
+   VG_(get_UnwindStartRegs)(&start, tid);
+   highest = VG_(thread_get_stack_max)(tid);
+   VG_(stack_limits)((Addr)start.r_sp, &lowest, &highest);
+   regs.xip = start.r_pc;
+   regs.xsp = start.r_sp;
+   regs.xbp = start.misc.AMD64.r_rbp;
+   fp_min = regs.xsp - VG_STACK_REDZONE_SZB;
+   fp_max = VG_PGROUNDUP(highest);
+   if (fp_max >= sizeof(Addr)) fp_max -= sizeof(Addr);
+
+   ips[0] = regs.xip;
+   if (fp_min + 256 >= fp_max) return 1;   /* the limits look bogus */
+
+   for (;;) {
+      /* the frame just found, ips[n - 1]: a preload frame at the start,
+         or the first of the program's (the limit is now known), or one
+         below main (the last one needed) */
+      Addr ip = ips[n - 1];
+      Bool preload_frame = False;
+      if (!leading_done) {
+         if (leading < LH_MAX_UNWIND && in_preload(ip)) {
+            leading++;
+            preload_frame = True;     /* never a function below main */
+         } else {
+            UInt program_limit = leading + VG_(clo_backtrace_size);
+            leading_done = True;
+            if (program_limit < limit) limit = program_limit;
+         }
+      }
+      if (stop_below_main && !preload_frame && is_below_main(ep, ip)) {
+         unwind_stats.below_main++;
+         break;
+      }
+      if (n >= limit) break;
+
+      Addr old_xsp = regs.xsp;
+      if (VG_(use_CF_info)(&regs, fp_min, fp_max)) {
+         if (regs.xip == 0 || regs.xip == 1) break;
+         if (old_xsp >= regs.xsp) break;        /* not going up */
+      } else if (fp_min <= regs.xbp && regs.xbp <= fp_max - sizeof(UWord)) {
+         /* a frame-pointer frame: saved rbp, then the return address */
+         const UWord* frame = (const UWord*)regs.xbp;
+         regs.xip = frame[1];
+         if (regs.xip == 0 || regs.xip == 1) break;
+         regs.xsp = regs.xbp + 2 * sizeof(Addr);
+         if (old_xsp >= regs.xsp) break;
+         regs.xbp = frame[0];
+      } else if (fp_min <= regs.xsp && regs.xsp < fp_max) {
+         /* Valgrind's last resort: the word at the stack pointer */
+         regs.xip = *(const UWord*)regs.xsp;
+         if (regs.xip == 0 || regs.xip == 1) break;
+         regs.xsp += sizeof(Addr);
+      } else {
+         break;
+      }
+      /* a return address: the call is the instruction before it, and so
+         is the code whose unwinding information the next step needs */
+      regs.xip -= 1;
+      ips[n++] = regs.xip;
+   }
+   return n;
+}
+#endif
+
+/*------------------------------------------------------------*/
+/*--- --lifeheap-check-unwind=yes: the unwind checked      ---*/
+/*------------------------------------------------------------*/
+
+/* A debugging option (--help-debug): every allocation's stack is unwound
+   a second time by Valgrind's own VG_(get_StackTrace), to the most frames
+   the tool may need, and compared.  The tool's frames must be the first
+   frames of Valgrind's; where Valgrind's go on, the tool must have
+   stopped at --num-callers past the preload's frames, or at a function
+   below main with no main among the frames Valgrind found beyond it (so
+   the stack the output names is the same).  A difference is printed with
+   both stacks; --stats=yes prints the counts. */
+
+Bool LH_(unwind_debug_option)(const HChar* arg)
+{
+   if VG_BOOL_CLO(arg, "--lifeheap-check-unwind", check_unwind) return True;
+   return False;
+}
+
+void LH_(unwind_debug_usage)(void)
+{
+   VG_(printf)("    --lifeheap-check-unwind=no|yes   compare every allocation's "
+               "stack with\n"
+               "                                     Valgrind's own unwind "
+               "[no]\n");
+}
+
+static void compare_with_valgrind(ThreadId tid, const Addr* ips, UInt n,
+                                  UInt most)
+{
+   static Addr* valgrind_ips = NULL;      /* in the arena, as above */
+   DiEpoch ep = VG_(current_DiEpoch)();
+   if (valgrind_ips == NULL)
+      valgrind_ips = VG_(malloc)("lh.alloc_stacks.check", LH_MAX_UNWIND * sizeof(Addr));
+   UInt vn = VG_(get_StackTrace)(tid, valgrind_ips, most, NULL, NULL, 0);
+   below_main_cache_check_epoch(ep);
+   UInt k, leading = preload_frames(ips, n);
+   Bool same = vn >= n;
+   for (k = 0; same && k < n; k++) same = valgrind_ips[k] == ips[k];
+   if (same && vn > n) {
+      Bool below_main = is_below_main(ep, ips[n - 1]);
+      same = below_main || n >= leading + (UInt)VG_(clo_backtrace_size);
+      for (k = n; same && below_main && k < vn; k++)
+         same = VG_(get_fnname_kind_from_IP)(ep, valgrind_ips[k]) != Vg_FnNameMain;
+   }
+   unwind_check.compared++;
+   if (same) return;
+   unwind_check.differed++;
+   VG_(umsg)("lifeheap: unwind check: the tool's %u frames and Valgrind's %u "
+             "differ (frame: tool's, Valgrind's):\n", n, vn);
+   for (k = 0; k < n || k < vn; k++)
+      VG_(umsg)("   %2u: 0x%lx 0x%lx\n", k, k < n ? ips[k] : 0,
+                k < vn ? valgrind_ips[k] : 0);
+}
+
 LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid)
 {
    LH_UnwoundStack stack;
    static Addr ips[LH_MAX_UNWIND];
-   /* The preload's own frames (malloc, or a second replacement that
-      forwards to it: at most LH_ALLOCATOR_FRAMES) and --num-callers of
-      the program's: no deeper, since unwinding costs per frame (one
-      VG_(use_CF_info) each after the first).  Nearly every call has one
-      preload frame, so the unwind asks first for --num-callers + 1
-      frames, one step less than the most it may need; only when that
-      unwind filled up with two or more preload frames at its start is
-      the stack unwound again to the full depth.  The answer is the same
-      either way: Valgrind's unwinder finds frames one after another, so
-      a shorter unwind is a prefix of the longer one (not so when
-      recursive frames are merged: then the full depth at once). */
-   UInt want = VG_(clo_backtrace_size) + LH_ALLOCATOR_FRAMES;
-   UInt n = 0, skip = 0, k;
-   Bool unwound = False;
-   if (want > LH_MAX_UNWIND) want = LH_MAX_UNWIND;
+   UInt most = VG_(clo_backtrace_size) + LH_ALLOCATOR_FRAMES;
+   UInt n, skip, k;
+   if (most > LH_MAX_UNWIND) most = LH_MAX_UNWIND;
    unwind_stats.stacks++;
-   if (want == (UInt)VG_(clo_backtrace_size) + LH_ALLOCATOR_FRAMES
-       && VG_(clo_merge_recursive_frames) == 0) {
-      UInt first = want - (LH_ALLOCATOR_FRAMES - 1);
-      n = VG_(get_StackTrace)(tid, ips, first, NULL, NULL, 0);
-      unwind_stats.frames_asked += first;
-      skip = preload_frames(ips, n);
-      /* fewer frames than asked: the stack ended, as the longer unwind's
-         would; at most one preload frame: the rest holds --num-callers */
-      unwound = n < first || skip < LH_ALLOCATOR_FRAMES;
-      if (!unwound) unwind_stats.again++;
-   }
-   if (!unwound) {
-      n = VG_(get_StackTrace)(tid, ips, want, NULL, NULL, 0);
-      unwind_stats.frames_asked += want;
-      skip = preload_frames(ips, n);
-   }
+#if defined(VGA_amd64)
+   if (LIKELY(VG_(clo_merge_recursive_frames) == 0))
+      n = unwind(tid, ips, most);
+   else
+#endif
+      n = VG_(get_StackTrace)(tid, ips, most, NULL, NULL, 0);
+   unwind_stats.frames += n;
+   if (UNLIKELY(check_unwind)) compare_with_valgrind(tid, ips, n, most);
+   skip = preload_frames(ips, n);
    if (skip == n) skip = 0;       /* all inside the preload: keep them */
    last_allocator_frames = skip < LH_ALLOCATOR_FRAMES ? skip : LH_ALLOCATOR_FRAMES;
    for (k = 0; k < last_allocator_frames; k++) last_allocator_ips[k] = ips[k];

@@ -52,4 +52,24 @@ extern void VG_(DebugInfo_syms_getidx)(const struct _DebugInfo* di, Int idx,
                                        Bool* is_text, Bool* is_ifunc,
                                        Bool* is_global);
 
+/* m_machine, m_stacks, m_debuginfo: the pieces of Valgrind's amd64 stack
+   unwinder (m_stacktrace.c's VG_(get_StackTrace_wrk)), for the tool's own
+   loop over them (lh_alloc_stacks.c).  The start registers' layout is
+   3.19's UnwindStartRegs: the pc, the sp, then a union whose amd64 member
+   is the frame pointer (the union's largest member, s390x's, is ten
+   words).  A step of the CFI unwinder works on the three registers. */
+typedef struct {
+   ULong r_pc;
+   ULong r_sp;
+   union {
+      struct { ULong r_rbp; } AMD64;
+      ULong words[10];
+   } misc;
+} LH_UnwindStartRegs;
+typedef struct { Addr xip; Addr xsp; Addr xbp; } LH_D3UnwindRegs;
+extern void VG_(get_UnwindStartRegs)(LH_UnwindStartRegs* regs, ThreadId tid);
+extern void VG_(stack_limits)(Addr SP, Addr* start, Addr* end);
+extern Bool VG_(use_CF_info)(LH_D3UnwindRegs* uregs, Addr min_accessible,
+                             Addr max_accessible);
+
 #endif /* LH_CORE_H */

@@ -227,8 +227,9 @@ Bool LH_(write_dump)(const HChar* reason)
 static ULong next_dump_instructions = 0;
 static UInt  last_dump_ms = 0;
 
-/* The tracker described at the top of the file. */
-static void maybe_dump(ThreadId tid, ULong blocks_dispatched)
+/* The tracker described at the top of the file (called by
+   lh_parallel_clock.c's start_client_code tracker). */
+void LH_(dump_maybe)(ThreadId tid, ULong blocks_dispatched)
 {
    Bool due = False;
    if (dump_mode == DumpEveryInstructions) {
@@ -327,6 +328,5 @@ void LH_(dump_init)(void)
    if (dump_mode != DumpOff) {
       next_dump_instructions = dump_every;
       last_dump_ms = VG_(read_millisecond_timer)();
-      VG_(track_start_client_code)(maybe_dump);
    }
 }

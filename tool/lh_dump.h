@@ -20,6 +20,8 @@ void LH_(dump_write_options_json)(LH_Json* j);
 /* post_clo_init: resolves the profile path once and checks that it can
    be written (before the program runs), starts the dump timer. */
 void LH_(dump_init)(void);
+/* A periodic dump when one is due (Valgrind's start_client_code). */
+void LH_(dump_maybe)(ThreadId tid, ULong blocks_dispatched);
 /* The profile's path, expanded once (%p, %q{VAR}, %n) and again in a
    forked child: every dump and the final write go to the same file. */
 const HChar* LH_(profile_path)(void);

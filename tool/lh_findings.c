@@ -21,9 +21,11 @@
      missing-backpressure     hand-off + waiting: blocks freed by another
                               thread than the one that allocated them, many
                               live at once, each waiting behind many others
-                              consumed before it (Little's law) and a
-                              noticeable share of the run, consumed one by
-                              one over time, not held at a ceiling
+                              consumed before it (Little's law), in this run
+                              and on the parallel clock (a CPU per thread,
+                              lh_parallel_clock.c), and a noticeable share
+                              of the run on that clock, consumed one by one
+                              over time, not held at a ceiling
      leak                     new highs through the site's allocating phase,
                               still (mostly) live at exit
      unused-capacity          initialised high-water mark far below the size
@@ -250,7 +252,28 @@ typedef struct {
    ULong  free_span;            /* first free to last free */
    double occupancy;            /* mean live blocks over the site's active
                                    time, as a share of max_blocks */
+   /* The same wait on the parallel clock, a CPU per thread
+      (lh_parallel_clock.c), over the cross-thread frees: */
+   double parallel_wait;        /* mean wait */
+   double parallel_interval;    /* between two such frees, on average */
+   double parallel_depth;       /* parallel_wait / parallel_interval */
+   double parallel_wait_fraction;   /* of the run's parallel length */
 } QueueFigures;
+
+static void parallel_queue_figures(const LH_SiteRare* rare, QueueFigures* q)
+{
+   ULong parallel_end = LH_(parallel_clock_end)();
+   if (rare->parallel_handoffs == 0) return;
+   q->parallel_wait = (double)rare->parallel_wait_sum / (double)rare->parallel_handoffs;
+   if (rare->parallel_handoffs >= 2) {
+      q->parallel_interval = (double)(rare->parallel_last_free - rare->parallel_first_free)
+                             / (double)(rare->parallel_handoffs - 1);
+      if (q->parallel_interval > 0)
+         q->parallel_depth = q->parallel_wait / q->parallel_interval;
+   }
+   if (parallel_end > 0)
+      q->parallel_wait_fraction = q->parallel_wait / (double)parallel_end;
+}
 
 static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
 {
@@ -273,6 +296,7 @@ static void queue_figures(const LH_Site* site, ULong now, QueueFigures* q)
    if (active > 0 && site->max_blocks > 0)
       q->occupancy = (double)site->out->lifetimes->sum / (double)active
                      / (double)site->max_blocks;
+   parallel_queue_figures(LH_(site_rare)(site), q);
 }
 
 /*------------------------------------------------------------*/
@@ -357,14 +381,18 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
        || !material(site->max_bytes))
       return False;
    queue_figures(site, duration, &q);
-   /* Waiting: a block waits while many others are consumed, and for a
-      noticeable share of the run.  The second keeps out a consumer that
-      keeps up but that Valgrind's default scheduler leaves without the CPU
-      for a time slice now and then: the producer runs ahead by a slice's
-      worth of messages (hundreds, each waiting behind hundreds), but they
-      wait a small share of a run of many slices. */
+   /* Waiting: a block waits while many others are consumed, in this run
+      and on the parallel clock, and for a noticeable share of the run on
+      that clock.  Under Valgrind one thread runs at a time: a consumer
+      that keeps up waits for the CPU while its producer runs ahead by a
+      time slice's worth of messages (hundreds, each waiting behind
+      hundreds), or by many slices when the default scheduler keeps the
+      CPU for a producer that never blocks.  On the parallel clock, where
+      each thread counts its own instructions and catches up with what it
+      receives, those messages wait only for the consumer's own work. */
    if (q.depth < (double)LH_(options).queue_min_depth
-       || mean_lifetime_fraction(site, duration) < LH_(options).long_lived_fraction)
+       || q.parallel_depth < (double)LH_(options).queue_min_depth
+       || q.parallel_wait_fraction < LH_(options).long_lived_fraction)
       return False;
    /* Consumed one by one over time, not released together at the end:
       results gathered by worker threads and freed by the main thread at
@@ -394,6 +422,10 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
                 mean_lifetime_fraction(site, duration));
    add_count(f, "free_interval_time", (ULong)q.free_interval);
    add_count(f, "queue_depth", (ULong)q.depth);
+   add_count(f, "parallel_mean_wait", (ULong)q.parallel_wait);
+   add_fraction(f, "parallel_wait_fraction", q.parallel_wait_fraction);
+   add_count(f, "parallel_free_interval", (ULong)q.parallel_interval);
+   add_count(f, "parallel_queue_depth", (ULong)q.parallel_depth);
    add_fraction(f, "free_span_fraction", ratio(q.free_span, duration));
    add_fraction(f, "occupancy_fraction", q.occupancy);
    if (growth != NULL) {

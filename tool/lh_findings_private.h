@@ -26,7 +26,7 @@ typedef enum { Severity_Low, Severity_Medium, Severity_High } Severity;
 extern const HChar* const LH_(finding_kind_names)[];   /* by FindingKind */
 extern const HChar* const LH_(severity_names)[];       /* by Severity */
 
-#define MAX_EVIDENCE 16
+#define MAX_EVIDENCE 24
 
 typedef struct {
    const HChar* name;

@@ -50,6 +50,8 @@
             │     └─ lh_blocks.c  --lifeheap-blocks: one record per stretch
             │                     of a block's life
             ├─ lh_threads.c     a serial per thread (ThreadIds are reused)
+            ├─ lh_parallel_clock.c  each thread's clock on a CPU of its
+            │                   own; hand-offs' waits on it
             ├─ lh_dump.c        the profile's path, periodic and vgdb dumps
             ├─ lh_fork.c        a forked child's profile; the profile before exec
             └─ lh_options.c     every option, from lh_options.def
@@ -227,6 +229,11 @@ typedef struct {
       bytes_at_peak); live when the profile is written: out. */
    ULong zero_size_total, zero_size_curr, zero_size_at_peak;
    ULong cross_thread_frees;
+   /* The cross-thread frees' waits on the parallel clock (a CPU per
+      thread, lh_parallel_clock.c): their sum, how many, and the
+      consumers' clocks at the first and last of them. */
+   ULong parallel_wait_sum, parallel_handoffs;
+   ULong parallel_first_free, parallel_last_free;
    void* more_threads;          /* WordFM set of serials beyond the inline ones */
    /* Blocks by log2 size x log2 lifetime, made only once the site's
       blocks fall in two size classes (NULL before: one size class's row
@@ -428,6 +435,20 @@ static inline UInt LH_(thread_serial)(ThreadId tid)
 UInt LH_(threads_ever)(void);
 void LH_(threads_init)(void);   /* registers the thread-creation tracker */
 
+/* Each thread's clock on a CPU of its own (lh_parallel_clock.c). */
+void  LH_(parallel_clock_init)(void);  /* registers the run/stop trackers */
+void  LH_(parallel_clock_thread_created)(ThreadId parent, ThreadId child);
+void  LH_(parallel_clock_pre_syscall)(ThreadId tid, UInt syscallno, UWord* args);
+void  LH_(parallel_clock_post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
+                                       SysRes res);
+/* A block of 'site' allocated by thread serial 'producer' at alloc_time
+   is freed now by thread serial 'consumer', another one. */
+void  LH_(parallel_clock_handoff)(LH_Site* site, UInt producer,
+                                  ULong alloc_time, UInt consumer);
+/* The run's length on a CPU per thread: the latest thread clock. */
+ULong LH_(parallel_clock_end)(void);
+void  LH_(parallel_clock_print_stats)(void);   /* --stats=yes */
+
 /*------------------------------------------------------------*/
 /*--- Blocks: one registry (lh_registry.c)                 ---*/
 /*------------------------------------------------------------*/
@@ -599,6 +620,9 @@ void LH_(findings_print_summary)(UInt max);
 LH_UnwoundStack LH_(record_allocation_stack)(ThreadId tid);
 /* --stats=yes: how many stacks were unwound and how deep. */
 void LH_(stacks_print_stats)(void);
+/* --lifeheap-check-unwind (a debugging option: --help-debug). */
+Bool LH_(unwind_debug_option)(const HChar* arg);
+void LH_(unwind_debug_usage)(void);
 /* ip lies in the preload's string and memory functions (lh_replace_*.c,
    between the markers of lh_replace_begin.c and lh_replace_end.c), which
    the clock does not count. */

@@ -71,7 +71,7 @@ Bool LH_(out_file_option)(const HChar* arg)
 
 static void lh_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   LH_(unwind_debug_usage)();
 }
 
 /* Expands the output name the way the core does, but with %n replaced, so
@@ -151,6 +151,7 @@ static void before_exec(Addr path, Addr argv)
 static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
 {
    Int pid = VG_(getpid)();
+   LH_(parallel_clock_pre_syscall)(tid, syscallno, args);
    switch (syscallno) {
       case __NR_execve:
          before_exec(args[0], args[1]);
@@ -188,6 +189,7 @@ static void lh_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
 static void lh_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
                             UInt nArgs, SysRes res)
 {
+   LH_(parallel_clock_post_syscall)(tid, syscallno, args, res);
 }
 
 /*------------------------------------------------------------*/
@@ -256,6 +258,7 @@ static void print_stats(void)
 {
    LH_(stacks_print_stats)();
    LH_(site_stacks_print_stats)();
+   LH_(parallel_clock_print_stats)();
    LH_(access_path_print_stats)();
 }
 
@@ -353,6 +356,7 @@ static void lh_pre_clo_init(void)
    LH_(sites_init)();
    LH_(heap_init)();
    LH_(threads_init)();
+   LH_(parallel_clock_init)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(lh_pre_clo_init)

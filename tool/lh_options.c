@@ -147,6 +147,7 @@ Bool LH_(parse_count_option)(const HChar* arg, const HChar* name,
 Bool LH_(options_process)(const HChar* arg)
 {
    UInt i;
+   if (LH_(unwind_debug_option)(arg)) return True;   /* --help-debug's */
    for (i = 0; i < N_OPTIONS; i++) {
       const Option* o = &table[i];
       switch (o->kind) {

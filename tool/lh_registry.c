@@ -111,6 +111,8 @@ void LH_(block_retire)(LH_Block* b, ThreadId tid)
       if (live_at_peak) LH_(access_unmeasured_at_peak)(b->site, b->req_size, False);
       LH_(access_blocks_changed)();
    }
+   if (thread != b->alloc_thread)
+      LH_(parallel_clock_handoff)(b->site, b->alloc_thread, b->alloc_time, thread);
    LH_(site_note_free)(b->site, b->req_size, LH_(now) - b->alloc_time,
                        thread != b->alloc_thread);
    LH_(block_record_free)(b);

@@ -27,6 +27,7 @@ static void thread_created(ThreadId parent, ThreadId child)
 {
    tl_assert(child < VG_N_THREADS);
    LH_(serial_of_tid)[child] = ++threads_created;
+   LH_(parallel_clock_thread_created)(parent, child);
 }
 
 void LH_(threads_init)(void)

@@ -443,30 +443,30 @@ report("calls: 35,001 heap calls of blocks 20000 made without returning to the s
 
 # --- The allocation stacks' unwinding --------------------------------------
 # Each new block's stack is unwound to at most --num-callers (12) frames of
-# the program plus the preload's (malloc's one frame; at most 2 when one
-# replacement forwards to another).  Each frame after the first is one
-# VG_(use_CF_info), so the tool first asks for 12 + 1 frames and unwinds
-# again to 12 + 2 only when the first unwind filled up with two preload
-# frames at its start.  sites 6 makes 730 blocks (729 leaves and the
-# array), each with one preload frame: 730 stacks of 13 frames asked for,
-# none again.  With --merge-recursive-frames a shorter unwind is no prefix
-# of a longer one, so the tool asks for 14 at once.
+# the program past the preload's leading ones (malloc's one frame; two when
+# one replacement forwards to another), and no further than the first
+# function below main (main's caller, __libc_start_call_main), unless
+# --show-below-main=yes: beyond it lie only the C library's start-up and
+# the words of the process's first stack, which no named stack shows.
+# --stats=yes counts the stacks, the frames their unwinds found and the
+# unwinds stopped below main.
 def unwind_stats(log_path):
     with open(log_path) as log:
         for line in log:
             match = re.search(r"allocation stacks: ([\d,]+) unwound, ([\d,]+) frames "
-                              r"asked for, ([\d,]+) unwound again", line)
+                              r"found, ([\d,]+) stopped at a function below main", line)
             if match:
                 return tuple(int(g.replace(",", "")) for g in match.groups())
     return None
 
 
 # deepalign (its header comment): 21 calls deep, 5 posix_memalign (two
-# preload frames: unwound again to 14) and 5 malloc; both sites keep 12
-# frames, allocate and 11 calls of down.
+# preload frames, then 12 of the program's: 14 frames) and 5 malloc (one,
+# then 12: 13); main is never reached.  Both sites keep 12 frames, allocate
+# and 11 calls of down.
 stats = unwind_stats(out + "/deepalign.log")
-report("deepalign: 10 allocation stacks unwound, 200 frames asked for, 5 again to full depth",
-       stats == (10, 200, 5), "--stats=yes says %s" % (stats,))
+report("deepalign: 10 allocation stacks unwound, 5 x 14 + 5 x 13 = 135 frames found, "
+       "none stopped below main", stats == (10, 135, 0), "--stats=yes says %s" % (stats,))
 profile = pc.load(out + "/deepalign.json")
 report_assertions("deepalign", profile,
                   "sites.#=2", "sites[*].total_blocks=[5,5]", "sites[*].stack.#=[12,12]")
@@ -481,13 +481,80 @@ expected = sorted((["allocate"] + ["down"] * 11, preload)
 report("deepalign: both sites keep allocate and 11 calls of down, posix_memalign's "
        "with its two preload frames dropped", stacks == expected, "stacks: %s" % (stacks,))
 
-for name, frames in (("sites-6", 13), ("sites-6-merged", 14)):
-    profile = pc.load("%s/%s.json" % (out, name))
-    report_assertion(name, profile, "totals.blocks=730")
-    stats = unwind_stats("%s/%s.log" % (out, name))
-    report("%s: 730 allocation stacks unwound, %d frames asked for each, none again"
-           % (name, frames),
-           stats == (730, 730 * frames, 0), "--stats=yes says %s" % (stats,))
+# sites 6 (-O0): 729 leaves, each unwound through malloc, leaf, 7 calls of
+# node (depth 6 to 0), main and main's caller: 11 frames; the array's
+# malloc in main: malloc, main, main's caller, 3.  All 730 stop below main.
+profile = pc.load(out + "/sites-6.json")
+report_assertion("sites-6", profile, "totals.blocks=730")
+stats = unwind_stats(out + "/sites-6.log")
+report("sites-6: 730 allocation stacks unwound, 729 x 11 + 3 = 8,022 frames found, "
+       "all 730 stopped below main", stats == (730, 8022, 730), "--stats=yes says %s" % (stats,))
+# With --merge-recursive-frames the tool asks Valgrind's unwinder for the
+# full depth (14), which does not stop below main.
+profile = pc.load(out + "/sites-6-merged.json")
+report_assertion("sites-6-merged", profile, "totals.blocks=730")
+stats = unwind_stats(out + "/sites-6-merged.log")
+report("sites-6-merged: 730 allocation stacks unwound by Valgrind, none stopped below main",
+       stats is not None and stats[0] == 730 and stats[2] == 0, "--stats=yes says %s" % (stats,))
+
+# argvswap (its header comment): 20 allocations at one stack, argv[1] and
+# argv[2] swapped between the two tens.  Each unwind finds malloc, allocate,
+# main and main's caller and stops there: one site of 20 blocks, named
+# allocate, main.  With --show-below-main=yes the unwind goes on past
+# _start into the argv pointers, so the two tens are two sites.
+stats = unwind_stats(out + "/argvswap.log")
+report("argvswap: 20 allocation stacks unwound, 4 frames found for each, all stopped below main",
+       stats == (20, 80, 20), "--stats=yes says %s" % (stats,))
+profile = pc.load(out + "/argvswap.json")
+report_assertions("argvswap", profile, "sites.#=1", "sites[0].total_blocks=20")
+with open(out + "/argvswap.json") as raw:
+    document = json.load(raw)
+names = [[document["frames"][i]["function"] for i in site["stack"]] for site in document["sites"]]
+report("argvswap: the site's stack is allocate, main", names == [["allocate", "main"]],
+       "stacks: %s" % (names,))
+stats = unwind_stats(out + "/argvswap-below.log")
+report("argvswap --show-below-main=yes: 20 stacks unwound past main's caller, none stopped",
+       stats is not None and stats[0] == 20 and stats[1] > 20 * 4 and stats[2] == 0,
+       "--stats=yes says %s" % (stats,))
+with open(out + "/argvswap-below.json") as raw:
+    document = json.load(raw)
+below = sorted((site["total_blocks"],
+                [document["frames"][i]["function"] for i in site["stack"][:5]])
+               for site in document["sites"])
+report("argvswap --show-below-main=yes: two sites of 10 blocks, each allocate, main, "
+       "__libc_start_call_main, __libc_start_main, _start and the argv words beyond",
+       len(below) == 2 and all(blocks == 10 for blocks, _ in below)
+       and all(stack[:3] == ["allocate", "main", "__libc_start_call_main"]
+               and stack[4] == "_start" for _, stack in below)
+       and all(len(site["stack"]) > 5 for site in document["sites"]),
+       "sites: %s" % (below,))
+
+
+# --lifeheap-check-unwind=yes: each stack the tool unwound, compared with
+# Valgrind's own unwind of it; none may differ.  sites 6 makes 730 blocks
+# at any optimisation, deepalign 10, argvswap 20; stacks one block a
+# thread, and what the C library allocates for the threads: every block
+# the profile counts.
+def check_unwind_stats(log_path):
+    with open(log_path) as log:
+        for line in log:
+            match = re.search(r"unwind check: ([\d,]+) stacks compared with Valgrind's "
+                              r"unwinder, ([\d,]+) differed", line)
+            if match:
+                return tuple(int(g.replace(",", "")) for g in match.groups())
+    return None
+
+
+for name, blocks in (("sites", 730), ("sites-O2", 730), ("deepalign", 10),
+                     ("argvswap", 20), ("stacks", None)):
+    log = "%s/check-unwind-%s.log" % (out, name)
+    compared = check_unwind_stats(log)
+    if blocks is None:
+        blocks = pc.load("%s/check-unwind-%s.json" % (out, name))["totals"]["blocks"]
+    report("--lifeheap-check-unwind=yes on %s: %d stacks compared with Valgrind's "
+           "unwind, none differed" % (name, blocks),
+           compared == (blocks, 0) and unwind_stats(log)[0] == blocks,
+           "the check says %s" % (compared,))
 
 
 # --- Sites found by their stack --------------------------------------------

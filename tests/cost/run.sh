@@ -15,7 +15,7 @@ bin="$TESTS_BUILD/cost"
 rm -rf "$out"
 mkdir -p "$out" "$bin"
 
-for prog in blocks series sites bigarray pages pagesets pagedup classes stacks execfail stackloop deepalign; do
+for prog in blocks series sites bigarray pages pagesets pagedup classes stacks execfail stackloop deepalign argvswap; do
   compile_c "$bin/$prog" "$here/progs/$prog.c" || { fail "compile $prog"; summary; exit 1; }
 done
 
@@ -60,14 +60,36 @@ VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap -d \
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
   --lifeheap-out-file="$out/calls.json" "$bin/blocks" 20000 >/dev/null 2>"$out/calls.log" \
   || fail "profiling blocks 20000 with --stats=yes" "see $out/calls.log"
-# The allocation stacks' unwinding (--stats=yes counts the frames asked
-# for); merged recursive frames make the tool ask for the full depth.
+# The allocation stacks' unwinding (--stats=yes counts the frames found);
+# merged recursive frames make the tool ask Valgrind for the full depth.
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes --merge-recursive-frames=2 \
   --lifeheap-out-file="$out/sites-6-merged.json" "$bin/sites" 6 >/dev/null 2>"$out/sites-6-merged.log" \
   || fail "profiling sites 6 with --merge-recursive-frames=2" "see $out/sites-6-merged.log"
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
   --lifeheap-out-file="$out/deepalign.json" "$bin/deepalign" >/dev/null 2>"$out/deepalign.log" \
   || fail "profiling deepalign with --stats=yes" "see $out/deepalign.log"
+# The unwind stops at the first function below main (argvswap's header);
+# with --show-below-main=yes it goes on to the end of the stack.
+VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
+  --lifeheap-out-file="$out/argvswap.json" "$bin/argvswap" one two >/dev/null 2>"$out/argvswap.log" \
+  && VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes --show-below-main=yes \
+  --lifeheap-out-file="$out/argvswap-below.json" "$bin/argvswap" one two >/dev/null \
+  2>"$out/argvswap-below.log" \
+  || fail "profiling argvswap with --stats=yes" "see $out/argvswap*.log"
+# The tool's own unwind against Valgrind's (--lifeheap-check-unwind=yes, a
+# debugging option, unwinds every stack again with VG_(get_StackTrace)):
+# frame-pointer code (-O0), code without frame pointers (-O2
+# -fomit-frame-pointer, where every step needs the call-frame information),
+# preload frames that extend the depth, argv swapped, and threads.
+compile_c "$bin/sites-O2" "$here/progs/sites.c" -O2 -fomit-frame-pointer \
+  || fail "compile sites at -O2"
+for run in "sites 6" "sites-O2 6" "deepalign" "argvswap one two" "stacks"; do
+  set -- $run
+  VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes --lifeheap-check-unwind=yes \
+    --lifeheap-out-file="$out/check-unwind-$1.json" "$bin/$1" "${@:2}" >/dev/null \
+    2>"$out/check-unwind-$1.log" \
+    || fail "profiling $run with --lifeheap-check-unwind=yes" "see $out/check-unwind-$1.log"
+done
 # How an allocation's stack finds its site (--stats=yes counts the answers).
 VALGRIND_LIB="$top/tool/vglib" valgrind --tool=lifeheap --stats=yes \
   --lifeheap-out-file="$out/stackloop.json" "$bin/stackloop" >/dev/null 2>"$out/stackloop.log" \

@@ -21,15 +21,15 @@
  * line costs the reader 4,100 instructions, the parser 1,700) although
  * they cross threads too.
  *
- * Known false finding: lifeheap also reports missing-backpressure on
- * read_line, under either scheduler. Valgrind runs one thread at a time
- * and hands the CPU over in long slices; the reader fills a slice's worth
- * of lines (up to ~1,900) while the parser waits for its turn, and the
- * indexer's slice comes in between, so a line waits about one round of
- * the three threads: 6-7% of this short run, over the 5% that keeps such
- * run-ahead out (docs/findings.md, missing-backpressure, thresholds).
- * Nothing in the profile tells this wait for the CPU from a consumer that
- * is too slow.
+ * Under Valgrind the lines pile up too, under either scheduler: Valgrind
+ * runs one thread at a time and hands the CPU over in long slices; the
+ * reader fills a slice's worth of lines (up to ~2,900) while the parser
+ * waits for its turn, and the indexer's slice comes in between, so a line
+ * waits about one round of the three threads: 6-10% of this short run,
+ * behind 760-1,480 others. lifeheap once reported that as a missing
+ * backpressure. On the parallel clock (a CPU per thread, docs/metrics.md)
+ * the parser takes each line as it comes: its lines wait behind none
+ * (parallel queue depth 0), its records behind ~1,425.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <pthread.h>
