@@ -154,6 +154,7 @@ void format_metric(const struct metric *metric, bool available, double value,
 struct sort_entry {
     size_t site;
     bool available;
+    bool runtime_only;
     double value;
 };
 
@@ -162,6 +163,10 @@ static int compare_sort_entries(const void *left, const void *right)
     const struct sort_entry *a = left, *b = right;
     if (a->available != b->available)
         return a->available ? -1 : 1;
+    /* The runtime's own sites after the program's, by any metric, as
+       the tool orders them. */
+    if (a->runtime_only != b->runtime_only)
+        return a->runtime_only ? 1 : -1;
     if (a->value != b->value)
         return a->value > b->value ? -1 : 1;
     return a->site < b->site ? -1 : a->site > b->site;
@@ -180,6 +185,7 @@ size_t *sites_sorted_by(const struct profile *profile,
     }
     for (size_t i = 0; i < count; i++) {
         entries[i].site = i;
+        entries[i].runtime_only = profile->sites[i].runtime_only;
         entries[i].available =
             metric->site_value(profile, &profile->sites[i], &entries[i].value);
     }

@@ -43,8 +43,9 @@ const struct metric *metric_find(const char *name);
 /* Prints the metric names, comma-separated, for usage messages. */
 void metric_list_names(FILE *stream, bool site_metrics);
 
-/* Sorts site indices by `metric`, descending, sites without a value last,
- * ties by site id. Returns a malloc'ed array of site_count indices. */
+/* Sorts site indices by `metric`, descending, sites without a value last
+ * and the runtime's own sites (runtime_only) after the program's, ties by
+ * site id. Returns a malloc'ed array of site_count indices. */
 size_t *sites_sorted_by(const struct profile *profile,
                         const struct metric *metric);
 

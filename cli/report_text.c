@@ -433,11 +433,14 @@ static void print_table(FILE *out, const struct profile *profile,
 
 /* "???" means nothing to a stranger: said once under the table, as the
  * tool's summary does, for the first top site named by a frame without a
- * symbol ("??? (in /usr/bin/sort)"). */
+ * symbol ("??? (in /usr/bin/sort)"), but for the runtime's own sites,
+ * whose note says what they are. */
 static void print_unnamed_hint(FILE *out, const struct profile *profile,
                                const size_t *order, size_t count)
 {
     for (size_t row = 0; row < count; row++) {
+        if (profile->sites[order[row]].runtime_only)
+            continue;
         const struct frame *frame =
             site_name_frame(profile, &profile->sites[order[row]]);
         if (frame && !frame->function && frame->object) {

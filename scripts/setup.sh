@@ -16,13 +16,14 @@ need=()
 # libc6-dbg: glibc's symbol table, so that Valgrind redirects glibc's internal
 # string calls (strdup's copy) to the byte-exact replacements (docs/metrics.md)
 for pkg in autoconf automake pkg-config make gcc g++ valgrind libc6-dbg libjson-c-dev libsqlite3-dev libdw-dev libdeflate-dev python3 python3-jsonschema clang libjemalloc-dev \
-           librust-crossbeam-channel-dev jq time; do
+           librust-crossbeam-channel-dev librust-regex-dev jq time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 # Rust: cargo lifeheap and the Rust examples need cargo and rustc; a rustup
 # toolchain on PATH is used as it is, else Debian's. The cargo suite builds
 # offline against crossbeam-channel as Debian ships it (source, under
-# /usr/share/cargo/registry: librust-crossbeam-channel-dev above).
+# /usr/share/cargo/registry: librust-crossbeam-channel-dev above), the names
+# suite against regex (librust-regex-dev).
 for tool in rustc cargo; do
   command -v "$tool" >/dev/null || need+=("$tool")
 done

@@ -119,8 +119,17 @@ static const HChar* const sentence_of_kind[] = {
       "{fn} allocates {blocks total_blocks} ({bytes total_bytes} in all), "
       "{count short_lived_blocks} of them living less than "
       "{count lifetime_limit} instructions ({percent churn_lifetime_fraction} "
-      "of the run): reuse one buffer instead of allocating and freeing each "
-      "time.",
+      "of the run): "
+      "{if churn_regrown its blocks are regrown by realloc before they are "
+      "freed (a buffer built up anew each time) - reserve the size it "
+      "reaches up front (reserve, with_capacity), or keep one buffer out of "
+      "the loop and clear it each time.|}"
+      "{if churn_mixed_sizes its blocks are of many sizes (a string or "
+      "vector built up anew each time, or a temporary sized to its contents) "
+      "- keep one buffer out of the loop and clear it each time (its "
+      "capacity stays), reserving what it grows to.|}"
+      "{if churn_one_size reuse one buffer instead of allocating and freeing "
+      "each time.|}",
    /* Low severity is growth by doubling (copies below ten times the final
       size): telling it to "grow geometrically" would be wrong. */
    [Kind_ReallocGrowth] =
@@ -147,6 +156,20 @@ static Bool derived_figure(const Finding* f, const HChar* name, double* value)
       *value = (double)(blocks ? written / blocks : 0);
    } else if (VG_STREQ(name, "churn_lifetime_fraction")) {
       *value = LH_(findings_churn_lifetime_fraction)();
+   } else if (VG_STREQ(name, "churn_regrown")) {
+      /* short-lived-churn's advice follows what its blocks were: regrown
+         by realloc (Rust's String and Vec, C's realloc), of many sizes
+         (C++'s std::string and std::vector grow by a new block and a
+         copy; temporaries sized to their contents), or one size (a
+         scratch buffer).  The site's reallocs and whether its blocks all
+         had one size (access.block_size) are in the profile. */
+      *value = LH_(site_rare)(f->site)->reallocs > 0;
+   } else if (VG_STREQ(name, "churn_mixed_sizes")) {
+      *value = LH_(site_rare)(f->site)->reallocs == 0
+               && f->site->access.mixed_sizes;
+   } else if (VG_STREQ(name, "churn_one_size")) {
+      *value = LH_(site_rare)(f->site)->reallocs == 0
+               && !f->site->access.mixed_sizes;
    } else if (VG_STREQ(name, "grows_geometrically")) {
       *value = f->severity == Severity_Low;
    } else {

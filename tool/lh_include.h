@@ -66,7 +66,9 @@
      lh_report.c      LH_(report_build): finalise, sort, name, analyse:
             │           lh_symbols.c      frames, inline expansion, name frame
             │             lh_dwarf_names.c  names from the DWARF helper
+            │             lh_frame_class.c  allocator and library frames
             │           lh_labels.c       each site's unique label
+            │             lh_function_names.c  names as readers see them
             │             lh_label_tree.c   its pieces, shared where
             │                               labels agree
             │           lh_findings.c     the finding rules
@@ -646,8 +648,13 @@ typedef struct {
    Bool   machinery;   /* allocator or library frame: never a name frame */
 } LH_Frame;
 
-/* Builds the frame table for the given sites (in their order): sets each
-   site's n_frames, frame_ids and name_frame. */
+/* Names every code address of the given sites (once per run, with one
+   run of the DWARF helper for the new ones) and sets each site's
+   runtime_only: in any order, before the sites are sorted. */
+void LH_(frames_symbolise)(LH_Site** sites, UInt n_sites);
+/* Builds the frame table for the given sites (in their order), after
+   frames_symbolise: sets each site's n_frames, frame_ids and
+   name_frame. */
 void LH_(frames_build)(LH_Site** sites, UInt n_sites);
 /* Sets every site's label (lh_labels.c), after frames_build. */
 void LH_(labels_build)(LH_Site** sites, UInt n_sites);

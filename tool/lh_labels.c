@@ -8,19 +8,24 @@
    A site's label is its name frame (lh_symbols.c chooses it) as a reader
    recognises it: the function's last path component with one qualifier,
    the type or the module ("ConnState::new", "Session::Session",
-   "csv_rows::parse_row"), then the source position:
+   "csv_rows::parse_row"; a closure or a C++ lambda keeps its function:
+   "parse_row::{closure#0}", "main::{lambda(int)#1}"), then the source
+   position:
 
       ConnState::new (prealloc.rs:20)
 
    Demangled names carry what helps a compiler, not a reader: parameter
    lists, generic arguments, return types, "<T as Trait>" and "<impl ...>"
-   wrappers; short_function_name keeps the path and drops the rest.
+   wrappers; LH_(short_function_name) (lh_function_names.c) keeps the
+   path and drops the rest.
 
    Labels are made unique among all the sites of the profile.  Sites that
    share a label form a group, refined until its labels differ:
 
      1. callers: the first distance d above the name frame at which the
-        group's frames read differently; each site with a frame there gets
+        group's frames read differently (up to each site's outermost frame
+        of the program's code: the runtime's start-up beyond it says
+        nothing); each site with a frame there gets
         " via <frame>", and the group splits by the new labels, each part
         refined from d + 1 (one function called from two places);
      2. when the callers read alike all the way, the frames below the name
@@ -50,211 +55,6 @@
 #include "pub_tool_xarray.h"
 #include "lh_include.h"
 #include "lh_labels.h"
-
-/*------------------------------------------------------------*/
-/*--- Short function names                                 ---*/
-/*------------------------------------------------------------*/
-
-#define LH_MAX_COMPONENTS 64
-#define LH_COMPONENT_CHARS 256
-
-typedef struct {
-   HChar text[LH_MAX_COMPONENTS][LH_COMPONENT_CHARS];
-   UInt  n;
-   /* A top-level space (a C++ return type before it) forgets the
-      components of the split in progress only, not those of the enclosing
-      path ("f::<<T>::g::{closure#0}, ()>" keeps "f"); the labels forget
-      all of them (their text is in profiles already written). */
-   Bool  keep_outer_on_space;
-} LH_Path;
-
-static Bool is_name_char(HChar c)
-{
-   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Index just past the '>' that closes the '<' at s[open] ("->" inside,
-   as in Rust's "fn(&str) -> Box<str>", is not a bracket); the string's
-   end when unbalanced. */
-static SizeT skip_angle(const HChar* s, SizeT open)
-{
-   Int depth = 0;
-   SizeT i;
-   for (i = open; s[i]; i++) {
-      if (s[i] == '<') depth++;
-      else if (s[i] == '>' && !(i > 0 && s[i - 1] == '-')) {
-         depth--;
-         if (depth == 0) return i + 1;
-      }
-   }
-   return i;
-}
-
-/* Index of the first top-level occurrence of word in s[0, len), or -1. */
-static Int find_top_level(const HChar* s, SizeT len, const HChar* word)
-{
-   Int depth = 0;
-   SizeT i, wlen = VG_(strlen)(word);
-   for (i = 0; i + wlen <= len; i++) {
-      HChar c = s[i];
-      if (c == '<' || c == '(' || c == '[') depth++;
-      else if ((c == '>' && !(i > 0 && s[i - 1] == '-')) || c == ')' || c == ']')
-         depth--;
-      else if (depth == 0 && VG_(strncmp)(s + i, word, wlen) == 0)
-         return (Int)i;
-   }
-   return -1;
-}
-
-static void path_push(LH_Path* p, const HChar* text, SizeT len)
-{
-   if (p->n >= LH_MAX_COMPONENTS) return;
-   if (len >= LH_COMPONENT_CHARS) len = LH_COMPONENT_CHARS - 1;
-   VG_(memcpy)(p->text[p->n], text, len);
-   p->text[p->n][len] = 0;
-   p->n++;
-}
-
-static void split_path(const HChar* s, SizeT len, LH_Path* p);
-
-/* "<X as Trait>", "<X>" or "<impl Trait for X>": the path of X. */
-static void split_qualified_self(const HChar* inner, SizeT len, LH_Path* p)
-{
-   Int at;
-   while (len > 0 && (*inner == '&' || *inner == '*' || *inner == ' ')) {
-      inner++; len--;
-   }
-   if (len >= 4 && VG_(strncmp)(inner, "mut ", 4) == 0) { inner += 4; len -= 4; }
-   if (len >= 6 && VG_(strncmp)(inner, "const ", 6) == 0) { inner += 6; len -= 6; }
-   if (len >= 5 && VG_(strncmp)(inner, "impl ", 5) == 0) {
-      inner += 5; len -= 5;
-      at = find_top_level(inner, len, " for ");
-      if (at >= 0) { inner += at + 5; len -= at + 5; }
-   }
-   at = find_top_level(inner, len, " as ");
-   if (at >= 0) len = (SizeT)at;
-   split_path(inner, len, p);
-}
-
-/* Splits a demangled name into its path components, dropping generic
-   arguments, parameters and a C++ return type. */
-static void split_path(const HChar* s, SizeT len, LH_Path* p)
-{
-   HChar current[LH_COMPONENT_CHARS];
-   SizeT used = 0, i = 0;
-   UInt start_n = p->n;
-   while (i < len) {
-      HChar c = s[i];
-      Bool is_operator = used >= 8 && VG_(strncmp)(current, "operator", 8) == 0
-                         && (used == 8 || !is_name_char(current[8]));
-      if (c == ':' && i + 1 < len && s[i + 1] == ':' && !is_operator) {
-         path_push(p, current, used);
-         used = 0;
-         i += 2;
-      } else if (is_operator && c != ':') {
-         /* "operator()", "operator<<", "operator new": all of it */
-         if (c == '(' && !(i + 1 < len && s[i + 1] == ')')
-             && !(used == 8))
-            break;                                   /* the parameters */
-         if (used + 1 < sizeof current) current[used++] = c;
-         i++;
-         if (c == '(' && i < len && s[i] == ')') {
-            if (used + 1 < sizeof current) current[used++] = ')';
-            i++;
-         }
-      } else if (c == '(') {
-         if (VG_(strncmp)(s + i, "(anonymous namespace)", 21) == 0) {
-            SizeT k;
-            for (k = 0; k < 21 && used + 1 < sizeof current; k++)
-               current[used++] = s[i + k];
-            i += 21;
-         } else {
-            break;                                   /* the parameters */
-         }
-      } else if (c == '<') {
-         SizeT close = skip_angle(s, i);
-         if (close > len) close = len;
-         if (used == 0) {
-            /* Rust's "<X as Trait>::f", "<X>::f", "alloc::slice::<impl [T]>" */
-            SizeT inner_len = close > i + 1 ? close - i - 2 : 0;
-            split_qualified_self(s + i + 1, inner_len, p);
-            i = close;
-            if (i + 1 < len && s[i] == ':' && s[i + 1] == ':') i += 2;
-         } else {
-            i = close;                               /* generic arguments */
-         }
-      } else if (c == '{') {
-         /* "{closure#0}", "{{closure}}", "{impl#3}": kept whole */
-         Int depth = 0;
-         for (; i < len; i++) {
-            if (used + 1 < sizeof current) current[used++] = s[i];
-            if (s[i] == '{') depth++;
-            else if (s[i] == '}' && --depth == 0) { i++; break; }
-         }
-      } else if (c == ' ') {
-         /* A C++ return type ("void ns::f<int>(int)") ends at a top-level
-            space: what came before is not the name. */
-         p->n = p->keep_outer_on_space ? start_n : 0;
-         used = 0;
-         i++;
-      } else {
-         if (used + 1 < sizeof current) current[used++] = c;
-         i++;
-      }
-   }
-   if (used > 0) path_push(p, current, used);
-}
-
-/* The function's path components joined by "::": all of them (whole) or
-   the last that is not a closure with its qualifier; the name itself when
-   it has no path. */
-static void write_path(const HChar* function, Bool whole, HChar* out,
-                       SizeT size)
-{
-   static LH_Path path;           /* big: not on the tool's small stack */
-   Int last, first = 0;
-   UInt k;
-   SizeT used = 0;
-   path.n = 0;
-   path.keep_outer_on_space = whole;
-   split_path(function, VG_(strlen)(function), &path);
-   if (path.n == 0) {
-      VG_(snprintf)(out, size, "%s", function);
-      return;
-   }
-   if (!whole) {
-      for (last = (Int)path.n - 1; last > 0; last--)
-         if (path.text[last][0] != '{') break;
-      first = last > 0 ? last - 1 : 0;
-   }
-   out[0] = 0;
-   for (k = (UInt)first; k < path.n; k++) {
-      Int wrote = VG_(snprintf)(out + used, size - used, "%s%s",
-                                k > (UInt)first ? "::" : "", path.text[k]);
-      if (wrote < 0 || used + wrote >= size) break;
-      used += wrote;
-   }
-}
-
-void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size)
-{
-   write_path(function, False, out, size);
-}
-
-void LH_(function_path)(const HChar* function, HChar* out, SizeT size)
-{
-   write_path(function, True, out, size);
-}
-
-void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)
-{
-   const LH_Frame* f = LH_(frame_at)(frame_id);
-   HChar name[512];
-   if (f && f->function) LH_(short_function_name)(f->function, name, sizeof name);
-   else VG_(strcpy)(name, "???");
-   LH_(frame_name_place)(frame_id, name, out, size);
-}
 
 /*------------------------------------------------------------*/
 /*--- Unique labels                                        ---*/
@@ -290,22 +90,11 @@ static Bool is_allocator_primitive(UInt frame_id)
       "malloc", "calloc", "realloc", "memalign", "posix_memalign",
       "aligned_alloc", "valloc", "pvalloc", NULL
    };
-   static LH_Path path;
    HChar joined[512];
-   SizeT used = 0;
    const LH_Frame* f = LH_(frame_at)(frame_id);
-   UInt k;
    Int i;
    if (f == NULL || f->function == NULL) return False;
-   path.n = 0;
-   split_path(f->function, VG_(strlen)(f->function), &path);
-   joined[0] = 0;
-   for (k = 0; k < path.n && used + 2 < sizeof joined; k++) {
-      Int wrote = VG_(snprintf)(joined + used, sizeof joined - used, "%s%s",
-                                k ? "::" : "", path.text[k]);
-      if (wrote < 0) break;
-      used += wrote;
-   }
+   LH_(function_path_joined)(f->function, joined, sizeof joined);
    for (i = 0; prefixes[i]; i++)
       if (VG_(strncmp)(joined, prefixes[i], VG_(strlen)(prefixes[i])) == 0)
          return True;
@@ -325,12 +114,35 @@ const HChar* LH_(frame_text)(UInt frame_id)
    return frame_texts[frame_id];
 }
 
+/* Per site (by id), the index of its outermost frame that is the
+   program's code: the frames further out are the runtime's start-up
+   (Rust's std::rt::lang_start and the C main rustc generates, glibc's
+   start_thread), the same in every program, and how many of them a stack
+   shows depends only on how deep it is (--num-callers): they never tell
+   two sites apart. */
+static UInt* outermost_program_frame = NULL;
+static UInt  n_outermost = 0;
+
+static UInt find_outermost_program_frame(const LH_Site* s)
+{
+   UInt k, outermost = s->out->name_frame;
+   for (k = s->out->name_frame; k < s->out->n_frames; k++) {
+      const LH_Frame* f = LH_(frame_at)(s->out->frame_ids[k]);
+      if (f && !f->machinery && (f->function || f->object)) outermost = k;
+   }
+   return outermost;
+}
+
 /* The text of the frame at a signed distance from the site's name frame
-   (positive: callers), NULL past either end of the stack. */
+   (positive: callers, up to the program's outermost frame), NULL past
+   either end. */
 static const HChar* text_at(const LH_Site* s, Int distance)
 {
    Int k = (Int)s->out->name_frame + distance;
    if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return NULL;
+   if (distance > 0 && s->id < n_outermost
+       && k > (Int)outermost_program_frame[s->id])
+      return NULL;
    return LH_(frame_text)(s->out->frame_ids[k]);
 }
 
@@ -342,6 +154,8 @@ static Int named_frame_from(const LH_Site* s, Int d, Int step)
    for (;; d += step) {
       Int k = (Int)s->out->name_frame + d;
       if (s->out->n_frames == 0 || k < 0 || k >= (Int)s->out->n_frames) return -1;
+      if (step > 0 && s->id < n_outermost && k > (Int)outermost_program_frame[s->id])
+         return -1;
       if (frame_name(s->out->frame_ids[k])[0] != 0
           && VG_(strcmp)(frame_name(s->out->frame_ids[k]), "(below main)") != 0)
          return (Int)s->out->frame_ids[k];
@@ -767,6 +581,13 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
       else
          label_append(s, PIECE_UNKNOWN, 0);
    }
+   outermost_program_frame = VG_(malloc)("lh.labels.outermost",
+                                         (n_sites + 1) * sizeof(UInt));
+   n_outermost = n_sites;
+   for (i = 0; i < n_sites; i++) {
+      tl_assert(sites[i]->id == i);
+      outermost_program_frame[i] = find_outermost_program_frame(sites[i]);
+   }
    label_order = VG_(malloc)("lh.labels.order", (n_sites + 1) * sizeof(LH_Site*));
    label_keys = VG_(malloc)("lh.labels.keys", (n_sites + 1) * sizeof(LabelKey));
    label_first_new = VG_(calloc)("lh.labels.first_new", n_sites + 1, sizeof(UInt));
@@ -775,6 +596,9 @@ void LH_(labels_build)(LH_Site** sites, UInt n_sites)
    VG_(free)(label_first_new);
    VG_(free)(label_keys);
    VG_(free)(label_order);
+   VG_(free)(outermost_program_frame);
+   outermost_program_frame = NULL;
+   n_outermost = 0;
    label_order = NULL;
    label_keys = NULL;
    label_first_new = NULL;

@@ -1,4 +1,5 @@
-/* lh_labels.h: site labels (lh_labels.c).
+/* lh_labels.h: function names as readers see them (lh_function_names.c) and
+   site labels (lh_labels.c).
    lifeheap is free software: GPL-3.0-or-later. */
 #ifndef LH_LABELS_H
 #define LH_LABELS_H
@@ -17,6 +18,10 @@ void LH_(short_function_name)(const HChar* function, HChar* out, SizeT size);
    source (generic arguments, parameters, return type, "<X as Trait>"):
    "alloc::vec::Vec::with_capacity", "std::vector::push_back". */
 void LH_(function_path)(const HChar* function, HChar* out, SizeT size);
+/* Every path component joined by "::", where a top-level space (a C++
+   return type) forgets all that came before it (lh_labels.c's test for
+   the allocator's entry points). */
+void LH_(function_path_joined)(const HChar* function, HChar* out, SizeT size);
 
 /* "short name (file:line)", "short name (in object)" or "???". */
 void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size);

@@ -14,9 +14,11 @@
    Each note needs LH_NOTE_MIN_BYTES of copies, of unused capacity or of
    untouched bytes (the last two a tenth of the site's bytes at the peak
    at least), or 1,000 tiny blocks: below that it is normal slack, not
-   worth a line.  A site made only of runtime code gets none (libstdc++'s
-   emergency exception pool: 71 KiB never written in every C++ program,
-   and nothing the program could change).
+   worth a line.  A site made only of runtime code gets only the runtime
+   note, which says so (libstdc++'s emergency exception pool: 71 KiB never
+   written in every C++ program, and nothing the program could change;
+   Rust's thread name and stack-guard bookkeeping), since no other note
+   could lead to a change.
 
      kind             when                                       bytes / count
      realloc-growth   realloc_bytes_copied >= 16 KiB             copied / reallocs
@@ -28,6 +30,7 @@
      small-blocks     >= 1,000 blocks at the peak, under 24 B    bytes_at_peak /
                       each (glibc's smallest chunk is 32 B, 24   blocks_at_peak
                       of them usable)
+     runtime          runtime_only (and then no other note)      bytes_at_peak / -
 */
 
 #include "pub_tool_basics.h"
@@ -48,6 +51,7 @@ const HChar* LH_(note_kind_name)(LH_NoteKind kind)
       case LH_NoteUnusedCapacity: return "unused-capacity";
       case LH_NoteNeverTouched:   return "never-touched";
       case LH_NoteSmallBlocks:    return "small-blocks";
+      case LH_NoteRuntime:        return "runtime";
    }
    return "?";
 }
@@ -93,7 +97,13 @@ void LH_(site_notes_compute)(const LH_Site* s, LH_SiteNotes* notes)
    LH_SiteNote* n;
 
    notes->n = 0;
-   if (s->out->runtime_only) return;
+   if (s->out->runtime_only) {
+      n = add_note(notes, LH_NoteRuntime, s->bytes_at_peak, 0);
+      VG_(snprintf)(n->text, sizeof n->text,
+                    "the runtime's own memory (its start-up or internals), "
+                    "not the program's code");
+      return;
+   }
 
    if (LH_(site_rare)(s)->realloc_bytes_copied >= LH_NOTE_MIN_BYTES) {
       n = add_note(notes, LH_NoteReallocGrowth, LH_(site_rare)(s)->realloc_bytes_copied,

@@ -6,13 +6,17 @@
 
    Building a report:
      1. every site's output figures are made current (LH_(sites_finalize)),
-     2. sites are sorted (bytes at the peak, total bytes, stack addresses:
-        a stable order across runs) and numbered,
-     3. the frame table is built in first-use order of the sorted sites,
+     2. their code addresses are named, which tells the sites made only of
+        runtime code (runtime_only: a runtime's own start-up memory),
+     3. sites are sorted (the program's before the runtime's, then bytes
+        at the peak, total bytes, stack addresses: a stable order across
+        runs) and numbered, so every reader ranks the program's own sites
+        first; the runtime's are still counted everywhere,
+     4. the frame table is built in first-use order of the sorted sites,
         and each site gets its label (lh_labels.c),
-     4. the timeline is closed and the findings computed,
-     5. each site's notes are computed (lh_notes.c),
-     6. the global figures are copied, so that every renderer of the
+     5. the timeline is closed and the findings computed,
+     6. each site's notes are computed (lh_notes.c),
+     7. the global figures are copied, so that every renderer of the
         report shows the same numbers.
 */
 
@@ -29,6 +33,8 @@ static Int compare_sites(const void* pa, const void* pb)
 {
    const LH_Site* a = *(LH_Site* const*)pa;
    const LH_Site* b = *(LH_Site* const*)pb;
+   if (a->out->runtime_only != b->out->runtime_only)
+      return a->out->runtime_only ? 1 : -1;
    if (a->bytes_at_peak != b->bytes_at_peak)
       return a->bytes_at_peak > b->bytes_at_peak ? -1 : 1;
    if (a->total_bytes != b->total_bytes)
@@ -72,22 +78,23 @@ const LH_Report* LH_(report_build)(const LH_RunEnd* end)
    r = VG_(calloc)("lh.report", 1, sizeof *r);
    r->end = *end;
 
-   /* 1, 2: figures and order. */
+   /* 1, 2, 3: figures, names and order. */
    LH_(sites_finalize)();
    r->n_sites = LH_(n_sites)();
    r->sites = VG_(malloc)("lh.report.sites", (r->n_sites + 1) * sizeof(LH_Site*));
    for (i = 0; i < r->n_sites; i++) r->sites[i] = LH_(site_at)(i);
+   LH_(frames_symbolise)(r->sites, r->n_sites);
    VG_(ssort)(r->sites, r->n_sites, sizeof(LH_Site*), compare_sites);
    for (i = 0; i < r->n_sites; i++) r->sites[i]->id = i;
 
-   /* 3, 4: names, timeline, findings. */
+   /* 4, 5: frame table, labels, timeline, findings. */
    LH_(frames_reset)();
    LH_(frames_build)(r->sites, r->n_sites);
    LH_(labels_build)(r->sites, r->n_sites);
    LH_(timeline_finish)();
    LH_(findings_compute)(r->sites, r->n_sites);
 
-   /* 5: notes (they read the access folds the findings refreshed). */
+   /* 6: notes (they read the access folds the findings refreshed). */
    r->notes = VG_(calloc)("lh.report.notes", r->n_sites + 1, sizeof(LH_SiteNotes*));
    for (i = 0; i < r->n_sites; i++) {
       LH_SiteNotes computed;
@@ -95,7 +102,7 @@ const LH_Report* LH_(report_build)(const LH_RunEnd* end)
       if (computed.n > 0) r->notes[i] = copy_notes(&computed);
    }
 
-   /* 6 */
+   /* 7 */
    copy_totals(&r->totals);
    return r;
 }

@@ -35,7 +35,8 @@ typedef enum {
    LH_NoteReallocGrowth,     /* regrown by realloc, bytes copied */
    LH_NoteUnusedCapacity,    /* bytes above the written high-water mark */
    LH_NoteNeverTouched,      /* bytes never read nor written */
-   LH_NoteSmallBlocks        /* blocks below the allocator's chunk */
+   LH_NoteSmallBlocks,       /* blocks below the allocator's chunk */
+   LH_NoteRuntime            /* made only of runtime code */
 } LH_NoteKind;
 
 #define LH_MAX_SITE_NOTES 4

@@ -46,6 +46,30 @@ static void explain_unnamed(const LH_Site* site)
              "symbols or a build with -g would name it.\n", where + 8);
 }
 
+/* The runtime's own sites come after the program's (lh_report.c), so
+   the top sites may leave them out: what they hold at the peak is said in
+   one line, so that the shares shown add up to what they do. */
+static void print_runtime_not_shown(const LH_Report* r, UInt shown)
+{
+   ULong bytes = 0, blocks = 0;
+   UInt i, sites = 0;
+   HChar a[32], share[16];
+   for (i = shown; i < r->n_sites; i++) {
+      const LH_Site* s = r->sites[i];
+      if (!s->out->runtime_only || s->bytes_at_peak == 0) continue;
+      bytes += s->bytes_at_peak;
+      blocks += s->blocks_at_peak;
+      sites++;
+   }
+   if (sites == 0) return;
+   LH_(format_bytes)(a, sizeof a, bytes);
+   LH_(format_share)(share, sizeof share, bytes, r->totals.heap.peak_bytes);
+   VG_(umsg)("  %10s %5s %'8llu %-6s  the runtime's own memory, not the "
+             "program's code (%u %s)\n", a, share, blocks,
+             LH_(plural)(blocks, "block", "blocks"), sites,
+             LH_(plural)(sites, "site", "sites"));
+}
+
 static void print_top_sites(const LH_Report* r)
 {
    const LH_Site* unnamed_object = NULL;   /* a top site named "???" */
@@ -67,10 +91,13 @@ static void print_top_sites(const LH_Report* r)
       VG_(umsg)("  %10s %5s %'8llu %-6s  %s\n", a, share, s->blocks_at_peak,
                 LH_(plural)(s->blocks_at_peak, "block", "blocks"), where);
       print_site_notes(LH_(report_site_notes)(r, i));
-      if (unnamed_object == NULL && VG_(strncmp)(where, "??? (in ", 8) == 0)
+      /* (the runtime's own sites have a note that says what they are) */
+      if (unnamed_object == NULL && !s->out->runtime_only
+          && VG_(strncmp)(where, "??? (in ", 8) == 0)
          unnamed_object = s;
    }
    if (unnamed_object != NULL) explain_unnamed(unnamed_object);
+   print_runtime_not_shown(r, shown);
 }
 
 /* Frees and reallocs of pointers that were not live heap blocks: each

@@ -42,6 +42,13 @@
       is deterministic.  The
       name frame of a site is its innermost named frame that is not
       allocator machinery (see is_allocator_frame, choose_name_frame).
+      Frames are classed by their name and place (is_library_location),
+      then by what the whole run shows: the crates of a Rust program's
+      dependencies (class_dependency_crates) and the runtime's start-up
+      beyond std::rt::lang_start (class_runtime_entry).  A site none of
+      whose frames is the program's is runtime_only, known before the
+      sites are sorted (LH_(frames_symbolise)), so the report ranks such
+      sites after the program's.
 */
 
 #include "pub_tool_basics.h"
@@ -56,6 +63,7 @@
 #include "pub_tool_wordfm.h"
 #include "lh_include.h"
 #include "lh_dwarf_names.h"
+#include "lh_frame_class.h"
 #include "lh_labels.h"
 #include "lh_match_key.h"
 
@@ -145,9 +153,6 @@ static void undouble_directory(HChar* dir)
       dir[half] = 0;
 }
 
-static Bool is_allocator_frame(const HChar* fn);
-static Bool is_library_location(const HChar* file, const HChar* dir,
-                                const HChar* object);
 
 /* The debug info may record "library/alloc/src/alloc.rs" as the file name
    and "/rustc/<hash>" as its directory: the profile's file is a plain
@@ -179,8 +184,8 @@ static void split_file_name(LH_Frame* f)
 
 static void classify_frame(LH_Frame* f)
 {
-   f->machinery = is_allocator_frame(f->function)
-                  || is_library_location(f->file, f->directory, f->object);
+   f->machinery = LH_(is_allocator_frame)(f->function)
+                  || LH_(is_library_location)(f->file, f->directory, f->object);
 }
 
 /* Valgrind's expansion of ip: one frame per inline level, innermost
@@ -298,139 +303,6 @@ static void replace_expansion(LH_IpFrames* e, const LH_DwarfQuery* q)
 }
 
 /*------------------------------------------------------------*/
-/*--- Name frames                                          ---*/
-/*------------------------------------------------------------*/
-
-static Bool starts_with(const HChar* s, const HChar* prefix)
-{
-   return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
-}
-
-static Bool is_letter(HChar c)
-{
-   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-/* Allocators and generic allocation wrappers: a frame in one of these
-   says how memory was allocated, not what for.  Standard libraries count
-   as wrappers as a whole (std::vector::push_back, alloc::vec::Vec::push,
-   hashbrown's tables...): the interesting frame is the program's call. */
-static Bool is_allocator_frame(const HChar* fn)
-{
-   static const HChar* const exact[] = {
-      "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign",
-      "aligned_alloc", "valloc", "pvalloc", "reallocarray", "strdup",
-      "strndup", "xmalloc", "xcalloc", "xrealloc", "xstrdup", "xmemdup",
-      "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0",
-      "g_malloc_n", "g_malloc0_n", "g_realloc_n", "g_slice_alloc",
-      "g_slice_alloc0", "g_strdup", "g_memdup", "g_memdup2",
-      "__cxa_allocate_exception", "__libc_malloc", "__libc_calloc",
-      "__libc_realloc", "__libc_memalign", NULL
-   };
-   static const HChar* const prefixes[] = {
-      /* Rust */
-      "__rust_", "__rdl_", "__rg_", "alloc::", "core::", "std::",
-      "hashbrown::",
-      /* C++ */
-      "operator new", "operator delete", "__gnu_cxx::",
-      /* C helpers; CPython's allocator family */
-      "g_malloc", "g_realloc", "PyMem_", "_PyMem_", "pymalloc_",
-      "PyObject_Malloc", "PyObject_Calloc", "PyObject_Realloc",
-      "_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", NULL
-   };
-   /* Any other function whose name says it allocates: a library's or a
-      program's own wrapper (sqlite3Malloc, sqlite3DbMallocRawNN,
-      checked_realloc, CRYPTO_malloc...), where the word is a part of the
-      name of its own: it starts the name, follows a non-letter or starts a
-      capitalised part, and ends the name, a non-letter or a capital
-      follows.  Not "alloc" alone (alloc_buffer_for_x builds something),
-      nor "preallocate_tables" or "reallocate_rows". */
-   static const HChar* const wrapper_words[] = { "malloc", "calloc", "realloc", NULL };
-   const HChar* s = fn;
-   Int i, w;
-   if (fn == NULL) return False;
-   for (i = 0; exact[i]; i++)
-      if (VG_(strcmp)(fn, exact[i]) == 0) return True;
-   for (i = 0; fn[i] && fn[i] != '('; i++) {
-      if (i > 0 && is_letter(fn[i - 1]) && !(fn[i] >= 'A' && fn[i] <= 'Z'))
-         continue;
-      for (w = 0; wrapper_words[w]; w++) {
-         SizeT len = VG_(strlen)(wrapper_words[w]);
-         HChar after;
-         if (VG_(strncasecmp)(fn + i, wrapper_words[w], len) != 0) continue;
-         /* ... and ends the name or a part of it: not "reallocate_rows". */
-         after = fn[i + len];
-         if (!is_letter(after) || (after >= 'A' && after <= 'Z'))
-            return True;
-      }
-   }
-   /* C++ templates demangle with their return type first
-      ("void std::vector<int>::_M_realloc_insert<int>(...)"): skip one
-      plain word before the name. */
-   for (i = 0; s[i] && s[i] != ' ' && s[i] != '(' && s[i] != '<' && s[i] != ':'; i++) ;
-   if (s[i] == ' ') s += i + 1;
-   /* "<alloc::vec::Vec<T> as ...>::f", "<[T] as alloc::...>::f" */
-   if (s[0] == '<') {
-      s++;
-      if (s[0] == '[' || s[0] == '&' || (s[0] == 'T' && s[1] == ' ')) {
-         const HChar* as = VG_(strstr)(s, " as ");
-         if (as) s = as + 4;
-      }
-   }
-   for (i = 0; prefixes[i]; i++)
-      if (starts_with(s, prefixes[i])) return True;
-   return False;
-}
-
-/* Code from the C, C++ or Rust standard libraries or from an allocator,
-   found by where its source or object lives.  Inlined frames need this: their names are the
-   short DWARF names ("allocate", "with_capacity<u32>"), without the
-   "alloc::" path that would identify them. */
-static Bool is_library_location(const HChar* file, const HChar* dir,
-                                const HChar* object)
-{
-   static const HChar* const source_dirs[] = {
-      "/rustc/",            /* Rust's std, core, alloc (remapped paths) */
-      "/library/alloc/", "/library/core/", "/library/std/",
-      "/include/c++/",      /* libstdc++ headers */
-      "/hashbrown-",        /* std's HashMap implementation */
-      NULL
-   };
-   static const HChar* const objects[] = {
-      "libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "ld-linux",
-      "libm.so", "libpthread.so", "libglib-2.0.so",
-      /* The CPython interpreter: a Python program's runtime, as libstdc++
-         is a C++ program's (its object arenas and list growth are not
-         the script's code to change) */
-      "python3", "libpython3", NULL
-   };
-   /* Allocator implementations compiled into the program itself. */
-   static const HChar* const allocator_files[] = {
-      "obmalloc.c",         /* CPython's small-object allocator */
-      "xmalloc.c", NULL
-   };
-   Int i;
-   if (file) {
-      for (i = 0; allocator_files[i]; i++)
-         if (VG_(strcmp)(file, allocator_files[i]) == 0) return True;
-   }
-   if (dir) {
-      for (i = 0; source_dirs[i]; i++)
-         if (VG_(strstr)(dir, source_dirs[i])) return True;
-      if (starts_with(dir, "library/")) return True;
-   }
-   if (object) {
-      const HChar* base = VG_(strrchr)(object, '/');
-      base = base ? base + 1 : object;
-      for (i = 0; objects[i]; i++)
-         if (starts_with(base, objects[i])) return True;
-      /* CPython's standard extension modules (_json, _pickle, ...) */
-      if (VG_(strstr)(object, "/lib-dynload/")) return True;
-   }
-   return False;
-}
-
-/*------------------------------------------------------------*/
 /*--- Building and writing the table                       ---*/
 /*------------------------------------------------------------*/
 
@@ -526,15 +398,53 @@ static Bool is_user_frame(const LH_Frame* f)
    return !f->machinery && !is_garbage_frame(f);
 }
 
+/* The frames of one site's stack, innermost first, straight from the
+   expansions (before the frame table numbers them). */
+static void collect_site_frames(UInt n, DiEpoch ep, Addr ip, void* opaque)
+{
+   XArray* levels = opaque;
+   UWord key, value;
+   LH_IpFrames* e;
+   UInt k;
+   if (!VG_(lookupFM)(ip_frames, &key, &value, ip)) return;
+   e = (LH_IpFrames*)value;
+   for (k = 0; k < e->n; k++) {
+      LH_Frame* f = &e->levels[k];
+      VG_(addToXA)(levels, &f);
+   }
+}
+
+/* Whether f is the Rust runtime's start routine, std::rt::lang_start
+   (generic, inlined into the C main rustc generates) or
+   std::rt::lang_start_internal: the program's own main runs inside it,
+   and what calls it is start-up code the compiler generated. */
+static Bool is_runtime_entry(const LH_Frame* f)
+{
+   return f->function != NULL
+          && VG_(strncmp)(f->function, "std::rt::lang_start", 19) == 0;
+}
+
+/* Frames outer to the runtime's start routine (rustc's generated C main,
+   which has no source line) are the runtime's start-up code, as
+   libc's __libc_start_main is: machinery, whatever their name.  An
+   address's frames are the same in every stack (the C main calls the
+   start routine from one place), so the class stays with the address. */
+static void class_runtime_entry(XArray* levels)
+{
+   Word k, n = VG_(sizeXA)(levels), entry = -1;
+   for (k = 0; k < n; k++)
+      if (is_runtime_entry(*(LH_Frame**)VG_(indexXA)(levels, k))) entry = k;
+   for (k = entry + 1; entry >= 0 && k < n; k++)
+      (*(LH_Frame**)VG_(indexXA)(levels, k))->machinery = True;
+}
+
 /* A site none of whose frames is the user's code (a runtime's own
    start-up pool, allocated before main; or below _start): no finding. */
-static Bool only_library_frames(const LH_Site* site)
+static Bool only_library_frames(XArray* levels)
 {
-   UInt k;
-   for (k = 0; k < site->out->n_frames; k++) {
-      LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
-      if (is_user_frame(f)) return False;
-   }
+   Word k, n = VG_(sizeXA)(levels);
+   for (k = 0; k < n; k++)
+      if (is_user_frame(*(LH_Frame**)VG_(indexXA)(levels, k))) return False;
    return True;
 }
 
@@ -584,10 +494,26 @@ static UInt* frame_list_carve(SizeT n)
    function: "??? (in libsqlite3.so)") cannot tell two sites apart nor lead
    anyone to the code, so the innermost named frame that is not machinery
    names the site when there is one; then the innermost frame that is not
-   machinery, named or not. */
+   machinery, named or not.
+
+   A runtime-only site (no frame is the program's) is named by the
+   runtime's function that asked for the memory: the innermost frame that
+   is a function of its own (not inlined: the symbol table's name, as a
+   backtrace shows it) and not an allocator function, named, or unnamed
+   in its object ("??? (in libstdc++.so.6)": the library without symbols
+   is what a reader needs to know); inlined frames of a runtime are its
+   containers' internals (btree nodes, Box::new_uninit). */
 static UInt choose_name_frame(const LH_Site* site)
 {
    UInt k;
+   if (site->out->runtime_only) {
+      for (k = 0; k < site->out->n_frames; k++) {
+         LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
+         if (!f->inlined && !is_garbage_frame(f)
+             && !(f->function && LH_(is_allocator_function)(f->function)))
+            return k;
+      }
+   }
    for (k = 0; k < site->out->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
       if (!f->machinery && f->function) return k;
@@ -598,30 +524,109 @@ static UInt choose_name_frame(const LH_Site* site)
    }
    for (k = 0; k < site->out->n_frames; k++) {
       LH_Frame* f = frame_by_id(site->out->frame_ids[k]);
-      if (f->function && !is_allocator_frame(f->function)) return k;
+      if (f->function && !LH_(is_allocator_frame)(f->function)) return k;
    }
    return 0;
 }
 
-void LH_(frames_build)(LH_Site** sites, UInt n_sites)
+static Bool crate_listed(XArray* crates, const HChar* crate)
+{
+   Word k;
+   for (k = 0; k < VG_(sizeXA)(crates); k++)
+      if (VG_(strcmp)(*(HChar**)VG_(indexXA)(crates, k), crate) == 0) return True;
+   return False;
+}
+
+/* A dependency's code is library code wherever it shows: a crate with a
+   frame in cargo's registry (is_library_location) is one, and so are all
+   its functions, also those whose frames lack the directory (an inlined
+   frame whose line table names "src/compile.rs" alone), or that the
+   compiler instantiated in the program's own crate (generic functions of
+   the dependency).  Judged over every address named so far: the class
+   depends on the set of crates, not on the order they were seen in. */
+static void class_dependency_crates(void)
+{
+   XArray* crates = VG_(newXA)(VG_(malloc), "lh.symbols.crates", VG_(free),
+                               sizeof(HChar*));
+   HChar crate[128];
+   UWord key, value;
+   Word k;
+   UInt level;
+   VG_(initIterFM)(ip_frames);
+   while (VG_(nextIterFM)(ip_frames, &key, &value)) {
+      LH_IpFrames* e = (LH_IpFrames*)value;
+      for (level = 0; level < e->n; level++) {
+         LH_Frame* f = &e->levels[level];
+         if (f->directory && LH_(is_dependency_directory)(f->directory)
+             && LH_(rust_crate_of)(f->function, crate, sizeof crate)
+             && !crate_listed(crates, crate)) {
+            HChar* copy = VG_(strdup)("lh.symbols.crate", crate);
+            VG_(addToXA)(crates, &copy);
+         }
+      }
+   }
+   VG_(doneIterFM)(ip_frames);
+   if (VG_(sizeXA)(crates) > 0) {
+      VG_(initIterFM)(ip_frames);
+      while (VG_(nextIterFM)(ip_frames, &key, &value)) {
+         LH_IpFrames* e = (LH_IpFrames*)value;
+         for (level = 0; level < e->n; level++) {
+            LH_Frame* f = &e->levels[level];
+            if (!f->machinery && LH_(rust_crate_of)(f->function, crate, sizeof crate)
+                && crate_listed(crates, crate))
+               f->machinery = True;
+         }
+      }
+      VG_(doneIterFM)(ip_frames);
+   }
+   for (k = 0; k < VG_(sizeXA)(crates); k++)
+      VG_(free)(*(HChar**)VG_(indexXA)(crates, k));
+   VG_(deleteXA)(crates);
+}
+
+void LH_(frames_symbolise)(LH_Site** sites, UInt n_sites)
 {
    UInt i;
    LH_StackWalk walk;
+   XArray* levels;
    if (ip_frames == NULL)
       ip_frames = VG_(newFM)(VG_(malloc), "lh.symbols.ip_frames", VG_(free), NULL);
-   if (frames == NULL) {
-      frames = VG_(newXA)(VG_(malloc), "lh.symbols.frames", VG_(free),
-                          sizeof(LH_Frame*));
-      frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
-                                NULL);
-   }
    walk.pending = VG_(newXA)(VG_(malloc), "lh.symbols.pending", VG_(free),
                              sizeof(Addr));
    for (i = 0; i < n_sites; i++)
       LH_(site_stack_apply)(sites[i], note_ip, &walk);
    improve_from_dwarf(walk.pending);
    VG_(deleteXA)(walk.pending);
+   class_dependency_crates();
 
+   /* The runtime's entry first, for every site: whether a site is
+      runtime-only reads the classes of all its frames. */
+   levels = VG_(newXA)(VG_(malloc), "lh.symbols.site_levels", VG_(free),
+                       sizeof(LH_Frame*));
+   for (i = 0; i < n_sites; i++) {
+      VG_(dropTailXA)(levels, VG_(sizeXA)(levels));
+      LH_(site_stack_apply)(sites[i], collect_site_frames, levels);
+      class_runtime_entry(levels);
+   }
+   for (i = 0; i < n_sites; i++) {
+      VG_(dropTailXA)(levels, VG_(sizeXA)(levels));
+      LH_(site_stack_apply)(sites[i], collect_site_frames, levels);
+      sites[i]->out->runtime_only = only_library_frames(levels);
+   }
+   VG_(deleteXA)(levels);
+}
+
+void LH_(frames_build)(LH_Site** sites, UInt n_sites)
+{
+   UInt i;
+   LH_StackWalk walk;
+   tl_assert(ip_frames != NULL);
+   if (frames == NULL) {
+      frames = VG_(newXA)(VG_(malloc), "lh.symbols.frames", VG_(free),
+                          sizeof(LH_Frame*));
+      frames_by_ip = VG_(newFM)(VG_(malloc), "lh.symbols.by_ip", VG_(free),
+                                NULL);
+   }
    frame_lists_reset();
    for (i = 0; i < n_sites; i++) {
       LH_Site* site = sites[i];
@@ -636,8 +641,7 @@ void LH_(frames_build)(LH_Site** sites, UInt n_sites)
          site->out->frame_ids[k] = *(UInt*)VG_(indexXA)(walk.ids, k);
       VG_(deleteXA)(walk.ids);
 
-      site->out->name_frame   = choose_name_frame(site);
-      site->out->runtime_only = only_library_frames(site);
+      site->out->name_frame = choose_name_frame(site);
    }
 }
 

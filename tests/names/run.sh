@@ -255,6 +255,41 @@ if command -v cargo >/dev/null; then
   else
     fail "cargo registry: build" "cargo build --release --offline failed (see $out/cargo.log)"
   fi
+  # A dependency from cargo's registry (Debian's librust-regex-dev,
+  # offline): its code is library code, so its allocations are named by
+  # the program's call (LogStats::new's Regex::new, LogStats::record).
+  app="$here/cargo_logs"
+  if [ ! -d /usr/share/cargo/registry ] || ! ls -d /usr/share/cargo/registry/regex-1.* >/dev/null 2>&1; then
+    fail "cargo logstats" "librust-regex-dev is not installed (scripts/setup.sh installs it)"
+  # (built from its directory: cargo reads .cargo/config.toml, which
+  # replaces crates.io by Debian's registry, from where it runs)
+  elif (cd "$app" && CARGO_TARGET_DIR="$bin/cargo-target" cargo build -q --release --offline) \
+         2>"$out/cargo_logs.log"; then
+    profile logstats "$bin/cargo-target/release/logstats"; check_eq "cargo logstats: exits 0" 0 "$?"
+    src="$app/src/main.rs"
+    r1=$(line_of 'line_re: Regex::new' "$src"); r2=$(line_of 'id_re: Regex::new' "$src")
+    f=$(line_of 'format!("2026' "$src"); p=$(line_of 'latencies_ms.push(latency)' "$src")
+    check_names "cargo logstats" logstats
+    check_py "cargo logstats: the 4000 lines labelled make_log's closure (main.rs:$f)" "$out/logstats.json" \
+      "site[label=logstats::make_log::{{closure}} (main.rs:$f)].total_blocks=4000"
+    # (each grown by push from 4 to 1024 latencies, doubling: 8 reallocs)
+    check_py "cargo logstats: the 6 latency vectors labelled LogStats::record (main.rs:$p), 8 reallocs each" \
+      "$out/logstats.json" "site[label=LogStats::record (main.rs:$p)].total_blocks=6" "site[label=LogStats::record (main.rs:$p)].reallocs=48"
+    check_py "cargo logstats: the regex crate's frames are there, library frames" "$out/logstats.json" \
+      'any:frames[function~regex::compile::.*].library=true' 'all:frames[function~regex::.*].library=true'
+    check_py "cargo logstats: no site is named by the regex crate" "$out/logstats.json" \
+      'none:sites[*].$name.function~regex::.*'
+    check_py "cargo logstats: every site of the program is named in main.rs" "$out/logstats.json" \
+      'all:sites[runtime_only=false].$name.file=main.rs'
+    for l in $r1 $r2; do
+      check_py "cargo logstats: the pattern compiled at main.rs:$l is named LogStats::new (main.rs:$l)" \
+        "$out/logstats.json" "count[label~LogStats::new \\(main.rs:$l\\)(, allocated by .*)?]>=2"
+    done
+    check_py "cargo logstats: no label goes via the Rust runtime's start-up frames" "$out/logstats.json" \
+      'none:sites[*].label~.* via (rt::lang_start|main \(in ).*'
+  else
+    fail "cargo logstats: build" "cargo build --release --offline failed (see $out/cargo_logs.log)"
+  fi
 else
   fail "cargo" "cargo is not installed (scripts/setup.sh installs it)"
 fi
@@ -274,6 +309,154 @@ if g++ -O2 -g -o "$bin/session" "$src" 2>"$out/gxx.log"; then
     "$out/session.json" "any:sites[*].label~Cache::insert \\(session\\.cpp:$c\\).*"
 else
   fail "c++ session: build" "g++ failed"
+fi
+
+
+# --- C++ programs written the usual way (containers, strings, smart
+# pointers, lambdas), g++ -O2 -g and -O0 -g: every site of the program is
+# named by the program's function that made the call, and libstdc++'s
+# start-up pool is the runtime's: last in the profile, said so, counted.
+# runtime_checks PREFIX NAME: the runtime-only sites come after every site
+# of the program, carry the runtime note, and the summary sums up what
+# they hold at the peak in one line instead of ranking them.
+runtime_checks() {
+  local prefix=$1 name=$2
+  check_py "$prefix: there is a runtime site" "$out/$name.json" "count[runtime_only=true]>=1"
+  check "$prefix: the runtime's own sites come after all the program's" python3 -c '
+import lifeheap_profile, sys
+flags = [s["runtime_only"] for s in lifeheap_profile.load(sys.argv[1])["sites"]]
+sys.exit(0 if flags == sorted(flags) else 1)' "$out/$name.json"
+  check_py "$prefix: each runtime site has the runtime note" "$out/$name.json" \
+    'all:sites[runtime_only=true].notes.0.kind=runtime'
+  check_py "$prefix: no site of the program is named by library code" "$out/$name.json" \
+    'all:sites[runtime_only=false].$name.library=false'
+}
+runtime_summary_check() {
+  local prefix=$1 name=$2 sites
+  sites=$(python3 "$pc" --get "$out/$name.json" 'sites[runtime_only=true,bytes_at_peak>0].#')
+  check "$prefix: the summary sums up the runtime's memory at the peak ($sites site(s))" \
+    grep -qE "the runtime's own memory, not the program's code \\($sites sites?\\)\$" "$out/$name.json.log"
+}
+src="$progs/wordfreq.cpp"
+for opt in O2 O0; do
+  if g++ -$opt -g -o "$bin/wordfreq_$opt" "$src" 2>>"$out/gxx.log"; then
+    profile "wordfreq_$opt" "$bin/wordfreq_$opt"; check_eq "c++ wordfreq -$opt: exits 0" 0 "$?"
+    cw=$(line_of 'counts\[word\]++' "$src")
+    check_names "c++ wordfreq -$opt" "wordfreq_$opt" \
+      600 56 "count_words \\(wordfreq.cpp:$cw\\)(, allocated by .*)?"
+    check_py "c++ wordfreq -$opt: every site of the program is named in wordfreq.cpp" "$out/wordfreq_$opt.json" \
+      'all:sites[runtime_only=false].$name.file=wordfreq.cpp'
+    check_py "c++ wordfreq -$opt: the sites are named by make_text, count_words, group_by_count, top_words or main" \
+      "$out/wordfreq_$opt.json" 'all:sites[runtime_only=false].$name.function~(make_text|count_words|group_by_count|top_words|main)(\(.*)?'
+    check_py "c++ wordfreq -$opt: libstdc++'s pool is the runtime's, named by its library" "$out/wordfreq_$opt.json" \
+      'site[runtime_only=true,total_bytes>60000].label~\?\?\? \(in .*libstdc\+\+\.so.*\)'
+    runtime_checks "c++ wordfreq -$opt" "wordfreq_$opt"
+    runtime_summary_check "c++ wordfreq -$opt" "wordfreq_$opt"
+  else
+    fail "c++ wordfreq -$opt: build" "g++ failed"
+  fi
+done
+
+src="$progs/shapes.cpp"
+for opt in O2 O0; do
+  if g++ -$opt -g -o "$bin/shapes_$opt" "$src" 2>>"$out/gxx.log"; then
+    profile "shapes_$opt" "$bin/shapes_$opt"; check_eq "c++ shapes -$opt: exits 0" 0 "$?"
+    t=$(line_of 'pixels(size \* size)' "$src"); r=$(line_of 'emplace_back(new Rect' "$src")
+    e=$(line_of 'events_.push_back(Event' "$src")
+    check_names "c++ shapes -$opt" "shapes_$opt" \
+      4 16384 "Texture::Texture \\(shapes.cpp:$t\\)" \
+      200 24 "Scene::add_rect \\(shapes.cpp:$r\\)" \
+      500 56 "EventLog::record \\(shapes.cpp:$e\\)"
+    check_py "c++ shapes -$opt: every site of the program is named in shapes.cpp" "$out/shapes_$opt.json" \
+      'all:sites[runtime_only=false].$name.file=shapes.cpp'
+    runtime_checks "c++ shapes -$opt" "shapes_$opt"
+  else
+    fail "c++ shapes -$opt: build" "g++ failed"
+  fi
+done
+# A lambda reads as the lambda in its function, as a Rust closure does
+# (-O0: the call operator is a function of its own, with its linkage name).
+l=$(line_of 'prefix + std::to_string(t)' "$src")
+check_py "c++ shapes -O0: the 500 event names are labelled main::{lambda(int)#1} (shapes.cpp:$l)" "$out/shapes_O0.json" \
+  "site[total_blocks=500,label~main::\\{lambda\\(int\\)#1\\} \\(shapes.cpp:$l\\)].total_blocks=500"
+
+# --- Rust: the runtime's start-up (thread name, stack guard) under the C
+# main rustc generates is the runtime's, not "main (in tokens)".
+if command -v rustc >/dev/null; then
+  src="$progs/tokens.rs"
+  if rustc -O -C debuginfo=1 -o "$bin/tokens" "$src" 2>>"$out/rustc.log"; then
+    profile tokens "$bin/tokens"; check_eq "rust tokens: exits 0" 0 "$?"
+    np=$(line_of 'n.push(d)' "$src"); sp=$(line_of 's.push(d)' "$src"); b=$(line_of 'Rc::new(value)' "$src")
+    check_names "rust tokens" tokens \
+      500 24 "Env::bind \\(tokens.rs:$b\\)(, allocated by .*)?"
+    for l in $np $sp; do
+      check_py "rust tokens: 6000 x 8 B labelled Lexer::tokens (tokens.rs:$l)" "$out/tokens.json" \
+        "site[label=Lexer::tokens (tokens.rs:$l)].total_bytes=48000" \
+        "site[label=Lexer::tokens (tokens.rs:$l)].total_blocks=6000"
+    done
+    check_py "rust tokens: every site of the program is named in tokens.rs" "$out/tokens.json" \
+      'all:sites[runtime_only=false].$name.file=tokens.rs'
+    check_py "rust tokens: the C main rustc generates is there, a library frame" "$out/tokens.json" \
+      'any:frames[function=main,file=null].library=true'
+    check_py "rust tokens: no label is the generated C main" "$out/tokens.json" \
+      'none:sites[*].label~main \(in .*'
+    runtime_checks "rust tokens" tokens
+  else
+    fail "rust tokens: build" "rustc failed (see $out/rustc.log)"
+  fi
+  src="$progs/inventory.rs"
+  if rustc -O -C debuginfo=1 -o "$bin/inventory" "$src" 2>>"$out/rustc.log"; then
+    profile inventory "$bin/inventory"; check_eq "rust inventory: exits 0" 0 "$?"
+    a=$(line_of 'self.items.insert(sku.to_string()' "$src")
+    t=$(line_of 'Box::new(Tiered' "$src"); f=$(line_of 'Box::new(Flat' "$src")
+    check_names "rust inventory" inventory \
+      1333 8 "inventory::make_pricing \\(inventory.rs:$f\\)"
+    for n in 1 2; do
+      check_py "rust inventory: a SKU's to_string #$n: 2000 x 9 B, labelled by the trait's function" "$out/inventory.json" \
+        "site[total_blocks=2000,total_bytes=18000,label~Inventory::add \\(inventory.rs:$a\\). allocated by ToString::to_string \\(string.rs:[0-9]+\\) #$n]"
+    done
+    check_py "rust inventory: the 667 Tiered boxes (32 B) and their tiers (48 B) labelled make_pricing (inventory.rs:$t)" \
+      "$out/inventory.json" "site[total_blocks=667,total_bytes=21344,label~inventory::make_pricing \\(inventory.rs:$t\\)(. allocated by .*)?]" \
+      "site[total_blocks=667,total_bytes=32016,label~inventory::make_pricing \\(inventory.rs:$t\\)(. allocated by .*)?]"
+    check_py "rust inventory: every site of the program is named in inventory.rs" "$out/inventory.json" \
+      'all:sites[runtime_only=false].$name.file=inventory.rs'
+    runtime_checks "rust inventory" inventory
+  else
+    fail "rust inventory: build" "rustc failed (see $out/rustc.log)"
+  fi
+fi
+
+
+# --- short-lived-churn's advice follows what the site's blocks were:
+# regrown by realloc, of many sizes, or one size (docs/findings.md).
+src="$progs/csv_rows_out.cpp"
+if g++ -O2 -g -o "$bin/csv_rows_out_cpp" "$src" 2>>"$out/gxx.log"; then
+  profile csv_rows_out_cpp "$bin/csv_rows_out_cpp"; check_eq "c++ csv_rows_out: exits 0" 0 "$?"
+  for l in $(line_of 'line += field;' "$src") $(line_of "line += ';';" "$src"); do
+    check_py "c++ csv_rows_out: the std::string growth at line $l: 20,000 blocks of many sizes, advice to keep one buffer and reserve" \
+      "$out/csv_rows_out_cpp.json" \
+      "finding[short-lived-churn@label=write_row (csv_rows_out.cpp:$l)]" ".site.total_blocks=20000" \
+      ".site.reallocs=0" ".summary~.*: its blocks are of many sizes .* - keep one buffer out of the loop and clear it each time \(its capacity stays\), reserving what it grows to\."
+  done
+  check_py "c++ csv_rows_out: the name copied for every row: 20,000 x 34 B of one size, advice to reuse one buffer" \
+    "$out/csv_rows_out_cpp.json" \
+    "finding[short-lived-churn@total_blocks=20000,total_bytes=680000]" ".site.access.block_size=34" \
+    ".summary~.*: reuse one buffer instead of allocating and freeing each time\."
+else
+  fail "c++ csv_rows_out: build" "g++ failed"
+fi
+if command -v rustc >/dev/null; then
+  src="$progs/csv_rows_out.rs"
+  if rustc -O -C debuginfo=1 -o "$bin/csv_rows_out_rs" "$src" 2>>"$out/rustc.log"; then
+    profile csv_rows_out_rs "$bin/csv_rows_out_rs"; check_eq "rust csv_rows_out: exits 0" 0 "$?"
+    l=$(line_of 'line.push_str(field)' "$src")
+    check_py "rust csv_rows_out: the String regrown by push_str: 20,000 blocks regrown by realloc, advice to reserve" \
+      "$out/csv_rows_out_rs.json" \
+      "finding[short-lived-churn@label=csv_rows_out::write_row (csv_rows_out.rs:$l)]" ".site.total_blocks=20000" \
+      ".site.reallocs>0" ".summary~.*: its blocks are regrown by realloc before they are freed .* - reserve the size it reaches up front \(reserve, with_capacity\), or keep one buffer out of the loop and clear it each time\."
+  else
+    fail "rust csv_rows_out: build" "rustc failed (see $out/rustc.log)"
+  fi
 fi
 
 summary
