@@ -381,17 +381,19 @@ static Bool check_backpressure(LH_Site* site, UInt index, ULong duration)
        || !material(site->max_bytes))
       return False;
    queue_figures(site, duration, &q);
-   /* Waiting: a block waits while many others are consumed, in this run
-      and on the parallel clock, and for a noticeable share of the run on
-      that clock.  Under Valgrind one thread runs at a time: a consumer
-      that keeps up waits for the CPU while its producer runs ahead by a
-      time slice's worth of messages (hundreds, each waiting behind
-      hundreds), or by many slices when the default scheduler keeps the
-      CPU for a producer that never blocks.  On the parallel clock, where
-      each thread counts its own instructions and catches up with what it
-      receives, those messages wait only for the consumer's own work. */
-   if (q.depth < (double)LH_(options).queue_min_depth
-       || q.parallel_depth < (double)LH_(options).queue_min_depth
+   /* Waiting: a block waits while many others are consumed, and for a
+      noticeable share of the run, on the parallel clock.  Under Valgrind
+      one thread runs at a time: a consumer that keeps up waits for the
+      CPU while its producer runs ahead by a time slice's worth of messages
+      (hundreds, each waiting behind hundreds), or by many slices when the
+      default scheduler keeps the CPU for a producer that never blocks;
+      and a producer that wakes its consumer at every message may lose the
+      CPU to it each time, so that a consumer too slow for it never falls
+      far behind in this run.  On the parallel clock, where each thread
+      counts its own instructions and catches up with what it receives,
+      messages wait only for the consumer's own work, however the threads
+      were scheduled. */
+   if (q.parallel_depth < (double)LH_(options).queue_min_depth
        || q.parallel_wait_fraction < LH_(options).long_lived_fraction)
       return False;
    /* Consumed one by one over time, not released together at the end:
