@@ -262,12 +262,23 @@ void LH_(function_path_joined)(const HChar* function, HChar* out, SizeT size)
    }
 }
 
+/* A label names a frame without a source line by its object's file name,
+   not its path: "jv_parser_next (in libjq.so.1.0.4)", which a chain of
+   callers in one library repeats ("... via jq_next (in libjq.so.1.0.4)").
+   The frame's object keeps its path (frames[].object, the stacks the
+   summary and the report print). */
 void LH_(frame_label_text)(UInt frame_id, HChar* out, SizeT size)
 {
    const LH_Frame* f = LH_(frame_at)(frame_id);
    HChar name[512];
    if (f && f->function) LH_(short_function_name)(f->function, name, sizeof name);
    else VG_(strcpy)(name, "???");
+   if (f && !(f->file && f->line) && f->object) {
+      const HChar* base = VG_(strrchr)(f->object, '/');
+      VG_(snprintf)(out, size, "%s (in %s)", name,
+                    base && base[1] ? base + 1 : f->object);
+      return;
+   }
    LH_(frame_name_place)(frame_id, name, out, size);
 }
 
