@@ -450,14 +450,21 @@ report("calls: 35,001 heap calls of blocks 20000 made without returning to the s
 # the words of the process's first stack, which no named stack shows.
 # --stats=yes counts the stacks, the frames their unwinds found and the
 # unwinds stopped below main.
-def unwind_stats(log_path):
+def log_line_counts(log_path, pattern):
+    """The counts (commas allowed) of the first line of the log that matches
+    the pattern, as a tuple of ints; None when no line does."""
     with open(log_path) as log:
         for line in log:
-            match = re.search(r"allocation stacks: ([\d,]+) unwound, ([\d,]+) frames "
-                              r"found, ([\d,]+) stopped at a function below main", line)
+            match = re.search(pattern, line)
             if match:
                 return tuple(int(g.replace(",", "")) for g in match.groups())
     return None
+
+
+def unwind_stats(log_path):
+    return log_line_counts(log_path,
+                           r"allocation stacks: ([\d,]+) unwound, ([\d,]+) frames "
+                           r"found, ([\d,]+) stopped at a function below main")
 
 
 # deepalign (its header comment): 21 calls deep, 5 posix_memalign (two
@@ -536,13 +543,9 @@ report("argvswap --show-below-main=yes: two sites of 10 blocks, each allocate, m
 # thread, and what the C library allocates for the threads: every block
 # the profile counts.
 def check_unwind_stats(log_path):
-    with open(log_path) as log:
-        for line in log:
-            match = re.search(r"unwind check: ([\d,]+) stacks compared with Valgrind's "
-                              r"unwinder, ([\d,]+) differed", line)
-            if match:
-                return tuple(int(g.replace(",", "")) for g in match.groups())
-    return None
+    return log_line_counts(log_path,
+                           r"unwind check: ([\d,]+) stacks compared with Valgrind's "
+                           r"unwinder, ([\d,]+) differed")
 
 
 for name, blocks in (("sites", 730), ("sites-O2", 730), ("deepalign", 10),
